@@ -1,0 +1,125 @@
+use super::*;
+use crate::compile::compile;
+use std::path::Path;
+
+/// A compiled policy in a temp dir: (dir guard, config, compiled).
+fn setup(srt: &str, bash: &str, targets: &str) -> (tempfile::TempDir, crate::config::Config) {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = format!(
+        "schema_version = 1\ndefault_profile = \"d\"\n[sources.srt]\noutput = \"srt.json\"\n\
+         [sources.srt.fragments.a]\npath = \"srt.jsonc\"\n[sources.bash]\noutput = \"bash.json\"\n\
+         [sources.bash.fragments.a]\npath = \"bash.jsonc\"\n[profiles.d]\nsrt = [\"a\"]\nbash = [\"a\"]\n\
+         [targets]\n{targets}\n"
+    );
+    std::fs::write(dir.path().join("srt.jsonc"), srt).unwrap();
+    std::fs::write(dir.path().join("bash.jsonc"), bash).unwrap();
+    let config = crate::config::parse(&cfg, &dir.path().join("config.toml")).unwrap();
+    (dir, config)
+}
+
+fn preview(config: &crate::config::Config, yolo: bool) -> (String, Warnings) {
+    let compiled = compile(config, None).unwrap();
+    let ctx = Ctx {
+        config,
+        compiled: &compiled,
+        yolo,
+    };
+    let mut w = Vec::new();
+    (Copilot.preview(&ctx, &mut w).unwrap(), w)
+}
+
+const SRT: &str = r#"{"filesystem": {"allowWrite": [".", "/tmp"], "denyRead": ["~/.ssh"]},
+  "network": {"allowedDomains": ["github.com", "*.github.com"], "deniedDomains": ["evil.com"]}}"#;
+const BASH: &str = r#"{"allow": ["gh pr view"], "ask": ["git push"], "deny": ["rm", "sudo"]}"#;
+
+// Recorded from twsrt 1.0.0 (`generate copilot` on the same policy).
+const FULL: &str = "--allow-tool 'shell' \\\n--allow-tool 'read' \\\n--allow-tool 'edit' \\\n\
+--allow-tool 'write' \\\n--allow-url 'github.com' \\\n--allow-url '*.github.com' \\\n\
+--deny-url 'evil.com' \\\n--deny-tool 'shell(git push)' \\\n--deny-tool 'shell(rm)' \\\n\
+--deny-tool 'shell(sudo)' \\";
+const YOLO: &str =
+    "--yolo \\\n--deny-url 'evil.com' \\\n--deny-tool 'shell(rm)' \\\n--deny-tool 'shell(sudo)' \\";
+
+#[test]
+fn full_mode_matches_the_reference_and_warns_per_ask_rule() {
+    let (_d, config) = setup(SRT, BASH, "");
+    let (text, warnings) = preview(&config, false);
+    assert_eq!(text, FULL);
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].contains("'git push'") && warnings[0].contains("--deny-tool"));
+}
+
+#[test]
+fn yolo_mode_keeps_only_denies_after_the_yolo_flag() {
+    let (_d, config) = setup(SRT, BASH, "");
+    let (text, warnings) = preview(&config, true);
+    assert_eq!(text, YOLO);
+    assert!(warnings.is_empty());
+}
+
+#[test]
+fn a_single_quote_cannot_break_out_of_its_quotes() {
+    let (_d, config) = setup("{}", r#"{"deny": ["echo 'x'; rm -rf ~"]}"#, "");
+    let (text, _) = preview(&config, false);
+    assert_eq!(text, r"--deny-tool 'shell(echo '\''x'\''; rm -rf ~)' \");
+}
+
+#[test]
+fn stage_writes_the_target_or_prints_without_one() {
+    let (dir, config) = setup(SRT, BASH, "copilot_output = \"flags.txt\"");
+    let compiled = compile(&config, None).unwrap();
+    for (yolo, name) in [(false, "flags.txt"), (true, "flags.yolo.txt")] {
+        let ctx = Ctx {
+            config: &config,
+            compiled: &compiled,
+            yolo,
+        };
+        let mut plan = Plan::default();
+        Copilot.stage(&ctx, &mut plan, &mut Vec::new()).unwrap();
+        let expected = if yolo { YOLO } else { FULL };
+        assert_eq!(
+            plan.steps,
+            vec![crate::plan::Step::Write {
+                path: dir.path().join(name),
+                content: format!("{expected}\n").into_bytes(),
+                kind: FileKind::AgentTarget
+            }]
+        );
+    }
+    let (_d, config) = setup(SRT, BASH, "");
+    let compiled = compile(&config, None).unwrap();
+    let ctx = Ctx {
+        config: &config,
+        compiled: &compiled,
+        yolo: false,
+    };
+    let mut plan = Plan::default();
+    Copilot.stage(&ctx, &mut plan, &mut Vec::new()).unwrap();
+    assert!(matches!(&plan.steps[0], crate::plan::Step::Print { text, .. } if text == FULL));
+}
+
+#[test]
+fn diff_compares_flag_lines_as_sets() {
+    let (dir, config) = setup(SRT, BASH, "copilot_output = \"flags.txt\"");
+    let compiled = compile(&config, None).unwrap();
+    let ctx = Ctx {
+        config: &config,
+        compiled: &compiled,
+        yolo: false,
+    };
+    let target = dir.path().join("flags.txt");
+    let missing = Copilot.diff(&ctx, &mut Vec::new()).unwrap();
+    assert!(
+        matches!(missing, AgentDiff::TargetMissing(m) if m.contains(&target.display().to_string()))
+    );
+    let edited = FULL.replace("--deny-tool 'shell(rm)' \\\n", "") + "\n--allow-tool 'x' \\\n";
+    std::fs::write(&target, edited).unwrap();
+    assert_eq!(
+        Copilot.diff(&ctx, &mut Vec::new()).unwrap(),
+        AgentDiff::Compared {
+            missing: vec!["--deny-tool 'shell(rm)'".into()],
+            extra: vec!["--allow-tool 'x'".into()]
+        }
+    );
+    assert!(Path::new(&target).exists());
+}

@@ -1,0 +1,285 @@
+//! Apply a [`Plan`] as one transaction.
+//!
+//! Every file is first written to a temp file in its target's directory and
+//! synced; only then are the temp files renamed into place, in plan order. If
+//! any step fails, every step already done is undone (old content and mode
+//! restored, new files and directories removed) and no temp file is left.
+//! Existing files keep their mode; new files are created 0600 because they
+//! describe what an agent may do and may sit next to credentials.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::plan::{Plan, Step};
+
+const NEW_FILE_MODE: u32 = 0o600;
+
+/// What was at a path before the transaction touched it.
+#[derive(Debug)]
+enum Before {
+    Nothing,
+    File { content: Vec<u8>, mode: u32 },
+    Symlink(PathBuf),
+}
+
+/// One prepared change: the temp entry that will be renamed onto `dest`.
+#[derive(Debug)]
+struct Prepared {
+    dest: PathBuf,
+    temp: PathBuf,
+    before: Before,
+}
+
+/// Apply every write and symlink of the plan, or none of them.
+pub fn apply(plan: &Plan) -> Result<()> {
+    apply_with(plan, fault::from_env())
+}
+
+/// [`apply`], with the rename of prepared entry `fail_at` (0-based) made to
+/// fail: the hook the transaction tests use to prove the rollback.
+pub fn apply_with(plan: &Plan, fail_at: Option<usize>) -> Result<()> {
+    let mut tx = Transaction {
+        fail_at,
+        ..Transaction::default()
+    };
+    let result = tx.prepare_all(plan).and_then(|()| tx.commit());
+    if result.is_err() {
+        tx.rollback();
+    }
+    result
+}
+
+#[derive(Debug, Default)]
+struct Transaction {
+    prepared: Vec<Prepared>,
+    /// How many prepared entries have been renamed into place.
+    committed: usize,
+    /// Directories this transaction created, outermost first.
+    created_dirs: Vec<PathBuf>,
+    fail_at: Option<usize>,
+}
+
+impl Transaction {
+    fn prepare_all(&mut self, plan: &Plan) -> Result<()> {
+        for step in &plan.steps {
+            match step {
+                Step::Write { path, content, .. } => self.prepare_write(path, content)?,
+                Step::Symlink { link, target } => self.prepare_symlink(link, target)?,
+                Step::Migrate { .. } | Step::Print { .. } => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn prepare_write(&mut self, path: &Path, content: &[u8]) -> Result<()> {
+        // Write through a symlinked target (dotfile repos link these files),
+        // so the link stays and its destination gets the new content.
+        let dest = resolve_symlinked_file(path)?;
+        let before = read_before(&dest)?;
+        if matches!(before, Before::Symlink(_)) {
+            return Err(Error::target(
+                &dest,
+                "is a symlink that could not be resolved",
+            ));
+        }
+        let dir = parent_dir(&dest);
+        self.create_dirs(&dir)?;
+        let mode = match &before {
+            Before::File { mode, .. } => *mode,
+            _ => NEW_FILE_MODE,
+        };
+        let temp = temp_path(&dest);
+        // Record the temp before creating it, so a failure removes it.
+        self.prepared.push(Prepared {
+            dest: dest.clone(),
+            temp: temp.clone(),
+            before,
+        });
+        write_synced(&temp, content, mode).map_err(|e| Error::io(&dest, e))?;
+        Ok(())
+    }
+
+    fn prepare_symlink(&mut self, link: &Path, target: &Path) -> Result<()> {
+        let before = read_before(link)?;
+        let dir = parent_dir(link);
+        self.create_dirs(&dir)?;
+        let temp = temp_path(link);
+        self.prepared.push(Prepared {
+            dest: link.to_path_buf(),
+            temp: temp.clone(),
+            before,
+        });
+        std::os::unix::fs::symlink(target, &temp).map_err(|e| Error::io(link, e))?;
+        Ok(())
+    }
+
+    fn create_dirs(&mut self, dir: &Path) -> Result<()> {
+        let mut missing = Vec::new();
+        let mut cur = Some(dir);
+        while let Some(d) = cur {
+            if d.as_os_str().is_empty() || d.exists() {
+                break;
+            }
+            missing.push(d.to_path_buf());
+            cur = d.parent();
+        }
+        for d in missing.into_iter().rev() {
+            fs::create_dir(&d).map_err(|e| Error::io(&d, e))?;
+            self.created_dirs.push(d);
+        }
+        if !dir.as_os_str().is_empty() && !dir.is_dir() {
+            return Err(Error::target(dir, "is not a directory"));
+        }
+        Ok(())
+    }
+
+    fn commit(&mut self) -> Result<()> {
+        while self.committed < self.prepared.len() {
+            let p = &self.prepared[self.committed];
+            if self.fail_at == Some(self.committed) {
+                return Err(Error::io(
+                    &p.dest,
+                    std::io::Error::other("injected fault: rename refused"),
+                ));
+            }
+            fs::rename(&p.temp, &p.dest).map_err(|e| Error::io(&p.dest, e))?;
+            self.committed += 1;
+        }
+        sync_dirs(&self.prepared);
+        Ok(())
+    }
+
+    /// Undo committed entries in reverse order, remove the rest's temps and
+    /// the directories created. Best effort: each step is tried even if an
+    /// earlier one fails.
+    fn rollback(&mut self) {
+        for p in self.prepared[..self.committed].iter().rev() {
+            restore(p);
+        }
+        for p in &self.prepared[self.committed..] {
+            let _ = fs::remove_file(&p.temp);
+        }
+        for d in self.created_dirs.iter().rev() {
+            let _ = fs::remove_dir(d);
+        }
+    }
+}
+
+fn restore(p: &Prepared) {
+    match &p.before {
+        Before::Nothing => {
+            let _ = fs::remove_file(&p.dest);
+        }
+        Before::File { content, mode } => {
+            let temp = temp_path(&p.dest);
+            if write_synced(&temp, content, *mode).is_ok() {
+                let _ = fs::rename(&temp, &p.dest);
+            }
+            let _ = fs::remove_file(&temp);
+        }
+        Before::Symlink(target) => {
+            let temp = temp_path(&p.dest);
+            if std::os::unix::fs::symlink(target, &temp).is_ok() {
+                let _ = fs::rename(&temp, &p.dest);
+            }
+            let _ = fs::remove_file(&temp);
+        }
+    }
+}
+
+/// Follow a symlink at `path` to the file it names. A link that cannot be
+/// resolved (dangling or looping) is an error rather than being replaced.
+fn resolve_symlinked_file(path: &Path) -> Result<PathBuf> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => fs::canonicalize(path).map_err(|e| {
+            Error::target(path, format!("is a symlink that cannot be followed ({e})"))
+        }),
+        _ => Ok(path.to_path_buf()),
+    }
+}
+
+fn read_before(path: &Path) -> Result<Before> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Before::Nothing),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let ft = meta.file_type();
+    if ft.is_symlink() {
+        return fs::read_link(path)
+            .map(Before::Symlink)
+            .map_err(|e| Error::io(path, e));
+    }
+    if ft.is_dir() {
+        return Err(Error::target(path, "is a directory, not a file"));
+    }
+    if !ft.is_file() {
+        return Err(Error::target(path, "is not a regular file"));
+    }
+    let content = fs::read(path).map_err(|e| Error::io(path, e))?;
+    Ok(Before::File {
+        content,
+        mode: meta.permissions().mode() & 0o7777,
+    })
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    path.parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+/// A temp name beside `dest`, unique per process and call.
+fn temp_path(dest: &Path) -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let name = dest
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    dest.with_file_name(format!(".{name}.twsrt-tmp-{}-{n}", std::process::id()))
+}
+
+fn write_synced(path: &Path, content: &[u8], mode: u32) -> std::io::Result<()> {
+    let mut file: File = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .open(path)?;
+    // `mode` at creation is filtered by the umask; set it exactly.
+    file.set_permissions(fs::Permissions::from_mode(mode))?;
+    file.write_all(content)?;
+    file.sync_all()
+}
+
+/// Make the renames durable. Failure here is not an error: the data is in
+/// place, only its durability across a power cut is less certain.
+fn sync_dirs(prepared: &[Prepared]) {
+    let mut dirs: Vec<PathBuf> = prepared.iter().map(|p| parent_dir(&p.dest)).collect();
+    dirs.sort();
+    dirs.dedup();
+    for d in dirs {
+        if let Ok(f) = File::open(if d.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            &d
+        }) {
+            let _ = f.sync_all();
+        }
+    }
+}
+
+/// Fault injection for the end-to-end transaction tests:
+/// `TWSRT_FAULT_COMMIT=N` makes the rename of the N-th prepared entry fail as
+/// if the disk had refused it. It is read by the real binary so the tests
+/// exercise exactly what users run; unset, it does nothing.
+mod fault {
+    pub fn from_env() -> Option<usize> {
+        std::env::var("TWSRT_FAULT_COMMIT").ok()?.parse().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,63 @@
+//! `twsrt config`: open config.toml in $EDITOR; `--init` first writes a
+//! commented starter configuration, never replacing a file that exists.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::cli::ConfigArgs;
+use crate::error::{Error, Result};
+use crate::plan::{FileKind, Plan};
+
+const STARTER_CONFIG: &str = include_str!("starter/config.toml");
+const STARTER_SRT: &str = include_str!("starter/srt.jsonc");
+const STARTER_BASH: &str = include_str!("starter/bash.jsonc");
+
+pub fn run(config_path: &Path, args: &ConfigArgs) -> Result<i32> {
+    if args.init {
+        init(config_path)?;
+    } else if !config_path.exists() {
+        return Err(Error::WithCode {
+            message: format!(
+                "config file not found: {}; run `twsrt config --init` to create a starter",
+                config_path.display()
+            ),
+            code: 2,
+        });
+    }
+    open_editor(config_path)
+}
+
+fn init(config_path: &Path) -> Result<()> {
+    let dir = config_path.parent().unwrap_or(Path::new(""));
+    let files = [
+        (config_path.to_path_buf(), STARTER_CONFIG),
+        (dir.join("srt/base.jsonc"), STARTER_SRT),
+        (dir.join("bash/base.jsonc"), STARTER_BASH),
+    ];
+    let mut plan = Plan::default();
+    for (path, content) in files {
+        if std::fs::symlink_metadata(&path).is_err() {
+            plan.write(path, content, FileKind::AgentTarget);
+        }
+    }
+    crate::apply::apply(&plan)
+}
+
+/// `$EDITOR` may carry arguments (`code -w`); it is split on whitespace.
+fn open_editor(config_path: &Path) -> Result<i32> {
+    let editor = std::env::var("EDITOR")
+        .ok()
+        .filter(|e| !e.trim().is_empty())
+        .unwrap_or_else(|| "vi".to_string());
+    let mut words = editor.split_whitespace();
+    let program = words.next().unwrap_or("vi");
+    let status = Command::new(program)
+        .args(words)
+        .arg(config_path)
+        .status()
+        .map_err(|e| Error::WithCode {
+            message: format!("could not start the editor '{program}': {e}"),
+            code: 1,
+        })?;
+    Ok(status.code().unwrap_or(1))
+}

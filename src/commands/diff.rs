@@ -1,0 +1,109 @@
+//! `twsrt diff`: the CI drift gate. Exit 0 clean, 1 drift, 2 a target missing.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::agent::{AgentDiff, Ctx, Warnings};
+use crate::cli::DiffArgs;
+use crate::commands::{print_warnings, select_agents};
+use crate::compile::{Canonical, compile};
+use crate::compose::equality_key;
+use crate::error::{Error, Result};
+use crate::ui;
+
+pub const EXIT_DRIFT: i32 = 1;
+pub const EXIT_MISSING: i32 = 2;
+
+pub fn run(config_path: &Path, args: &DiffArgs) -> Result<i32> {
+    let config = crate::config::load(config_path)?;
+    let agents = select_agents(&args.agent)?;
+    let compiled = compile(&config, args.profile.as_deref())?;
+    ui::debug(|| {
+        format!(
+            "profile: {}; mode: {}; agents: {}",
+            compiled.profile.name,
+            if args.yolo { "yolo" } else { "full" },
+            agents
+                .iter()
+                .map(|a| a.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    });
+    let ctx = Ctx {
+        config: &config,
+        compiled: &compiled,
+        yolo: args.yolo,
+    };
+    let mut warnings: Warnings = Vec::new();
+    let mut drift = false;
+
+    for doc in &compiled.canonical {
+        let label = format!("{} canonical", doc.kind.name());
+        if canonical_matches(doc) {
+            ui::success(&format!("{label}: no drift"));
+        } else {
+            drift = true;
+            ui::drift(&format!("{label}: drift"));
+        }
+    }
+
+    for agent in &agents {
+        let result = agent.diff(&ctx, &mut warnings);
+        let result = match result {
+            Ok(r) => r,
+            Err(e) => {
+                print_warnings(&warnings);
+                return Err(e);
+            }
+        };
+        match result {
+            AgentDiff::TargetMissing(message) => {
+                print_warnings(&warnings);
+                return Err(Error::WithCode {
+                    message,
+                    code: EXIT_MISSING,
+                });
+            }
+            AgentDiff::Compared {
+                mut missing,
+                mut extra,
+            } => {
+                if missing.is_empty() && extra.is_empty() {
+                    ui::success(&format!("{}: no drift", agent.name()));
+                    continue;
+                }
+                drift = true;
+                missing.sort();
+                extra.sort();
+                ui::drift(&format!(
+                    "{}: {} missing, {} extra",
+                    agent.name(),
+                    missing.len(),
+                    extra.len()
+                ));
+                for m in &missing {
+                    ui::drift(&format!("  + {m} (missing from existing)"));
+                }
+                for e in &extra {
+                    ui::extra(&format!("  - {e} (in existing, not in sources)"));
+                }
+            }
+        }
+    }
+    print_warnings(&warnings);
+    Ok(if drift { EXIT_DRIFT } else { 0 })
+}
+
+/// The file on disk parses to the same JSON as the compiled document. A file
+/// that is missing or not JSON is drift, not an error.
+fn canonical_matches(doc: &Canonical) -> bool {
+    let Ok(text) = std::fs::read_to_string(&doc.output) else {
+        return false;
+    };
+    match serde_json::from_str::<Value>(&text) {
+        Ok(on_disk) => equality_key(&on_disk) == equality_key(&doc.value),
+        Err(_) => false,
+    }
+}

@@ -1,0 +1,113 @@
+//! `twsrt generate`: preview, dry run, or write every target at once.
+
+use std::path::Path;
+
+use crate::agent::{Ctx, Warnings};
+use crate::cli::GenerateArgs;
+use crate::commands::{print_warnings, select_agents};
+use crate::compile::compile;
+use crate::error::Result;
+use crate::plan::{FileKind, Plan, Step};
+use crate::ui;
+
+pub fn run(config_path: &Path, args: &GenerateArgs) -> Result<i32> {
+    let config = crate::config::load(config_path)?;
+    ui::debug(|| format!("config: {}", config_path.display()));
+    let agents = select_agents(&args.agent)?;
+    let compiled = compile(&config, args.profile.as_deref())?;
+    ui::debug(|| {
+        format!(
+            "profile: {}; mode: {}; agents: {}; rules: {}",
+            compiled.profile.name,
+            if args.yolo { "yolo" } else { "full" },
+            agents
+                .iter()
+                .map(|a| a.name())
+                .collect::<Vec<_>>()
+                .join(", "),
+            compiled.rules.len()
+        )
+    });
+    let ctx = Ctx {
+        config: &config,
+        compiled: &compiled,
+        yolo: args.yolo,
+    };
+    let mut warnings: Warnings = Vec::new();
+
+    if !args.write {
+        // Render everything before printing anything: an error in one agent
+        // must not leave a half-printed preview behind.
+        let mut renderings = Vec::new();
+        for agent in &agents {
+            renderings.push((agent.name(), agent.preview(&ctx, &mut warnings)?));
+        }
+        for (name, text) in renderings {
+            if agents.len() > 1 {
+                ui::plain(&format!("--- {name} ---"));
+            }
+            ui::data(&text);
+        }
+        print_warnings(&warnings);
+        return Ok(0);
+    }
+
+    let mut plan = Plan::default();
+    for doc in &compiled.canonical {
+        plan.write(doc.output.clone(), doc.text.clone(), FileKind::Canonical);
+    }
+    for agent in &agents {
+        agent.stage(&ctx, &mut plan, &mut warnings)?;
+    }
+    ui::debug(|| format!("planned steps: {}", plan.steps.len()));
+
+    if args.dry_run {
+        print_dry_run(&plan);
+    } else {
+        crate::apply::apply(&plan)?;
+        print_applied(&plan);
+    }
+    print_warnings(&warnings);
+    Ok(0)
+}
+
+fn print_dry_run(plan: &Plan) {
+    for step in &plan.steps {
+        if let Step::Write { path, kind, .. } = step {
+            match kind {
+                FileKind::Canonical => {
+                    ui::info(&format!("Would write canonical: {}", path.display()))
+                }
+                FileKind::AgentTarget => {
+                    ui::info(&format!("Would write agent target: {}", path.display()))
+                }
+            }
+        }
+    }
+    for (name, rendering) in &plan.dry_run {
+        ui::plain(&format!("--- Dry run: {name} ---"));
+        ui::data(rendering);
+    }
+}
+
+fn print_applied(plan: &Plan) {
+    for step in &plan.steps {
+        match step {
+            Step::Write { path, kind, .. } => match kind {
+                FileKind::Canonical => ui::success(&format!("Wrote canonical: {}", path.display())),
+                FileKind::AgentTarget => ui::success(&format!("Wrote: {}", path.display())),
+            },
+            Step::Migrate { from, to } => {
+                ui::info(&format!("Migrated: {} → {}", from.display(), to.display()))
+            }
+            Step::Print { text, info } => {
+                if *info {
+                    ui::info(text)
+                } else {
+                    ui::data(text)
+                }
+            }
+            Step::Symlink { .. } => {}
+        }
+    }
+}

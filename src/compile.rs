@@ -1,0 +1,97 @@
+//! From a loaded config and a profile name to canonical documents and rules.
+//! Nothing here writes; reading fragments is the only filesystem access.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::compose::{ParsedFragment, compose};
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::profile::{ResolvedProfile, resolve};
+use crate::rules::SecurityRule;
+use crate::source::SourceKind;
+
+/// One compiled canonical document, ready to write.
+#[derive(Debug, Clone)]
+pub struct Canonical {
+    pub kind: SourceKind,
+    pub output: PathBuf,
+    pub value: Value,
+    /// The exact bytes of the output file (Python-style JSON plus a newline).
+    pub text: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    pub profile: ResolvedProfile,
+    /// In registry order: srt, then bash.
+    pub canonical: Vec<Canonical>,
+    pub rules: Vec<SecurityRule>,
+}
+
+impl Compiled {
+    pub fn document(&self, kind: SourceKind) -> &Value {
+        static EMPTY: Value = Value::Null;
+        self.canonical
+            .iter()
+            .find(|c| c.kind == kind)
+            .map(|c| &c.value)
+            .unwrap_or(&EMPTY)
+    }
+
+    /// The composed srt settings (the pass-through source for generators).
+    pub fn srt(&self) -> &Value {
+        self.document(SourceKind::Srt)
+    }
+}
+
+pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
+    let profile = resolve(config, profile)?;
+    let mut canonical = Vec::new();
+    let mut rules = Vec::new();
+    for source in &config.sources {
+        let kind = source.kind;
+        let mut parsed = Vec::new();
+        for fragment in profile.fragments(kind) {
+            let bytes = std::fs::read(&fragment.path).map_err(|e| Error::io(&fragment.path, e))?;
+            let text = String::from_utf8(bytes).map_err(|e| {
+                let valid = e.utf8_error().valid_up_to();
+                let (line, column) = crate::tomltext::line_column(
+                    &String::from_utf8_lossy(&e.as_bytes()[..valid]),
+                    valid,
+                );
+                Error::Jsonc {
+                    path: fragment.path.clone(),
+                    line,
+                    column,
+                    message: "the file is not valid UTF-8".into(),
+                }
+            })?;
+            let value = crate::jsonc::parse(&text, &fragment.path)?;
+            let parsed_fragment = ParsedFragment {
+                name: fragment.name.clone(),
+                path: fragment.path.clone(),
+                value,
+            };
+            kind.validate(&parsed_fragment)?;
+            parsed.push(parsed_fragment);
+        }
+        let value = compose(&profile.name, kind.name(), &parsed)?;
+        kind.check_opposing(&profile.name, &parsed)?;
+        kind.rules(&value, &mut rules);
+        let mut text = crate::pyjson::to_pretty(&value);
+        text.push('\n');
+        canonical.push(Canonical {
+            kind,
+            output: source.output.clone(),
+            value,
+            text,
+        });
+    }
+    Ok(Compiled {
+        profile,
+        canonical,
+        rules,
+    })
+}

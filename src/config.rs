@@ -1,0 +1,443 @@
+//! config.toml, schema version 1: the registry of source kinds and fragments,
+//! the profiles that select them, the agent targets and the sandbox overrides.
+//!
+//! Every check the reference makes at load time is made here, in the same
+//! order, so the first error a user sees is the same one.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+use toml_edit::{DocumentMut, Item, Table};
+
+use crate::error::{Error, Result};
+use crate::paths::{expand_tilde, resolve_config_path};
+use crate::source::SourceKind;
+use crate::tomltext::{line_column, toml_to_json};
+
+pub const DEFAULT_CONFIG_PATH: &str = "~/.config/twsrt/config.toml";
+
+#[derive(Debug, Clone)]
+pub struct Fragment {
+    pub name: String,
+    pub path: PathBuf,
+}
+
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub kind: SourceKind,
+    pub output: PathBuf,
+    pub fragments: Vec<Fragment>,
+}
+
+impl Source {
+    pub fn fragment(&self, name: &str) -> Option<&Fragment> {
+        self.fragments.iter().find(|f| f.name == name)
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ProfileDef {
+    pub extends: Vec<String>,
+    /// Fragment names per source kind, as written.
+    pub selections: HashMap<SourceKind, Vec<String>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Targets {
+    pub claude_settings: PathBuf,
+    pub claude_settings_yolo: Option<PathBuf>,
+    pub copilot_output: Option<PathBuf>,
+    pub copilot_output_yolo: Option<PathBuf>,
+    pub codex_config: Option<PathBuf>,
+    pub codex_rules: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub path: PathBuf,
+    /// Sources in registry order (srt, then bash).
+    pub sources: Vec<Source>,
+    /// Profiles in the order config.toml defines them.
+    pub profiles: Vec<(String, ProfileDef)>,
+    pub default_profile: String,
+    pub targets: Targets,
+    pub overrides_full: Map<String, Value>,
+    pub overrides_yolo: Map<String, Value>,
+}
+
+impl Config {
+    pub fn source(&self, kind: SourceKind) -> &Source {
+        // Loading guarantees every registered kind is present.
+        self.sources
+            .iter()
+            .find(|s| s.kind == kind)
+            .unwrap_or(&self.sources[0])
+    }
+
+    pub fn profile(&self, name: &str) -> Option<&ProfileDef> {
+        self.profiles
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| p)
+    }
+
+    pub fn profile_names(&self) -> Vec<&str> {
+        self.profiles.iter().map(|(n, _)| n.as_str()).collect()
+    }
+
+    pub fn overrides(&self, yolo: bool) -> &Map<String, Value> {
+        if yolo {
+            &self.overrides_yolo
+        } else {
+            &self.overrides_full
+        }
+    }
+}
+
+/// Resolve the `-c` argument: `~` expanded, otherwise as given.
+pub fn config_path(arg: Option<&str>) -> PathBuf {
+    expand_tilde(arg.unwrap_or(DEFAULT_CONFIG_PATH))
+}
+
+pub fn load(path: &Path) -> Result<Config> {
+    let text = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::ConfigMissing(path.to_path_buf()));
+        }
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let text = String::from_utf8(text).map_err(|e| {
+        let (line, column) = line_column(
+            &String::from_utf8_lossy(e.as_bytes()),
+            e.utf8_error().valid_up_to(),
+        );
+        Error::TomlSyntax {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: "the file is not valid UTF-8".into(),
+        }
+    })?;
+    parse(&text, path)
+}
+
+pub fn parse(text: &str, path: &Path) -> Result<Config> {
+    let doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
+        let (line, column) = line_column(text, e.span().map(|s| s.start).unwrap_or(0));
+        Error::TomlSyntax {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: e.message().trim().to_string(),
+        }
+    })?;
+    let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+    Loader {
+        path,
+        dir: &dir,
+        root: doc.as_table(),
+    }
+    .load()
+}
+
+struct Loader<'a> {
+    path: &'a Path,
+    dir: &'a Path,
+    root: &'a Table,
+}
+
+impl Loader<'_> {
+    fn err(&self, message: impl Into<String>) -> Error {
+        Error::config(self.path, message)
+    }
+
+    fn load(&self) -> Result<Config> {
+        self.reject_legacy_sources()?;
+        self.check_schema_version()?;
+        let sources = self.sources()?;
+        let profiles = self.profiles(&sources)?;
+        let default_profile = self.default_profile(&profiles)?;
+        let targets = self.targets()?;
+        let (overrides_full, overrides_yolo) = self.overrides()?;
+        Ok(Config {
+            path: self.path.to_path_buf(),
+            sources,
+            profiles,
+            default_profile,
+            targets,
+            overrides_full,
+            overrides_yolo,
+        })
+    }
+
+    /// The pre-1.0 schema named output files directly (`[sources] srt = "..."`).
+    /// Guessing a translation could silently drop policy, so it is refused.
+    fn reject_legacy_sources(&self) -> Result<()> {
+        let Some(sources) = self.root.get("sources").and_then(Item::as_table_like) else {
+            return Ok(());
+        };
+        if sources.iter().any(|(_, v)| v.is_str()) {
+            return Err(self.err(
+                "the legacy flat [sources] schema (`srt = \"path\"`) is no longer read; \
+                 declare each kind as [sources.<kind>] with `output = ...` and its fragments \
+                 as [sources.<kind>.fragments.<name>] with `path = ...`",
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_schema_version(&self) -> Result<()> {
+        match self.root.get("schema_version") {
+            Some(item) if item.as_integer() == Some(1) => Ok(()),
+            Some(item) => Err(self.err(format!(
+                "schema_version must be 1, found {}",
+                item.as_value()
+                    .map(|v| v.to_string().trim().to_string())
+                    .unwrap_or_else(|| "a table".into())
+            ))),
+            None => Err(self.err("schema_version is missing; this version of twsrt reads 1")),
+        }
+    }
+
+    fn sources(&self) -> Result<Vec<Source>> {
+        let table = self.root.get("sources").and_then(Item::as_table_like);
+        if let Some(table) = table {
+            for (name, _) in table.iter() {
+                if SourceKind::from_name(name).is_none() {
+                    return Err(self.err(format!(
+                        "sources.{name}: unknown source kind; known kinds: {}",
+                        SourceKind::names().join(", ")
+                    )));
+                }
+            }
+        }
+        let missing: Vec<&str> = SourceKind::ALL
+            .iter()
+            .filter(|k| table.and_then(|t| t.get(k.name())).is_none())
+            .map(|k| k.name())
+            .collect();
+        if !missing.is_empty() {
+            return Err(self.err(format!(
+                "missing source kind(s): {}; both srt and bash must be configured",
+                missing.join(", ")
+            )));
+        }
+        let table = table.ok_or_else(|| self.err("[sources] is missing"))?;
+        let mut sources = Vec::new();
+        for kind in SourceKind::ALL {
+            let item = table.get(kind.name()).unwrap_or(&Item::None);
+            sources.push(self.source(kind, item)?);
+        }
+        let mut seen: HashMap<&Path, SourceKind> = HashMap::new();
+        for source in &sources {
+            if let Some(other) = seen.insert(&source.output, source.kind) {
+                return Err(self.err(format!(
+                    "sources.{} and sources.{} both write {}",
+                    source.kind.name(),
+                    other.name(),
+                    source.output.display()
+                )));
+            }
+        }
+        Ok(sources)
+    }
+
+    fn source(&self, kind: SourceKind, item: &Item) -> Result<Source> {
+        let name = kind.name();
+        let table = item.as_table_like();
+        let output = table
+            .and_then(|t| t.get("output"))
+            .ok_or_else(|| self.err(format!("sources.{name}.output is required")))?;
+        let output = self.path_value(&format!("sources.{name}.output"), output)?;
+        let fragments_table = table
+            .and_then(|t| t.get("fragments"))
+            .and_then(Item::as_table_like);
+        let mut fragments = Vec::new();
+        if let Some(ft) = fragments_table {
+            for (frag_name, frag) in ft.iter() {
+                let key = format!("sources.{name}.fragments.{frag_name}.path");
+                let path_item = frag
+                    .as_table_like()
+                    .and_then(|t| t.get("path"))
+                    .ok_or_else(|| self.err(format!("{key} is required")))?;
+                let path = self.path_value(&key, path_item)?;
+                if !path.to_string_lossy().ends_with(".jsonc") {
+                    return Err(self.err(format!(
+                        "{key} must name a .jsonc file, not {}",
+                        path.display()
+                    )));
+                }
+                if path == output {
+                    return Err(self.err(format!(
+                        "sources.{name}.fragments.{frag_name} is the same file as \
+                         sources.{name}.output; compiling would overwrite it"
+                    )));
+                }
+                fragments.push(Fragment {
+                    name: frag_name.to_string(),
+                    path,
+                });
+            }
+        }
+        if fragments.is_empty() {
+            return Err(self.err(format!(
+                "sources.{name} needs at least one [sources.{name}.fragments.<name>]"
+            )));
+        }
+        Ok(Source {
+            kind,
+            output,
+            fragments,
+        })
+    }
+
+    /// A non-empty path string, resolved relative to config.toml.
+    fn path_value(&self, key: &str, item: &Item) -> Result<PathBuf> {
+        match item.as_str() {
+            Some(s) if !s.is_empty() => Ok(resolve_config_path(s, self.dir)),
+            _ => Err(self.err(format!("{key} must be a non-empty path string"))),
+        }
+    }
+
+    fn profiles(&self, sources: &[Source]) -> Result<Vec<(String, ProfileDef)>> {
+        let table = self.root.get("profiles").and_then(Item::as_table_like);
+        let Some(table) = table.filter(|t| !t.is_empty()) else {
+            return Err(self.err("no profiles: define at least one [profiles.<name>]"));
+        };
+        let mut profiles = Vec::new();
+        for (name, item) in table.iter() {
+            let Some(pt) = item.as_table_like() else {
+                return Err(self.err(format!("profiles.{name} must be a table")));
+            };
+            let mut unknown: Vec<&str> = pt
+                .iter()
+                .map(|(k, _)| k)
+                .filter(|k| *k != "extends" && SourceKind::from_name(k).is_none())
+                .collect();
+            if !unknown.is_empty() {
+                unknown.sort_unstable();
+                return Err(self.err(format!(
+                    "profiles.{name}: unknown field(s) {}; allowed: extends, {}",
+                    unknown.join(", "),
+                    SourceKind::names().join(", ")
+                )));
+            }
+            let mut def = ProfileDef::default();
+            if let Some(ext) = pt.get("extends") {
+                def.extends = self.name_list(&format!("profiles.{name}.extends"), ext)?;
+            }
+            for kind in SourceKind::ALL {
+                if let Some(sel) = pt.get(kind.name()) {
+                    let names = self.name_list(&format!("profiles.{name}.{}", kind.name()), sel)?;
+                    def.selections.insert(kind, names);
+                }
+            }
+            profiles.push((name.to_string(), def));
+        }
+        let known: HashSet<&str> = profiles.iter().map(|(n, _)| n.as_str()).collect();
+        for (name, def) in &profiles {
+            if let Some(parent) = def.extends.iter().find(|p| !known.contains(p.as_str())) {
+                return Err(self.err(format!(
+                    "profiles.{name} extends '{parent}', which is not a defined profile"
+                )));
+            }
+            for source in sources {
+                let selected = def.selections.get(&source.kind);
+                for frag in selected.into_iter().flatten() {
+                    if source.fragment(frag).is_none() {
+                        return Err(self.err(format!(
+                            "profiles.{name}.{kind} selects '{frag}', which is not a \
+                             [sources.{kind}.fragments.*] entry",
+                            kind = source.kind.name()
+                        )));
+                    }
+                }
+            }
+        }
+        crate::profile::check_cycles(&profiles).map_err(|chain| {
+            self.err(format!(
+                "profiles extend each other in a cycle: {}",
+                chain.join(" -> ")
+            ))
+        })?;
+        Ok(profiles)
+    }
+
+    fn name_list(&self, key: &str, item: &Item) -> Result<Vec<String>> {
+        let list = item.as_array().and_then(|a| {
+            a.iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+        });
+        list.ok_or_else(|| self.err(format!("{key} must be a list of name strings")))
+    }
+
+    fn default_profile(&self, profiles: &[(String, ProfileDef)]) -> Result<String> {
+        match self.root.get("default_profile").and_then(Item::as_str) {
+            Some(name) if !name.is_empty() => {
+                if profiles.iter().any(|(n, _)| n == name) {
+                    Ok(name.to_string())
+                } else {
+                    Err(self.err(format!("default_profile '{name}' is not a defined profile")))
+                }
+            }
+            _ => Err(self.err("default_profile must be set to the name of a defined profile")),
+        }
+    }
+
+    fn targets(&self) -> Result<Targets> {
+        let table = self.root.get("targets").and_then(Item::as_table_like);
+        let get = |key: &str| -> Result<Option<PathBuf>> {
+            match table.and_then(|t| t.get(key)) {
+                None => Ok(None),
+                Some(item) => self.path_value(&format!("targets.{key}"), item).map(Some),
+            }
+        };
+        let claude_settings =
+            get("claude_settings")?.unwrap_or_else(|| expand_tilde("~/.claude/settings.full.json"));
+        if claude_settings
+            .file_name()
+            .is_some_and(|n| n == "settings.json")
+        {
+            return Err(self.err(
+                "targets.claude_settings may not be called settings.json: twsrt keeps that \
+                 name for the symlink to the active settings file (try settings.full.json)",
+            ));
+        }
+        Ok(Targets {
+            claude_settings,
+            claude_settings_yolo: get("claude_settings_yolo")?,
+            copilot_output: get("copilot_output")?,
+            copilot_output_yolo: get("copilot_output_yolo")?,
+            codex_config: get("codex_config")?,
+            codex_rules: get("codex_rules")?,
+        })
+    }
+
+    fn overrides(&self) -> Result<(Map<String, Value>, Map<String, Value>)> {
+        let Some(item) = self.root.get("sandbox_overrides") else {
+            return Ok((Map::new(), Map::new()));
+        };
+        let Some(table) = item.as_table_like() else {
+            return Err(self.err("sandbox_overrides must be a table of [sandbox_overrides.full] and [sandbox_overrides.yolo]"));
+        };
+        let mode = |name: &str| -> Result<Map<String, Value>> {
+            match table.get(name) {
+                None => Ok(Map::new()),
+                Some(item) => match toml_to_json(item) {
+                    Some(Value::Object(map)) => Ok(map),
+                    Some(_) => Err(self.err(format!("sandbox_overrides.{name} must be a table"))),
+                    None => Err(self.err(format!(
+                        "sandbox_overrides.{name} holds a value JSON cannot express (a date or time)"
+                    ))),
+                },
+            }
+        };
+        Ok((mode("full")?, mode("yolo")?))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,227 @@
+use super::*;
+
+const BASE: &str = r#"
+schema_version = 1
+default_profile = "default"
+[sources.srt]
+output = "~/.srt-settings.json"
+[sources.srt.fragments.base]
+path = "srt/base.jsonc"
+[sources.srt.fragments.work]
+path = "srt/work.jsonc"
+[sources.bash]
+output = "bash-rules.json"
+[sources.bash.fragments.base]
+path = "bash/base.jsonc"
+[profiles.default]
+srt = ["base"]
+bash = ["base"]
+[profiles.work]
+extends = ["default"]
+srt = ["work"]
+"#;
+
+fn load(text: &str) -> Result<Config> {
+    parse(text, Path::new("/cfg/config.toml"))
+}
+
+/// The error message, which must name the config file.
+fn error(text: &str) -> String {
+    let err = load(text).expect_err("config should be rejected");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("/cfg/config.toml"),
+        "{msg} does not name the file"
+    );
+    assert_eq!(err.exit_code(), 1);
+    msg
+}
+
+fn replace(from: &str, to: &str) -> String {
+    assert!(BASE.contains(from), "{from} not in BASE");
+    BASE.replacen(from, to, 1)
+}
+
+#[test]
+fn a_valid_config_loads_with_resolved_paths() {
+    let c = load(BASE).unwrap();
+    assert_eq!(c.default_profile, "default");
+    assert_eq!(
+        c.source(SourceKind::Bash).output,
+        PathBuf::from("/cfg/bash-rules.json")
+    );
+    assert_eq!(
+        c.source(SourceKind::Srt).fragments[1].path,
+        PathBuf::from("/cfg/srt/work.jsonc")
+    );
+    assert_eq!(
+        c.source(SourceKind::Srt).output,
+        crate::paths::home_dir().join(".srt-settings.json")
+    );
+    assert_eq!(
+        c.targets.claude_settings,
+        crate::paths::home_dir().join(".claude/settings.full.json")
+    );
+    assert!(c.targets.codex_config.is_none());
+    assert_eq!(c.profile_names(), vec!["default", "work"]);
+}
+
+#[test]
+fn toml_syntax_errors_carry_line_and_column() {
+    let err = load("schema_version = 1\na = 1\na = 2\n").unwrap_err();
+    match err {
+        Error::TomlSyntax { line, column, .. } => assert_eq!((line, column), (3, 1)),
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn the_legacy_flat_sources_schema_is_refused_with_a_hint() {
+    let msg = error("schema_version = 1\n[sources]\nsrt = \"x.json\"\n");
+    assert!(msg.contains("[sources.<kind>]"), "{msg}");
+}
+
+#[test]
+fn schema_version_must_be_exactly_one() {
+    assert!(error(&BASE.replace("schema_version = 1\n", "")).contains("schema_version"));
+    assert!(error(&replace("schema_version = 1", "schema_version = 2")).contains("2"));
+    assert!(error(&replace("schema_version = 1", "schema_version = \"1\"")).contains("\"1\""));
+    assert!(error(&replace("schema_version = 1", "schema_version = true")).contains("true"));
+}
+
+#[test]
+fn source_kinds_are_checked() {
+    assert!(error(&format!("{BASE}[sources.foo]\noutput = \"f.json\"\n")).contains("foo"));
+    let no_bash = replace(
+        "[sources.bash]\noutput = \"bash-rules.json\"\n[sources.bash.fragments.base]\npath = \"bash/base.jsonc\"\n",
+        "",
+    );
+    assert!(error(&no_bash).contains("bash"));
+    assert!(
+        error(&replace("output = \"~/.srt-settings.json\"", "")).contains("sources.srt.output")
+    );
+    let no_frags = replace(
+        "[sources.bash.fragments.base]\npath = \"bash/base.jsonc\"\n",
+        "",
+    );
+    assert!(error(&no_frags).contains("sources.bash"));
+}
+
+#[test]
+fn fragment_paths_are_checked() {
+    assert!(
+        error(&replace("path = \"srt/base.jsonc\"", "path = \"\""))
+            .contains("sources.srt.fragments.base.path")
+    );
+    assert!(
+        error(&replace("path = \"srt/base.jsonc\"", "xpath = \"a.jsonc\""))
+            .contains("sources.srt.fragments.base.path")
+    );
+    assert!(
+        error(&replace(
+            "path = \"srt/base.jsonc\"",
+            "path = \"srt/base.json\""
+        ))
+        .contains(".jsonc")
+    );
+    assert!(
+        error(&replace("path = \"srt/base.jsonc\"", "path = 3"))
+            .contains("sources.srt.fragments.base.path")
+    );
+    let same = replace(
+        "output = \"bash-rules.json\"",
+        "output = \"bash/base.jsonc\"",
+    );
+    assert!(error(&same).contains("sources.bash.fragments.base"));
+    let equal_outputs = replace(
+        "output = \"bash-rules.json\"",
+        "output = \"~/.srt-settings.json\"",
+    );
+    let msg = error(&equal_outputs);
+    assert!(
+        msg.contains("sources.bash") && msg.contains("sources.srt"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn profiles_are_checked() {
+    let without = &BASE[..BASE.find("[profiles.default]").unwrap()];
+    assert!(error(without).contains("profile"));
+    assert!(error(&format!("{without}[profiles]\ndefault = 3\n")).contains("profiles.default"));
+    let msg = error(&format!("{BASE}zeta = 1\nalpha = 2\n"));
+    assert!(msg.contains("alpha, zeta"), "{msg}");
+    assert!(error(&replace("srt = [\"base\"]", "srt = \"base\"")).contains("profiles.default.srt"));
+    assert!(error(&replace("srt = [\"base\"]", "srt = [1]")).contains("profiles.default.srt"));
+    assert!(
+        error(&replace("extends = [\"default\"]", "extends = \"default\""))
+            .contains("profiles.work.extends")
+    );
+    assert!(error(&replace("extends = [\"default\"]", "extends = [\"nope\"]")).contains("'nope'"));
+    assert!(error(&replace("srt = [\"base\"]", "srt = [\"basex\"]")).contains("'basex'"));
+}
+
+#[test]
+fn extends_cycles_are_reported_with_their_chain() {
+    let cyclic = replace(
+        "[profiles.default]\n",
+        "[profiles.default]\nextends = [\"work\"]\n",
+    );
+    assert!(error(&cyclic).contains("default -> work -> default"));
+    let own = replace(
+        "[profiles.default]\n",
+        "[profiles.default]\nextends = [\"default\"]\n",
+    );
+    assert!(error(&own).contains("default -> default"));
+}
+
+#[test]
+fn default_profile_must_name_a_defined_profile() {
+    assert!(
+        error(&replace(
+            "default_profile = \"default\"",
+            "default_profile = \"\""
+        ))
+        .contains("default_profile")
+    );
+    assert!(error(&replace("default_profile = \"default\"", "")).contains("default_profile"));
+    assert!(
+        error(&replace(
+            "default_profile = \"default\"",
+            "default_profile = \"zzz\""
+        ))
+        .contains("'zzz'")
+    );
+}
+
+#[test]
+fn targets_have_defaults_and_claude_settings_cannot_be_the_anchor() {
+    let text = format!("{BASE}[targets]\nclaude_settings = \"~/.claude/settings.json\"\n");
+    assert!(error(&text).contains("settings.json"));
+    let text = format!(
+        "{BASE}[targets]\ncodex_config = \"codex.toml\"\ncopilot_output = \"/abs/flags\"\n"
+    );
+    let c = load(&text).unwrap();
+    assert_eq!(
+        c.targets.codex_config,
+        Some(PathBuf::from("/cfg/codex.toml"))
+    );
+    assert_eq!(c.targets.copilot_output, Some(PathBuf::from("/abs/flags")));
+    assert!(
+        error(&format!("{BASE}[targets]\nclaude_settings = 3\n"))
+            .contains("targets.claude_settings")
+    );
+}
+
+#[test]
+fn sandbox_overrides_are_kept_per_mode() {
+    let text = format!(
+        "{BASE}[sandbox_overrides.yolo]\nenabled = true\nexcludedCommands = [\"docker\"]\n[sandbox_overrides.full]\nenabled = false\n"
+    );
+    let c = load(&text).unwrap();
+    assert_eq!(c.overrides(true).get("enabled"), Some(&Value::Bool(true)));
+    assert_eq!(c.overrides(false).get("enabled"), Some(&Value::Bool(false)));
+    assert!(
+        error(&format!("{BASE}[sandbox_overrides]\nfull = 3\n")).contains("sandbox_overrides.full")
+    );
+}

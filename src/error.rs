@@ -1,0 +1,98 @@
+//! One error type for the whole program. Every variant knows its exit code, and
+//! `main` is the only place that turns an error into a process exit.
+
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The command line itself was wrong (clap reports most of these itself).
+    #[error("{0}")]
+    Usage(String),
+
+    #[error("config file not found: {}", .0.display())]
+    ConfigMissing(PathBuf),
+
+    #[error("{}:{line}:{column}: invalid TOML: {message}", path.display())]
+    TomlSyntax {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+
+    /// config.toml parsed but breaks the schema.
+    #[error("{}: {message}", path.display())]
+    Config { path: PathBuf, message: String },
+
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Jsonc {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+
+    /// A fragment parsed but its content breaks the source kind's schema.
+    #[error("{}: {message}", path.display())]
+    Fragment { path: PathBuf, message: String },
+
+    /// Fragments disagree, or a profile cannot be resolved, or a rule cannot be
+    /// translated: the policy as a whole is ambiguous or unsupported.
+    #[error("{0}")]
+    Policy(String),
+
+    #[error("{}: {message}", path.display())]
+    Target { path: PathBuf, message: String },
+
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A failure that carries its own exit code (for example `diff`'s exit 2
+    /// for a missing target, or the editor's status for `config`).
+    #[error("{message}")]
+    WithCode { message: String, code: i32 },
+}
+
+impl Error {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Usage(_) => 2,
+            Error::WithCode { code, .. } => *code,
+            _ => 1,
+        }
+    }
+
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    pub fn config(path: &Path, message: impl Into<String>) -> Self {
+        Error::Config {
+            path: path.to_path_buf(),
+            message: message.into(),
+        }
+    }
+
+    pub fn fragment(path: &Path, message: impl Into<String>) -> Self {
+        Error::Fragment {
+            path: path.to_path_buf(),
+            message: message.into(),
+        }
+    }
+
+    pub fn target(path: &Path, message: impl Into<String>) -> Self {
+        Error::Target {
+            path: path.to_path_buf(),
+            message: message.into(),
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

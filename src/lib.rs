@@ -1,0 +1,23 @@
+//! twsrt: compile one security policy into each AI coding agent's configuration.
+//!
+//! The pipeline: config.toml -> profile -> strict JSONC fragments ->
+//! composition -> canonical documents and rules -> agent renderings -> a plan
+//! of files that is previewed, diffed or applied.
+
+pub mod agent;
+pub mod apply;
+pub mod cli;
+pub mod commands;
+pub mod compile;
+pub mod compose;
+pub mod config;
+pub mod error;
+pub mod jsonc;
+pub mod paths;
+pub mod plan;
+pub mod profile;
+pub mod pyjson;
+pub mod rules;
+pub mod source;
+pub mod tomltext;
+pub mod ui;

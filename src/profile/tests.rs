@@ -1,0 +1,93 @@
+use super::*;
+use std::path::Path;
+
+fn config(profiles: &str) -> Config {
+    let text = format!(
+        r#"
+schema_version = 1
+default_profile = "child"
+[sources.srt]
+output = "out/srt.json"
+[sources.srt.fragments.a]
+path = "a.jsonc"
+[sources.srt.fragments.b]
+path = "b.jsonc"
+[sources.srt.fragments.c]
+path = "c.jsonc"
+[sources.bash]
+output = "out/bash.json"
+[sources.bash.fragments.x]
+path = "x.jsonc"
+{profiles}
+"#
+    );
+    crate::config::parse(&text, Path::new("/cfg/config.toml")).unwrap()
+}
+
+fn names(p: &ResolvedProfile, kind: SourceKind) -> Vec<&str> {
+    p.fragments(kind).iter().map(|f| f.name.as_str()).collect()
+}
+
+#[test]
+fn parents_come_first_depth_first_each_profile_once() {
+    let c = config(
+        r#"
+[profiles.root]
+srt = ["c"]
+bash = ["x"]
+[profiles.left]
+extends = ["root"]
+srt = ["b"]
+[profiles.right]
+extends = ["root"]
+srt = ["a", "c"]
+[profiles.child]
+extends = ["left", "right", "left"]
+srt = ["b", "a"]
+"#,
+    );
+    let p = resolve(&c, None).unwrap();
+    assert_eq!(p.name, "child");
+    assert_eq!(names(&p, SourceKind::Srt), vec!["c", "b", "a"]);
+    assert_eq!(names(&p, SourceKind::Bash), vec!["x"]);
+}
+
+#[test]
+fn every_kind_needs_a_fragment_after_inheritance() {
+    let c = config("[profiles.child]\nsrt = [\"a\"]\n");
+    let msg = resolve(&c, None).unwrap_err().to_string();
+    assert!(msg.contains("'child'") && msg.contains("bash"), "{msg}");
+    let c = config("[profiles.child]\nsrt = [\"a\"]\nbash = []\n");
+    assert!(resolve(&c, None).is_err());
+}
+
+#[test]
+fn an_unknown_profile_lists_the_defined_ones() {
+    let c = config(
+        "[profiles.child]\nsrt = [\"a\"]\nbash = [\"x\"]\n[profiles.other]\nsrt = [\"a\"]\nbash = [\"x\"]\n",
+    );
+    let msg = resolve(&c, Some("nope")).unwrap_err().to_string();
+    assert!(
+        msg.contains("'nope'") && msg.contains("child, other"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn cycles_are_found_with_their_chain() {
+    let def = |parents: &[&str]| ProfileDef {
+        extends: parents.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    };
+    let profiles = vec![
+        ("a".to_string(), def(&["b"])),
+        ("b".to_string(), def(&["c"])),
+        ("c".to_string(), def(&["b"])),
+    ];
+    assert_eq!(check_cycles(&profiles).unwrap_err(), vec!["b", "c", "b"]);
+    let fine = vec![
+        ("a".to_string(), def(&[])),
+        ("b".to_string(), def(&["a", "a"])),
+    ];
+    assert!(check_cycles(&fine).is_ok());
+}

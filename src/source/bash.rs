@@ -1,0 +1,83 @@
+//! The `bash` source kind: command rules for the agents' app layer.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::compose::ParsedFragment;
+use crate::error::{Error, Result};
+use crate::rules::{Action, Scope, SecurityRule};
+use crate::source::{SourceKind, opposing, string_list};
+
+/// The only keys a bash fragment may hold, in rule order.
+const KEYS: [(&str, Action); 3] = [
+    ("allow", Action::Allow),
+    ("ask", Action::Ask),
+    ("deny", Action::Deny),
+];
+
+pub fn validate(fragment: &ParsedFragment) -> Result<()> {
+    let path = &fragment.path;
+    let Value::Object(map) = &fragment.value else {
+        return Err(Error::fragment(path, "the root must be an object"));
+    };
+    for (key, value) in map {
+        if !KEYS.iter().any(|(k, _)| k == key) {
+            return Err(Error::fragment(
+                path,
+                format!("unknown key `{key}`; a bash fragment holds only allow, ask and deny"),
+            ));
+        }
+        string_list(path, key, value)?;
+    }
+    Ok(())
+}
+
+/// A command may sit in only one of allow, ask and deny across the fragments.
+pub fn check_opposing(profile: &str, fragments: &[ParsedFragment]) -> Result<()> {
+    let mut first: HashMap<&str, (&str, &ParsedFragment)> = HashMap::new();
+    for (key, _) in KEYS {
+        for f in fragments {
+            for v in list(&f.value, key) {
+                match first.get(v) {
+                    Some((other_key, other)) if *other_key != key => {
+                        return Err(opposing(
+                            profile,
+                            SourceKind::Bash,
+                            v,
+                            (other_key, other),
+                            (key, f),
+                        ));
+                    }
+                    Some(_) => {}
+                    None => {
+                        first.insert(v, (key, f));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn list<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a str> {
+    value
+        .get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+}
+
+pub fn rules(composed: &Value, out: &mut Vec<SecurityRule>) {
+    for (key, action) in KEYS {
+        for pattern in list(composed, key) {
+            out.push(SecurityRule {
+                scope: Scope::Execute,
+                action,
+                pattern: pattern.to_string(),
+                source: SourceKind::Bash,
+            });
+        }
+    }
+}

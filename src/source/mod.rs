@@ -1,0 +1,107 @@
+//! The registered canonical source kinds. Each kind has its own file with its
+//! schema checks, its opposing-action checks and its translation into rules.
+
+pub mod bash;
+pub mod srt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SourceKind {
+    Srt,
+    Bash,
+}
+
+impl SourceKind {
+    /// Registry order: the order sources are compiled, written and diffed.
+    pub const ALL: [SourceKind; 2] = [SourceKind::Srt, SourceKind::Bash];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SourceKind::Srt => "srt",
+            SourceKind::Bash => "bash",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    pub fn names() -> Vec<&'static str> {
+        Self::ALL.iter().map(|k| k.name()).collect()
+    }
+}
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::compose::ParsedFragment;
+use crate::error::{Error, Result};
+
+/// A rule list: an array of non-empty strings.
+pub(crate) fn string_list(path: &Path, key: &str, value: &Value) -> Result<()> {
+    let Some(items) = value.as_array() else {
+        return Err(Error::fragment(
+            path,
+            format!("`{key}` must be a list of strings"),
+        ));
+    };
+    for (i, item) in items.iter().enumerate() {
+        match item.as_str() {
+            None => {
+                return Err(Error::fragment(
+                    path,
+                    format!("`{key}` must be a list of strings; entry {i} is not a string"),
+                ));
+            }
+            Some("") => {
+                return Err(Error::fragment(
+                    path,
+                    format!("`{key}` entry {i} is an empty pattern"),
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn opposing(
+    profile: &str,
+    kind: SourceKind,
+    value: &str,
+    first: (&str, &ParsedFragment),
+    second: (&str, &ParsedFragment),
+) -> Error {
+    Error::Policy(format!(
+        "profile '{profile}', source '{}': '{value}' is in {} ({}) and in {} ({}); \
+         one value cannot be both",
+        kind.name(),
+        first.0,
+        first.1.path.display(),
+        second.0,
+        second.1.path.display(),
+    ))
+}
+
+impl SourceKind {
+    pub fn validate(self, fragment: &ParsedFragment) -> Result<()> {
+        match self {
+            SourceKind::Srt => srt::validate(fragment),
+            SourceKind::Bash => bash::validate(fragment),
+        }
+    }
+
+    pub fn check_opposing(self, profile: &str, fragments: &[ParsedFragment]) -> Result<()> {
+        match self {
+            SourceKind::Srt => srt::check_opposing(profile, fragments),
+            SourceKind::Bash => bash::check_opposing(profile, fragments),
+        }
+    }
+
+    pub fn rules(self, composed: &Value, out: &mut Vec<crate::rules::SecurityRule>) {
+        match self {
+            SourceKind::Srt => srt::rules(composed, out),
+            SourceKind::Bash => bash::rules(composed, out),
+        }
+    }
+}

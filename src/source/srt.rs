@@ -1,0 +1,99 @@
+//! The `srt` source kind: Sandbox Runtime settings.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::compose::ParsedFragment;
+use crate::error::{Error, Result};
+use crate::rules::{Action, Scope, SecurityRule};
+use crate::source::{SourceKind, opposing, string_list};
+
+/// Lists that become rules, in rule order.
+const RULE_LISTS: [(&str, &str, Scope, Action); 5] = [
+    ("filesystem", "denyRead", Scope::Read, Action::Deny),
+    ("filesystem", "denyWrite", Scope::Write, Action::Deny),
+    ("filesystem", "allowWrite", Scope::Write, Action::Allow),
+    ("network", "allowedDomains", Scope::Network, Action::Allow),
+    ("network", "deniedDomains", Scope::Network, Action::Deny),
+];
+
+/// Schema checks on one fragment. Unknown keys pass through untouched: srt
+/// grows new settings faster than twsrt, and the canonical file is srt's.
+pub fn validate(fragment: &ParsedFragment) -> Result<()> {
+    let path = &fragment.path;
+    for section in ["filesystem", "network"] {
+        match fragment.value.get(section) {
+            None | Some(Value::Object(_)) => {}
+            Some(_) => {
+                return Err(Error::fragment(
+                    path,
+                    format!("`{section}` must be an object"),
+                ));
+            }
+        }
+    }
+    for (section, key, _, _) in RULE_LISTS {
+        if let Some(v) = fragment.value.get(section).and_then(|s| s.get(key)) {
+            string_list(path, &format!("{section}.{key}"), v)?;
+        }
+    }
+    Ok(())
+}
+
+/// The same value may not be both allowed and denied by the selected fragments.
+pub fn check_opposing(profile: &str, fragments: &[ParsedFragment]) -> Result<()> {
+    let pairs = [
+        (("network", "allowedDomains"), ("network", "deniedDomains")),
+        (("filesystem", "allowWrite"), ("filesystem", "denyWrite")),
+    ];
+    for ((s1, k1), (s2, k2)) in pairs {
+        let first = |section: &str, key: &str| -> HashMap<&str, &ParsedFragment> {
+            let mut map = HashMap::new();
+            for f in fragments {
+                for v in list(&f.value, section, key) {
+                    map.entry(v).or_insert(f);
+                }
+            }
+            map
+        };
+        let allowed = first(s1, k1);
+        for f in fragments {
+            for v in list(&f.value, s2, k2) {
+                if let Some(a) = allowed.get(v) {
+                    return Err(opposing(
+                        profile,
+                        SourceKind::Srt,
+                        v,
+                        (&format!("{s1}.{k1}"), a),
+                        (&format!("{s2}.{k2}"), f),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn list<'a>(value: &'a Value, section: &str, key: &str) -> impl Iterator<Item = &'a str> {
+    value
+        .get(section)
+        .and_then(|s| s.get(key))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+}
+
+pub fn rules(composed: &Value, out: &mut Vec<SecurityRule>) {
+    for (section, key, scope, action) in RULE_LISTS {
+        for pattern in list(composed, section, key) {
+            out.push(SecurityRule {
+                scope,
+                action,
+                pattern: pattern.to_string(),
+                source: SourceKind::Srt,
+            });
+        }
+    }
+}

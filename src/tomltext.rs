@@ -1,0 +1,95 @@
+//! Small helpers for TOML text: error positions and conversion of TOML values
+//! into JSON values (for the sandbox overrides).
+
+use serde_json::{Map, Number, Value};
+use toml_edit::Item;
+
+/// 1-based line and column (in characters) of a byte offset in `text`.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+/// Convert a TOML item into JSON. `None` when it holds something JSON has no
+/// type for (dates and times), or a float that is not finite.
+pub fn toml_to_json(item: &Item) -> Option<Value> {
+    match item {
+        Item::None => None,
+        Item::Value(v) => value_to_json(v),
+        Item::Table(t) => table_like_to_json(t.iter()),
+        Item::ArrayOfTables(a) => a
+            .iter()
+            .map(|t| table_like_to_json(t.iter()))
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array),
+    }
+}
+
+fn table_like_to_json<'a>(entries: impl Iterator<Item = (&'a str, &'a Item)>) -> Option<Value> {
+    let mut map = Map::new();
+    for (k, v) in entries {
+        map.insert(k.to_string(), toml_to_json(v)?);
+    }
+    Some(Value::Object(map))
+}
+
+fn value_to_json(v: &toml_edit::Value) -> Option<Value> {
+    use toml_edit::Value as T;
+    Some(match v {
+        T::String(s) => Value::String(s.value().clone()),
+        T::Integer(i) => Value::Number(Number::from(*i.value())),
+        T::Float(f) => {
+            let f = *f.value();
+            if !f.is_finite() {
+                return None;
+            }
+            // Debug keeps a fraction or exponent (8080.0, 1e16), so the JSON
+            // number stays a float and pyjson prints it the way Python does.
+            let text = format!("{f:?}");
+            Value::Number(serde_json::from_str(&text).ok()?)
+        }
+        T::Boolean(b) => Value::Bool(*b.value()),
+        T::Datetime(_) => return None,
+        T::Array(a) => Value::Array(a.iter().map(value_to_json).collect::<Option<Vec<_>>>()?),
+        T::InlineTable(t) => {
+            let mut map = Map::new();
+            for (k, v) in t.iter() {
+                map.insert(k.to_string(), value_to_json(v)?);
+            }
+            Value::Object(map)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_column_counts_characters_from_one() {
+        let text = "ab\ncdé\nf";
+        assert_eq!(line_column(text, 0), (1, 1));
+        assert_eq!(line_column(text, 3), (2, 1));
+        assert_eq!(line_column(text, text.find('f').unwrap()), (3, 1));
+        assert_eq!(line_column(text, text.find('é').unwrap()), (2, 3));
+        assert_eq!(line_column(text, text.rfind('\n').unwrap()), (2, 4));
+    }
+
+    #[test]
+    fn toml_values_convert_with_their_types() {
+        let doc: toml_edit::DocumentMut = "a = 1\nb = 2.0\nc = true\nd = [\"x\"]\ne = { f = 1 }\n"
+            .parse()
+            .unwrap();
+        let json = toml_to_json(doc.as_item()).unwrap();
+        assert_eq!(
+            crate::pyjson::to_pretty(&json),
+            "{\n  \"a\": 1,\n  \"b\": 2.0,\n  \"c\": true,\n  \"d\": [\n    \"x\"\n  ],\n  \"e\": {\n    \"f\": 1\n  }\n}"
+        );
+        let dates: toml_edit::DocumentMut = "a = 1979-05-27".parse().unwrap();
+        assert!(toml_to_json(dates.as_item()).is_none());
+    }
+}

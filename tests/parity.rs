@@ -1,0 +1,606 @@
+//! Parity replay: run the port on every scenario recorded from the reference twsrt 1.0.0
+//! (`tests/parity/scenarios/<name>/`) and compare exit code, stdout, stderr facts and the
+//! HOME tree afterwards. The format, the facts rule and the deliberate divergences honoured
+//! here are described in `tests/parity/README.md`.
+//!
+//! `PARITY_FILTER=substring` runs a subset; `PARITY_VERBOSE=1` prints the full report of
+//! pending scenarios too (implied by `PARITY_FILTER`). Scenarios named in
+//! `tests/parity/pending.txt` may fail; one that passes must be removed from the list.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::os::unix::fs::{PermissionsExt, symlink};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use similar::TextDiff;
+use toml_edit::{DocumentMut, Item, Value};
+
+const PLACEHOLDER: &str = "{HOME}";
+/// The environment the reference was recorded with (see record.py FIXED_ENV).
+const FIXED_ENV: [(&str, &str); 4] = [
+    ("NO_COLOR", "1"),
+    ("TERM", "dumb"),
+    ("COLUMNS", "200"),
+    ("LC_ALL", "C.UTF-8"),
+];
+/// Mode the port gives every file it creates (a deliberate divergence, see README.md).
+const NEW_FILE_MODE: u32 = 0o600;
+
+fn parity_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("parity")
+}
+
+#[test]
+fn parity() {
+    let dir = parity_dir();
+    let filter = std::env::var("PARITY_FILTER").ok().filter(|f| !f.is_empty());
+    let verbose = filter.is_some() || std::env::var_os("PARITY_VERBOSE").is_some();
+    let pending = read_pending(&dir.join("pending.txt"));
+    let names = scenario_names(&dir.join("scenarios"));
+    assert!(!names.is_empty(), "no scenarios under {}", dir.join("scenarios").display());
+
+    let mut problems = Vec::new();
+    if filter.is_none() {
+        for name in pending.difference(&names.iter().cloned().collect()) {
+            problems.push(format!("pending.txt names an unknown scenario: {name}"));
+        }
+    }
+
+    let (mut passed, mut pending_failed) = (0, 0);
+    let mut failures = Vec::new();
+    let mut now_passing = Vec::new();
+    for name in names
+        .iter()
+        .filter(|n| filter.as_deref().is_none_or(|f| n.contains(f)))
+    {
+        let outcome = run_scenario(&dir.join("scenarios").join(name));
+        match (outcome, pending.contains(name)) {
+            (Ok(()), false) => passed += 1,
+            (Ok(()), true) => now_passing.push(name.clone()),
+            (Err(report), false) => failures.push((name.clone(), report)),
+            (Err(report), true) => {
+                pending_failed += 1;
+                if verbose {
+                    println!("==== PENDING {name} (failure tolerated)\n{report}");
+                } else {
+                    let first = report.lines().next().unwrap_or_default();
+                    println!("pending {name}: {first}");
+                }
+            }
+        }
+    }
+
+    for (name, report) in &failures {
+        println!("==== FAIL {name}\n{report}");
+    }
+    for name in &now_passing {
+        problems.push(format!("{name} passes now: remove {name} from tests/parity/pending.txt"));
+    }
+    if !failures.is_empty() {
+        let list: Vec<&str> = failures.iter().map(|(n, _)| n.as_str()).collect();
+        problems.push(format!("failing scenarios: {}", list.join(", ")));
+    }
+    println!(
+        "parity: {passed} passed, {} failed, {pending_failed} pending (tolerated), {} newly passing",
+        failures.len(),
+        now_passing.len()
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+fn read_pending(path: &Path) -> BTreeSet<String> {
+    let text = fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or_default().trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+fn scenario_names(root: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(root)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .filter(|e| e.path().join("cmd").is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+// ---------------------------------------------------------------------------
+// one scenario
+// ---------------------------------------------------------------------------
+
+fn run_scenario(dir: &Path) -> Result<(), String> {
+    let tmp = tempfile::Builder::new()
+        .prefix("twsrt-parity-")
+        .tempdir()
+        .map_err(|e| format!("tempdir: {e}"))?;
+    let home = tmp.path().to_path_buf();
+    let homes = home_variants(&home);
+    let home_str = home.to_string_lossy().into_owned();
+
+    materialise(dir, &home)?;
+    let before = snapshot(&home, &homes)?;
+    let divergence = Divergence::load(&dir.join("expected").join("divergence"))?;
+
+    let args: Vec<String> = read_text(&dir.join("cmd"))?
+        .lines()
+        .map(|a| a.replace(PLACEHOLDER, &home_str))
+        .collect();
+    let env: Vec<(String, String)> = match fs::read_to_string(dir.join("env")) {
+        Ok(text) => text
+            .lines()
+            .filter_map(|l| l.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.replace(PLACEHOLDER, &home_str)))
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(r#"umask 022; exec "$0" "$@""#)
+        .arg(env!("CARGO_BIN_EXE_twsrt"))
+        .args(&args)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()))
+        .env("HOME", &home)
+        .envs(FIXED_ENV)
+        .envs(env)
+        .current_dir(&home)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run the port: {e}"))?;
+
+    let exp = dir.join("expected");
+    let mut problems = Vec::new();
+
+    // exit code
+    let expected_exit: i32 = read_text(&exp.join("exit"))?
+        .trim()
+        .parse()
+        .map_err(|e| format!("expected/exit: {e}"))?;
+    if output.status.code() != Some(expected_exit) {
+        problems.push(format!(
+            "exit code: expected {expected_exit}, got {:?}",
+            output.status.code()
+        ));
+    }
+
+    // stdout, exactly
+    let stdout = normalise(&output.stdout, &homes);
+    let expected_stdout = read_text(&exp.join("stdout"))?;
+    let (want, got) = (
+        divergence.filter_stdout(&expected_stdout),
+        divergence.filter_stdout(&stdout),
+    );
+    if want != got {
+        problems.push(format!("stdout differs:\n{}", diff(&want, &got)));
+    }
+
+    // stderr: every fact, at word boundaries
+    let stderr = normalise(&output.stderr, &homes);
+    let missing: Vec<String> = read_text(&exp.join("facts"))?
+        .lines()
+        .filter(|f| !f.is_empty() && !contains_bounded(&stderr, f))
+        .map(str::to_string)
+        .collect();
+    if !missing.is_empty() {
+        let reference = read_text(&exp.join("stderr")).unwrap_or_default();
+        problems.push(format!(
+            "stderr lacks facts {missing:?}\n--- port stderr ---\n{stderr}--- reference stderr ---\n{reference}"
+        ));
+    }
+
+    // the HOME tree afterwards: paths, types, modes, symlink targets
+    let after = snapshot(&home, &homes)?;
+    let expected_tree = expected_manifest(&read_text(&exp.join("after.manifest"))?, &before)?;
+    let actual_tree = render_manifest(&after);
+    if expected_tree != actual_tree {
+        problems.push(format!("HOME tree differs:\n{}", diff(&expected_tree, &actual_tree)));
+    }
+
+    // file contents
+    for (rel, entry) in &after {
+        if entry.kind != Kind::File {
+            continue;
+        }
+        let Ok(want) = fs::read(exp.join("after").join(rel)) else {
+            continue; // an unexpected path: already reported by the tree comparison
+        };
+        let got = normalise(&fs::read(home.join(rel)).unwrap_or_default(), &homes);
+        let want = String::from_utf8_lossy(&want).into_owned();
+        let existed = before.get(rel).is_some_and(|b| b.kind == Kind::File);
+        let verdict = if divergence.parsed_equal.contains(rel) {
+            compare_parsed(rel, &want, &got)
+        } else if existed && rel.ends_with(".toml") && want != got {
+            compare_toml_kept(&want, &got)
+        } else if want != got {
+            Err(diff(&want, &got))
+        } else {
+            Ok(())
+        };
+        if let Err(why) = verdict {
+            problems.push(format!("{rel} differs:\n{why}"));
+        }
+    }
+
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// HOME trees
+// ---------------------------------------------------------------------------
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    File,
+    Dir,
+    Symlink,
+}
+
+#[derive(Debug)]
+struct Entry {
+    kind: Kind,
+    mode: u32,
+    target: String,
+}
+
+/// Copy home/ (files 0644 with {HOME} substituted, dirs 0755), then apply `setup`.
+fn materialise(dir: &Path, home: &Path) -> Result<(), String> {
+    let src = dir.join("home");
+    let home_str = home.to_string_lossy().into_owned();
+    for rel in walk(&src)? {
+        let (from, to) = (src.join(&rel), home.join(&rel));
+        let meta = fs::symlink_metadata(&from).map_err(|e| format!("{}: {e}", from.display()))?;
+        if meta.is_dir() {
+            fs::create_dir_all(&to).map_err(|e| format!("{}: {e}", to.display()))?;
+            set_mode(&to, 0o755)?;
+        } else {
+            let data = replace_bytes(
+                &fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?,
+                PLACEHOLDER.as_bytes(),
+                home_str.as_bytes(),
+            );
+            fs::write(&to, data).map_err(|e| format!("{}: {e}", to.display()))?;
+            set_mode(&to, 0o644)?;
+        }
+    }
+    let Ok(setup) = fs::read_to_string(dir.join("setup")) else {
+        return Ok(());
+    };
+    for line in setup.lines() {
+        let parts: Vec<&str> = line.split('\t').collect();
+        match parts.as_slice() {
+            ["symlink", path, target] => {
+                let link = home.join(path);
+                if let Some(parent) = link.parent() {
+                    fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+                }
+                symlink(target.replace(PLACEHOLDER, &home_str), &link)
+                    .map_err(|e| format!("{}: {e}", link.display()))?;
+            }
+            ["dir", mode, path] => {
+                fs::create_dir_all(home.join(path)).map_err(|e| e.to_string())?;
+                set_mode(&home.join(path), parse_mode(mode)?)?;
+            }
+            ["chmod", mode, path] => set_mode(&home.join(path), parse_mode(mode)?)?,
+            _ => return Err(format!("bad setup line {line:?}")),
+        }
+    }
+    Ok(())
+}
+
+/// Every path under root (relative, '/'-separated, sorted), not following symlinks.
+fn walk(root: &Path) -> Result<Vec<String>, String> {
+    fn rec(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), String> {
+        let rd = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for entry in rd {
+            let path = entry.map_err(|e| e.to_string())?.path();
+            let rel = path.strip_prefix(root).map_err(|e| e.to_string())?;
+            out.push(rel.to_string_lossy().into_owned());
+            let meta = fs::symlink_metadata(&path).map_err(|e| e.to_string())?;
+            if meta.is_dir() {
+                rec(root, &path, out)?;
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    if root.is_dir() {
+        rec(root, root, &mut out)?;
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn snapshot(home: &Path, homes: &[String]) -> Result<BTreeMap<String, Entry>, String> {
+    let mut map = BTreeMap::new();
+    for rel in walk(home)? {
+        let path = home.join(&rel);
+        let meta = fs::symlink_metadata(&path).map_err(|e| e.to_string())?;
+        let mode = meta.permissions().mode() & 0o7777;
+        let entry = if meta.file_type().is_symlink() {
+            let target = fs::read_link(&path).map_err(|e| e.to_string())?;
+            let target = normalise(target.to_string_lossy().as_bytes(), homes);
+            Entry { kind: Kind::Symlink, mode: 0, target }
+        } else if meta.is_dir() {
+            Entry { kind: Kind::Dir, mode, target: String::new() }
+        } else {
+            Entry { kind: Kind::File, mode, target: String::new() }
+        };
+        map.insert(rel, entry);
+    }
+    Ok(map)
+}
+
+fn render_manifest(tree: &BTreeMap<String, Entry>) -> String {
+    let mut out = String::new();
+    for (rel, e) in tree {
+        let line = match e.kind {
+            Kind::Symlink => format!("symlink\t-\t{rel}\t{}", e.target),
+            Kind::Dir => format!("dir\t{:04o}\t{rel}", e.mode),
+            Kind::File => format!("file\t{:04o}\t{rel}", e.mode),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The reference's manifest with the port's mode policy applied to regular files: a file
+/// that existed before keeps its mode, a file the command created has mode 0600.
+fn expected_manifest(text: &str, before: &BTreeMap<String, Entry>) -> Result<String, String> {
+    let mut out = String::new();
+    for line in text.lines() {
+        let parts: Vec<&str> = line.split('\t').collect();
+        let line = match parts.as_slice() {
+            ["file", _mode, rel] => {
+                let mode = match before.get(*rel) {
+                    Some(b) if b.kind == Kind::File => b.mode,
+                    _ => NEW_FILE_MODE,
+                };
+                format!("file\t{mode:04o}\t{rel}")
+            }
+            ["dir", _, _] | ["symlink", "-", _, _] => line.to_string(),
+            _ => return Err(format!("bad after.manifest line {line:?}")),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+fn home_variants(home: &Path) -> Vec<String> {
+    let mut v = vec![home.to_string_lossy().into_owned()];
+    if let Ok(real) = home.canonicalize() {
+        let real = real.to_string_lossy().into_owned();
+        if !v.contains(&real) {
+            v.push(real);
+        }
+    }
+    v.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    v
+}
+
+/// Bytes as text with every spelling of the temp HOME replaced by {HOME}.
+fn normalise(data: &[u8], homes: &[String]) -> String {
+    let mut data = data.to_vec();
+    for h in homes {
+        data = replace_bytes(&data, h.as_bytes(), PLACEHOLDER.as_bytes());
+    }
+    String::from_utf8_lossy(&data).into_owned()
+}
+
+fn replace_bytes(data: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len());
+    let mut i = 0;
+    while i < data.len() {
+        if data[i..].starts_with(from) {
+            out.extend_from_slice(to);
+            i += from.len();
+        } else {
+            out.push(data[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+fn set_mode(path: &Path, mode: u32) -> Result<(), String> {
+    fs::set_permissions(path, fs::Permissions::from_mode(mode))
+        .map_err(|e| format!("chmod {}: {e}", path.display()))
+}
+
+fn parse_mode(text: &str) -> Result<u32, String> {
+    u32::from_str_radix(text, 8).map_err(|e| format!("bad mode {text:?}: {e}"))
+}
+
+fn read_text(path: &Path) -> Result<String, String> {
+    fs::read(path)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+// ---------------------------------------------------------------------------
+// comparisons
+// ---------------------------------------------------------------------------
+
+fn diff(expected: &str, actual: &str) -> String {
+    TextDiff::from_lines(expected, actual)
+        .unified_diff()
+        .context_radius(3)
+        .header("expected (reference)", "actual (port)")
+        .to_string()
+}
+
+/// `needle` occurs in `hay` and is not glued to a word character on a side where the
+/// needle itself starts or ends with one (so the fact `1` does not match `10`).
+fn contains_bounded(hay: &str, needle: &str) -> bool {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let first_word = needle.chars().next().is_some_and(is_word);
+    let last_word = needle.chars().next_back().is_some_and(is_word);
+    hay.match_indices(needle).any(|(i, _)| {
+        let before = hay[..i].chars().next_back();
+        let after = hay[i + needle.len()..].chars().next();
+        !(first_word && before.is_some_and(is_word)) && !(last_word && after.is_some_and(is_word))
+    })
+}
+
+/// Directives of expected/divergence (see README.md).
+#[derive(Default)]
+struct Divergence {
+    stdout_ignore: Vec<String>,
+    parsed_equal: BTreeSet<String>,
+}
+
+impl Divergence {
+    fn load(path: &Path) -> Result<Self, String> {
+        let mut d = Divergence::default();
+        let Ok(text) = fs::read_to_string(path) else {
+            return Ok(d);
+        };
+        for line in text.lines() {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix("stdout-ignore-lines-containing ") {
+                d.stdout_ignore.push(rest.to_string());
+            } else if let Some(rest) = line.strip_prefix("file-parsed-equal ") {
+                d.parsed_equal.insert(rest.to_string());
+            } else {
+                return Err(format!("{}: unknown directive {line:?}", path.display()));
+            }
+        }
+        Ok(d)
+    }
+
+    fn filter_stdout(&self, text: &str) -> String {
+        if self.stdout_ignore.is_empty() {
+            return text.to_string();
+        }
+        text.split_inclusive('\n')
+            .filter(|l| !self.stdout_ignore.iter().any(|s| l.contains(s.as_str())))
+            .collect()
+    }
+}
+
+/// Values equal, formatting and comments ignored (TOML, or JSON/JSONC with `//` lines).
+fn compare_parsed(rel: &str, want: &str, got: &str) -> Result<(), String> {
+    let (want, got) = if rel.ends_with(".toml") {
+        (toml_flat(want)?, toml_flat(got)?)
+    } else {
+        (json_canonical(want)?, json_canonical(got)?)
+    };
+    if want == got { Ok(()) } else { Err(diff(&want, &got)) }
+}
+
+/// A TOML file the user already had: parsed-equal, and every comment line of the
+/// expected file is still there.
+fn compare_toml_kept(want: &str, got: &str) -> Result<(), String> {
+    let (flat_want, flat_got) = (toml_flat(want)?, toml_flat(got)?);
+    let mut why = String::new();
+    if flat_want != flat_got {
+        why.push_str(&format!("values differ:\n{}", diff(&flat_want, &flat_got)));
+    }
+    let got_lines: BTreeSet<&str> = got.lines().map(str::trim).collect();
+    for line in want.lines().map(str::trim).filter(|l| l.starts_with('#')) {
+        if !got_lines.contains(line) {
+            why.push_str(&format!("comment line lost: {line}\n"));
+        }
+    }
+    if why.is_empty() { Ok(()) } else { Err(why) }
+}
+
+/// One sorted `dotted.key = value` line per leaf: a readable, order-free rendering.
+fn toml_flat(text: &str) -> Result<String, String> {
+    let doc: DocumentMut = text.parse().map_err(|e| format!("invalid TOML: {e}"))?;
+    let mut lines = Vec::new();
+    flat_table(doc.as_table().iter(), "", &mut lines);
+    lines.sort();
+    Ok(lines.iter().map(|l| format!("{l}\n")).collect())
+}
+
+fn flat_table<'a>(items: impl Iterator<Item = (&'a str, &'a Item)>, path: &str, out: &mut Vec<String>) {
+    let mut empty = true;
+    for (key, item) in items {
+        empty = false;
+        let path = join_key(path, key);
+        match item {
+            Item::None => {}
+            Item::Value(Value::InlineTable(t)) => {
+                flat_table(t.iter().map(|(k, v)| (k, v_as_item(v))), &path, out)
+            }
+            Item::Value(v) => out.push(format!("{path} = {}", scalar(v))),
+            Item::Table(t) => flat_table(t.iter(), &path, out),
+            Item::ArrayOfTables(a) => {
+                for (n, t) in a.iter().enumerate() {
+                    flat_table(t.iter(), &format!("{path}[{n}]"), out);
+                }
+            }
+        }
+    }
+    if empty && !path.is_empty() {
+        out.push(format!("{path} = {{}}"));
+    }
+}
+
+/// Inline-table values are flattened through the same path as tables.
+fn v_as_item(v: &Value) -> &'static Item {
+    // Leak a clone: test-only, tiny inputs, keeps flat_table a single function.
+    Box::leak(Box::new(Item::Value(v.clone())))
+}
+
+fn join_key(path: &str, key: &str) -> String {
+    let bare = !key.is_empty()
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let key = if bare { key.to_string() } else { format!("{key:?}") };
+    if path.is_empty() { key } else { format!("{path}.{key}") }
+}
+
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("{:?}", s.value()),
+        Value::Integer(i) => i.value().to_string(),
+        Value::Float(f) => format!("{:?}", f.value()),
+        Value::Boolean(b) => b.value().to_string(),
+        Value::Datetime(d) => d.value().to_string(),
+        Value::Array(a) => format!("[{}]", a.iter().map(scalar).collect::<Vec<_>>().join(", ")),
+        Value::InlineTable(t) => format!(
+            "{{{}}}",
+            t.iter()
+                .map(|(k, v)| format!("{} = {}", join_key("", k), scalar(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn json_canonical(text: &str) -> Result<String, String> {
+    let stripped: String = text
+        .split_inclusive('\n')
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect();
+    let value: serde_json::Value =
+        serde_json::from_str(&stripped).map_err(|e| format!("invalid JSON: {e}"))?;
+    serde_json::to_string_pretty(&sorted(value)).map_err(|e| e.to_string())
+}
+
+fn sorted(v: serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::Object(map) => {
+            let ordered: BTreeMap<String, serde_json::Value> =
+                map.into_iter().map(|(k, v)| (k, sorted(v))).collect();
+            serde_json::Value::Object(ordered.into_iter().collect())
+        }
+        serde_json::Value::Array(a) => serde_json::Value::Array(a.into_iter().map(sorted).collect()),
+        other => other,
+    }
+}
