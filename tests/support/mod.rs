@@ -49,6 +49,7 @@ pub struct Test {
     stdout: Option<String>,
     stderr_contains: Vec<String>,
     stderr_lacks: Vec<String>,
+    no_color: bool,
 }
 
 pub struct Output {
@@ -85,7 +86,14 @@ impl Test {
             stdout: None,
             stderr_contains: Vec::new(),
             stderr_lacks: Vec::new(),
+            no_color: true,
         }
+    }
+
+    /// Run without setting `NO_COLOR` (it is set by default).
+    pub fn without_no_color(mut self) -> Self {
+        self.no_color = false;
+        self
     }
 
     /// A HOME with the base policy at the default config path.
@@ -177,8 +185,10 @@ impl Test {
             .current_dir(&home)
             .env_clear()
             .env("HOME", &home)
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("NO_COLOR", "1");
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default());
+        if self.no_color {
+            cmd.env("NO_COLOR", "1");
+        }
         for (k, v) in &self.env {
             cmd.env(k, v);
         }

@@ -1,0 +1,109 @@
+//! `twsrt config` and `config --init`.
+
+mod support;
+use support::*;
+
+#[test]
+fn init_writes_a_starter_that_compiles_and_opens_the_editor() {
+    let out = Test::new()
+        .env("EDITOR", "true")
+        .args(&["config", "--init"])
+        .run();
+    for rel in [
+        CONFIG,
+        ".config/twsrt/srt/base.jsonc",
+        ".config/twsrt/bash/base.jsonc",
+    ] {
+        assert!(out.path(rel).is_file(), "{rel} missing");
+    }
+    let config = out.read(CONFIG);
+    for key in [
+        "schema_version = 1",
+        "default_profile = \"default\"",
+        "output = \"~/.srt-settings.json\"",
+        "output = \"bash-rules.json\"",
+        "claude_settings = \"~/.claude/settings.full.json\"",
+        "codex_config = \"~/.codex/config.toml\"",
+        "codex_rules = \"~/.codex/rules/twsrt.rules\"",
+        "# copilot_output",
+        "# claude_settings_yolo",
+        "# copilot_output_yolo",
+        "[sandbox_overrides.yolo]",
+        "[sandbox_overrides.full]",
+    ] {
+        assert!(config.contains(key), "starter lacks {key}");
+    }
+    // The starter is a working policy.
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_twsrt"))
+        .env("HOME", out.home.path())
+        .args(["generate", "copilot"])
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+}
+
+#[test]
+fn init_never_overwrites_existing_files() {
+    let out = Test::new()
+        .file(CONFIG, "# mine\n")
+        .file(".config/twsrt/bash/base.jsonc", "{\"deny\": [\"mine\"]}")
+        .env("EDITOR", "true")
+        .args(&["config", "--init"])
+        .run();
+    assert_eq!(out.read(CONFIG), "# mine\n");
+    assert_eq!(
+        out.read(".config/twsrt/bash/base.jsonc"),
+        "{\"deny\": [\"mine\"]}"
+    );
+    assert!(out.path(".config/twsrt/srt/base.jsonc").is_file());
+}
+
+#[test]
+fn config_exits_with_the_editor_status() {
+    Test::with_policy()
+        .env("EDITOR", "false")
+        .args(&["config"])
+        .status(1)
+        .run();
+    Test::with_policy()
+        .env("EDITOR", "true")
+        .args(&["config"])
+        .status(0)
+        .run();
+    // The editor receives the config path as its last argument, and an
+    // EDITOR with arguments (`code -w`) works.
+    let t = Test::with_policy().file(
+        "ed.sh",
+        "#!/bin/sh\n[ \"$1\" = -w ] && test -f \"$2\" && exit 7\n",
+    );
+    let script = t.home().join("ed.sh");
+    t.mode("ed.sh", 0o755)
+        .env("EDITOR", &format!("{} -w", script.display()))
+        .args(&["config"])
+        .status(7)
+        .run();
+}
+
+#[test]
+fn a_missing_config_exits_2_with_a_hint() {
+    Test::new()
+        .env("EDITOR", "true")
+        .args(&["config"])
+        .status(2)
+        .stderr_contains("--init")
+        .run();
+}
+
+#[test]
+fn an_editor_that_cannot_start_exits_1() {
+    Test::with_policy()
+        .env("EDITOR", "/nonexistent/editor")
+        .args(&["config"])
+        .status(1)
+        .stderr_contains("/nonexistent/editor")
+        .run();
+}
