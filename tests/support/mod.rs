@@ -157,6 +157,12 @@ impl Test {
         self
     }
 
+    /// Accept any exit status (the caller checks it).
+    pub fn status_any(mut self) -> Self {
+        self.status = None;
+        self
+    }
+
     pub fn stdout(mut self, text: &str) -> Self {
         self.stdout = Some(text.to_string());
         self
