@@ -37,6 +37,8 @@ pub enum Command {
     Config(ConfigArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
+    /// Prove with the real Sandbox Runtime that the compiled srt policy is enforced.
+    Test(crate::commands::test::TestArgs),
 }
 
 #[derive(Debug, Args)]
@@ -107,6 +109,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Some(Command::Generate(args)) => crate::commands::generate::run(&config_path, &args),
         Some(Command::Diff(args)) => crate::commands::diff::run(&config_path, &args),
         Some(Command::Config(args)) => crate::commands::config::run(&config_path, &args),
+        Some(Command::Test(args)) => crate::commands::test::run(&config_path, &args),
         Some(Command::Completions(args)) => {
             use clap::CommandFactory;
             clap_complete::generate(

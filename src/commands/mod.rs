@@ -3,6 +3,7 @@
 pub mod config;
 pub mod diff;
 pub mod generate;
+pub mod test;
 
 use crate::agent::{self, Agent};
 use crate::error::{Error, Result};
