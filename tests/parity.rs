@@ -28,17 +28,25 @@ const FIXED_ENV: [(&str, &str); 4] = [
 const NEW_FILE_MODE: u32 = 0o600;
 
 fn parity_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("parity")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("parity")
 }
 
 #[test]
 fn parity() {
     let dir = parity_dir();
-    let filter = std::env::var("PARITY_FILTER").ok().filter(|f| !f.is_empty());
+    let filter = std::env::var("PARITY_FILTER")
+        .ok()
+        .filter(|f| !f.is_empty());
     let verbose = filter.is_some() || std::env::var_os("PARITY_VERBOSE").is_some();
     let pending = read_pending(&dir.join("pending.txt"));
     let names = scenario_names(&dir.join("scenarios"));
-    assert!(!names.is_empty(), "no scenarios under {}", dir.join("scenarios").display());
+    assert!(
+        !names.is_empty(),
+        "no scenarios under {}",
+        dir.join("scenarios").display()
+    );
 
     let mut problems = Vec::new();
     if filter.is_none() {
@@ -75,7 +83,9 @@ fn parity() {
         println!("==== FAIL {name}\n{report}");
     }
     for name in &now_passing {
-        problems.push(format!("{name} passes now: remove {name} from tests/parity/pending.txt"));
+        problems.push(format!(
+            "{name} passes now: remove {name} from tests/parity/pending.txt"
+        ));
     }
     if !failures.is_empty() {
         let list: Vec<&str> = failures.iter().map(|(n, _)| n.as_str()).collect();
@@ -146,7 +156,10 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
         .arg(env!("CARGO_BIN_EXE_twsrt"))
         .args(&args)
         .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()))
+        .env(
+            "PATH",
+            std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
+        )
         .env("HOME", &home)
         .envs(FIXED_ENV)
         .envs(env)
@@ -200,7 +213,10 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
     let expected_tree = expected_manifest(&read_text(&exp.join("after.manifest"))?, &before)?;
     let actual_tree = render_manifest(&after);
     if expected_tree != actual_tree {
-        problems.push(format!("HOME tree differs:\n{}", diff(&expected_tree, &actual_tree)));
+        problems.push(format!(
+            "HOME tree differs:\n{}",
+            diff(&expected_tree, &actual_tree)
+        ));
     }
 
     // file contents
@@ -330,11 +346,23 @@ fn snapshot(home: &Path, homes: &[String]) -> Result<BTreeMap<String, Entry>, St
         let entry = if meta.file_type().is_symlink() {
             let target = fs::read_link(&path).map_err(|e| e.to_string())?;
             let target = normalise(target.to_string_lossy().as_bytes(), homes);
-            Entry { kind: Kind::Symlink, mode: 0, target }
+            Entry {
+                kind: Kind::Symlink,
+                mode: 0,
+                target,
+            }
         } else if meta.is_dir() {
-            Entry { kind: Kind::Dir, mode, target: String::new() }
+            Entry {
+                kind: Kind::Dir,
+                mode,
+                target: String::new(),
+            }
         } else {
-            Entry { kind: Kind::File, mode, target: String::new() }
+            Entry {
+                kind: Kind::File,
+                mode,
+                target: String::new(),
+            }
         };
         map.insert(rel, entry);
     }
@@ -442,15 +470,28 @@ fn diff(expected: &str, actual: &str) -> String {
 }
 
 /// `needle` occurs in `hay` and is not glued to a word character on a side where the
-/// needle itself starts or ends with one (so the fact `1` does not match `10`).
+/// needle itself starts or ends with one (so the fact `1` does not match `10`). A fact
+/// that is a single word (letters, digits, `_`, `-`) matches case-insensitively, so the
+/// agent `copilot` may be spelled `Copilot` in a sentence.
 fn contains_bounded(hay: &str, needle: &str) -> bool {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    if needle.chars().all(|c| is_word(c) || c == '-') {
+        let (hay, needle) = (hay.to_lowercase(), needle.to_lowercase());
+        return contains_bounded_exact(&hay, &needle);
+    }
+    contains_bounded_exact(hay, needle)
+}
+
+fn contains_bounded_exact(hay: &str, needle: &str) -> bool {
     let is_word = |c: char| c.is_alphanumeric() || c == '_';
     let first_word = needle.chars().next().is_some_and(is_word);
     let last_word = needle.chars().next_back().is_some_and(is_word);
     hay.match_indices(needle).any(|(i, _)| {
         let before = hay[..i].chars().next_back();
         let after = hay[i + needle.len()..].chars().next();
-        !(first_word && before.is_some_and(is_word)) && !(last_word && after.is_some_and(is_word))
+        let glued_before = first_word && before.is_some_and(is_word);
+        let glued_after = last_word && after.is_some_and(is_word);
+        !(glued_before || glued_after)
     })
 }
 
@@ -499,7 +540,11 @@ fn compare_parsed(rel: &str, want: &str, got: &str) -> Result<(), String> {
     } else {
         (json_canonical(want)?, json_canonical(got)?)
     };
-    if want == got { Ok(()) } else { Err(diff(&want, &got)) }
+    if want == got {
+        Ok(())
+    } else {
+        Err(diff(&want, &got))
+    }
 }
 
 /// A TOML file the user already had: parsed-equal, and every comment line of the
@@ -519,50 +564,73 @@ fn compare_toml_kept(want: &str, got: &str) -> Result<(), String> {
     if why.is_empty() { Ok(()) } else { Err(why) }
 }
 
-/// One sorted `dotted.key = value` line per leaf: a readable, order-free rendering.
+/// One sorted `dotted.key = value` line per leaf (`key = {}` for an empty table): a
+/// readable rendering in which key order and formatting do not matter.
 fn toml_flat(text: &str) -> Result<String, String> {
     let doc: DocumentMut = text.parse().map_err(|e| format!("invalid TOML: {e}"))?;
     let mut lines = Vec::new();
-    flat_table(doc.as_table().iter(), "", &mut lines);
+    for (key, item) in doc.as_table().iter() {
+        flat_item(&join_key("", key), item, &mut lines);
+    }
     lines.sort();
     Ok(lines.iter().map(|l| format!("{l}\n")).collect())
 }
 
-fn flat_table<'a>(items: impl Iterator<Item = (&'a str, &'a Item)>, path: &str, out: &mut Vec<String>) {
-    let mut empty = true;
-    for (key, item) in items {
-        empty = false;
-        let path = join_key(path, key);
-        match item {
-            Item::None => {}
-            Item::Value(Value::InlineTable(t)) => {
-                flat_table(t.iter().map(|(k, v)| (k, v_as_item(v))), &path, out)
+fn flat_item(path: &str, item: &Item, out: &mut Vec<String>) {
+    match item {
+        Item::None => {}
+        Item::Value(v) => flat_value(path, v, out),
+        Item::Table(t) => {
+            if t.is_empty() {
+                out.push(format!("{path} = {{}}"));
             }
-            Item::Value(v) => out.push(format!("{path} = {}", scalar(v))),
-            Item::Table(t) => flat_table(t.iter(), &path, out),
-            Item::ArrayOfTables(a) => {
-                for (n, t) in a.iter().enumerate() {
-                    flat_table(t.iter(), &format!("{path}[{n}]"), out);
+            for (key, item) in t.iter() {
+                flat_item(&join_key(path, key), item, out);
+            }
+        }
+        Item::ArrayOfTables(a) => {
+            for (n, t) in a.iter().enumerate() {
+                let path = format!("{path}[{n}]");
+                if t.is_empty() {
+                    out.push(format!("{path} = {{}}"));
+                }
+                for (key, item) in t.iter() {
+                    flat_item(&join_key(&path, key), item, out);
                 }
             }
         }
     }
-    if empty && !path.is_empty() {
-        out.push(format!("{path} = {{}}"));
-    }
 }
 
-/// Inline-table values are flattened through the same path as tables.
-fn v_as_item(v: &Value) -> &'static Item {
-    // Leak a clone: test-only, tiny inputs, keeps flat_table a single function.
-    Box::leak(Box::new(Item::Value(v.clone())))
+fn flat_value(path: &str, value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::InlineTable(t) => {
+            if t.is_empty() {
+                out.push(format!("{path} = {{}}"));
+            }
+            for (key, v) in t.iter() {
+                flat_value(&join_key(path, key), v, out);
+            }
+        }
+        v => out.push(format!("{path} = {}", scalar(v))),
+    }
 }
 
 fn join_key(path: &str, key: &str) -> String {
     let bare = !key.is_empty()
-        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    let key = if bare { key.to_string() } else { format!("{key:?}") };
-    if path.is_empty() { key } else { format!("{path}.{key}") }
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let key = if bare {
+        key.to_string()
+    } else {
+        format!("{key:?}")
+    };
+    if path.is_empty() {
+        key
+    } else {
+        format!("{path}.{key}")
+    }
 }
 
 fn scalar(v: &Value) -> String {
@@ -600,7 +668,73 @@ fn sorted(v: serde_json::Value) -> serde_json::Value {
                 map.into_iter().map(|(k, v)| (k, sorted(v))).collect();
             serde_json::Value::Object(ordered.into_iter().collect())
         }
-        serde_json::Value::Array(a) => serde_json::Value::Array(a.into_iter().map(sorted).collect()),
+        serde_json::Value::Array(a) => {
+            serde_json::Value::Array(a.into_iter().map(sorted).collect())
+        }
         other => other,
     }
+}
+
+// ---------------------------------------------------------------------------
+// the comparison rules themselves
+// ---------------------------------------------------------------------------
+
+#[test]
+fn facts_match_at_word_boundaries() {
+    assert!(contains_bounded("skipped 1 rule(s)", "1"));
+    assert!(!contains_bounded("skipped 10 rules", "1"));
+    assert!(contains_bounded("Copilot has no ask tier", "copilot"));
+    assert!(contains_bounded(
+        "at {HOME}/a.jsonc:3:27: bad",
+        "{HOME}/a.jsonc:3:27"
+    ));
+    assert!(!contains_bounded("profile 'defaults'", "default"));
+    assert!(contains_bounded("conflict at /network/x:", "/network/x"));
+}
+
+#[test]
+fn kept_toml_compares_values_and_comment_lines() {
+    let want = "# mine\na = 1\n\n[t]\n# inner\nb = \"x\"\n[e]\n";
+    let reordered = "a = 1\n# mine\n[e]\n[t]\nb = 'x' # moved\n# inner\n";
+    assert_eq!(compare_toml_kept(want, reordered), Ok(()));
+    let lost = "a = 1\n[t]\nb = \"x\"\n[e]\n";
+    assert!(
+        compare_toml_kept(want, lost)
+            .unwrap_err()
+            .contains("comment line lost: # mine")
+    );
+    let changed = "# mine\na = 2\n[t]\n# inner\nb = \"x\"\n";
+    let why = compare_toml_kept(want, changed).unwrap_err();
+    assert!(why.contains("-a = 1") && why.contains("-e = {}"), "{why}");
+}
+
+#[test]
+fn parsed_equal_ignores_comments_and_order() {
+    assert_eq!(
+        compare_parsed(
+            "x.jsonc",
+            "{\n  // c\n  \"a\": 1, \"b\": [2]\n}\n",
+            "{\"b\": [2], \"a\": 1}"
+        ),
+        Ok(())
+    );
+    assert!(compare_parsed("x.toml", "a = 1\n", "a = 1.0\n").is_err());
+}
+
+#[test]
+fn new_files_expect_0600_and_existing_files_keep_their_mode() {
+    let mut before = BTreeMap::new();
+    before.insert(
+        "kept".to_string(),
+        Entry {
+            kind: Kind::File,
+            mode: 0o640,
+            target: String::new(),
+        },
+    );
+    let manifest = "file\t0600\tkept\nfile\t0644\tnew\nsymlink\t-\tl\tkept\ndir\t0755\td\n";
+    assert_eq!(
+        expected_manifest(manifest, &before).unwrap(),
+        "file\t0640\tkept\nfile\t0600\tnew\nsymlink\t-\tl\tkept\ndir\t0755\td\n"
+    );
 }

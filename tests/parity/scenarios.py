@@ -1,0 +1,662 @@
+"""Parity scenarios for twsrt: each one a HOME tree, one command line, optional env.
+
+Every scenario is a dict with:
+  name     unique directory name under scenarios/
+  cmd      the arguments (list of str, without the program name); "{HOME}" is the HOME path
+  files    {relative path under HOME: text | bytes | None}; merged over the default HOME
+           (config + fragments) unless base=False; None removes a default file
+  env      extra environment for the command (dict)
+  prep     reference commands run first (author time only); the HOME they leave behind,
+           after `edits`, is what the scenario stores in home/ (e.g. targets written by
+           `generate -w`, then hand-edited for a drift case)
+  edits    {path: text | None | callable(old_text) -> new_text} applied after prep
+  symlinks {path: target} created before prep
+  chmod    {path: mode} applied before prep
+  facts    hand-edited override: the facts list (replaces the derived one)
+  facts_add / facts_drop   extend / prune the derived facts
+  divergence  lines for expected/divergence (directives the replay honours, see README.md)
+
+Strings in files, cmd and env may use "{HOME}" for the absolute HOME path.
+"""
+
+# ---------------------------------------------------------------------------
+# building blocks
+# ---------------------------------------------------------------------------
+
+CFG = "{HOME}/.config/twsrt/config.toml"
+TW = ".config/twsrt/"
+
+SRT_BASE = """{
+  // Canonical Sandbox Runtime policy used by most scenarios.
+  "enabled": true,
+  "filesystem": {
+    "denyRead": ["~/.aws", "~/.ssh", "~/.netrc", "**/*.pem"],
+    "denyWrite": ["**/.env", "~/.bashrc"],
+    "allowWrite": [".", "/tmp", "~/dev"]
+  },
+  "network": {
+    "allowedDomains": ["github.com", "*.github.com", "pypi.org"],
+    "deniedDomains": ["evil.example"]
+  }
+}
+"""
+
+BASH_BASE = """{
+  /* Command policy. */
+  "allow": ["gh pr view"],
+  "deny": ["rm", "sudo", "git push --force"],
+  "ask": ["git push", "pip install"]
+}
+"""
+
+SRT_WORK = """{
+  "filesystem": {
+    "denyRead": ["~/.ssh", "~/work/secrets"],
+    "allowWrite": ["~/work"]
+  },
+  "network": {
+    "allowedDomains": ["github.com", "work.example.com"]
+  }
+}
+"""
+
+BASH_WORK = """{
+  "deny": ["kubectl delete", "rm"],
+  "ask": ["terraform apply"]
+}
+"""
+
+SRT_EXTRA = """{
+  "network": { "allowedDomains": ["extra.example.org"] }
+}
+"""
+
+DEFAULT_TARGETS = {
+    "claude_settings": "~/.claude/settings.full.json",
+    "codex_config": "~/.codex/config.toml",
+    "codex_rules": "~/.codex/rules/twsrt.rules",
+}
+
+
+def q(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def toml_list(items):
+    return "[" + ", ".join(q(i) for i in items) + "]"
+
+
+def cfg(
+    srt=None,
+    bash=None,
+    profiles=None,
+    default_profile="default",
+    targets=None,
+    srt_output="~/.srt-settings.json",
+    bash_output="bash-rules.json",
+    overrides="",
+    extra="",
+):
+    """Render a schema-1 config.toml."""
+    srt = {"base": "srt/base.jsonc"} if srt is None else srt
+    bash = {"base": "bash/base.jsonc"} if bash is None else bash
+    profiles = {"default": {"srt": ["base"], "bash": ["base"]}} if profiles is None else profiles
+    targets = DEFAULT_TARGETS if targets is None else targets
+    out = ["schema_version = 1"]
+    if default_profile is not None:
+        out.append(f"default_profile = {q(default_profile)}")
+    out += ["", "[sources.srt]", f"output = {q(srt_output)}"]
+    for name, path in srt.items():
+        out += ["", f"[sources.srt.fragments.{name}]", f"path = {q(path)}"]
+    out += ["", "[sources.bash]", f"output = {q(bash_output)}"]
+    for name, path in bash.items():
+        out += ["", f"[sources.bash.fragments.{name}]", f"path = {q(path)}"]
+    for pname, p in profiles.items():
+        out += ["", f"[profiles.{pname}]"]
+        for key, val in p.items():
+            out.append(f"{key} = {toml_list(val)}")
+    if targets:
+        out += ["", "[targets]"]
+        for key, val in targets.items():
+            out.append(f"{key} = {q(val)}")
+    if overrides:
+        out += ["", overrides.strip()]
+    if extra:
+        out += ["", extra.strip()]
+    return "\n".join(out) + "\n"
+
+
+def home(config=None, srt=SRT_BASE, bash=BASH_BASE, **more):
+    """The default HOME: config.toml plus one srt and one bash fragment."""
+    files = {
+        TW + "config.toml": cfg() if config is None else config,
+        TW + "srt/base.jsonc": srt,
+        TW + "bash/base.jsonc": bash,
+    }
+    files.update(more)
+    return files
+
+
+def work_home():
+    """Profiles with inheritance: work extends default, combined extends both."""
+    return home(
+        config=cfg(
+            srt={"base": "srt/base.jsonc", "work": "srt/work.jsonc", "extra": "srt/extra.jsonc"},
+            bash={"base": "bash/base.jsonc", "work": "bash/work.jsonc"},
+            profiles={
+                "default": {"srt": ["base"], "bash": ["base"]},
+                "work": {"extends": ["default"], "srt": ["work"], "bash": ["work"]},
+                "extra": {"srt": ["extra", "base"], "bash": ["base"]},
+                "combined": {"extends": ["work", "extra"], "srt": ["base"], "bash": []},
+            },
+        ),
+        **{TW + "srt/work.jsonc": SRT_WORK, TW + "bash/work.jsonc": BASH_WORK,
+           TW + "srt/extra.jsonc": SRT_EXTRA},
+    )
+
+
+def srt_doc(deny_read=(), deny_write=(), allow_write=(), allowed=(), denied=(), enabled=True, extra_net="", extra_top=""):
+    import json
+
+    def arr(x):
+        return json.dumps(list(x), ensure_ascii=False)
+
+    net_extra = (",\n    " + extra_net) if extra_net else ""
+    top_extra = (",\n  " + extra_top) if extra_top else ""
+    return (
+        "{\n"
+        f'  "enabled": {"true" if enabled else "false"},\n'
+        '  "filesystem": {\n'
+        f'    "denyRead": {arr(deny_read)},\n'
+        f'    "denyWrite": {arr(deny_write)},\n'
+        f'    "allowWrite": {arr(allow_write)}\n'
+        "  },\n"
+        '  "network": {\n'
+        f'    "allowedDomains": {arr(allowed)},\n'
+        f'    "deniedDomains": {arr(denied)}{net_extra}\n'
+        f"  }}{top_extra}\n"
+        "}\n"
+    )
+
+
+def bash_doc(allow=(), deny=(), ask=()):
+    import json
+
+    return json.dumps({"allow": list(allow), "deny": list(deny), "ask": list(ask)}, ensure_ascii=False, indent=2) + "\n"
+
+
+CLAUDE_EXISTING = """{
+  "permissions": {
+    "deny": ["Bash(old-deny-entry)"],
+    "ask": ["Bash(old-ask-entry)"],
+    "allow": ["Read", "Glob", "WebSearch", "Bash(npm test:*)", "mcp__memory__store", "WebFetch(domain:old.example.com)"]
+  },
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "Bash", "hooks": [{ "type": "command", "command": "my-hook" }] }
+    ]
+  },
+  "additionalDirectories": ["/home/user/other-project"],
+  "model": "opus",
+  "sandbox": {
+    "network": { "allowedDomains": ["old.example.com"], "allowLocalBinding": true },
+    "filesystem": { "allowWrite": ["/old"] },
+    "autoAllowBashIfSandboxed": true,
+    "excludedCommands": ["docker"],
+    "enabled": false
+  }
+}
+"""
+
+CODEX_COMMENTED = """# Personal Codex configuration (hand-maintained).
+model = "gpt-5-codex"  # preferred model
+approval_policy = "never"   # will be pinned by twsrt
+model_reasoning_effort = "high"
+
+# MCP servers -- tokens must never be printed
+[mcp_servers.github]
+command = "github-mcp"
+args = ["--stdio"]
+env = { GITHUB_TOKEN = "ghp_SECRETSECRETSECRET", LOG = "info" }
+
+[mcp_servers.search]
+url = "https://mcp.example.com/sse"
+bearer_token_env_var = "SEARCH_TOKEN"
+
+# A stale twsrt profile from an older run
+[permissions.twsrt]
+extends = ":read-only"
+description = "old"
+
+[permissions.twsrt.filesystem]
+"~/.old-secret" = "deny"
+
+# Another profile twsrt must leave alone
+[permissions.mine]
+extends = ":workspace"
+
+# Trusted projects
+[projects."/home/user/proj"]
+trust_level = "trusted"
+
+[projects."/home/user/naïve project"]
+trust_level = "untrusted"
+"""
+
+OVERRIDES_BOTH = """
+[sandbox_overrides.yolo]
+enabled = true
+autoAllowBashIfSandboxed = true
+allowUnsandboxedCommands = false
+excludedCommands = ["docker", "podman"]
+
+[sandbox_overrides.full]
+enabled = false
+ignoreViolations = { "*" = ["/usr/bin"] }
+"""
+
+S = []
+
+
+def add(name, cmd, files=None, base=True, **kw):
+    f = home() if base else {}
+    if files:
+        f.update(files)
+    S.append(dict(name=name, cmd=cmd, files=f, **kw))
+
+
+# ---------------------------------------------------------------------------
+# config
+# ---------------------------------------------------------------------------
+
+INIT_DIVERGENCE = [
+    "# The starter files are prose; the port need not copy them byte for byte.",
+    "file-parsed-equal .config/twsrt/config.toml",
+    "file-parsed-equal .config/twsrt/srt/base.jsonc",
+    "file-parsed-equal .config/twsrt/bash/base.jsonc",
+]
+add("config_init_fresh", ["config", "--init"], base=False, env={"EDITOR": "true"},
+    divergence=INIT_DIVERGENCE)
+add("config_init_existing", ["config", "--init"], env={"EDITOR": "true"})
+add("config_init_custom_path", ["-c", "{HOME}/custom dir/twsrt.toml", "config", "--init"],
+    base=False, env={"EDITOR": "true"},
+    divergence=[l.replace(".config/twsrt/config.toml", "custom dir/twsrt.toml").replace(".config/twsrt/", "custom dir/")
+                for l in INIT_DIVERGENCE])
+add("config_open_existing", ["config"], env={"EDITOR": "true"})
+add("config_open_missing", ["config"], base=False, env={"EDITOR": "true"})
+add("config_open_editor_fails", ["config"], env={"EDITOR": "false"})
+
+# ---------------------------------------------------------------------------
+# generate: previews
+# ---------------------------------------------------------------------------
+
+add("gen_claude_full", ["generate", "claude"], files={".netrc": "machine x\n"})
+add("gen_claude_yolo", ["generate", "--yolo", "claude"], files={".netrc": "machine x\n"})
+add("gen_copilot_full", ["generate", "copilot"])
+add("gen_copilot_yolo", ["generate", "--yolo", "copilot"])
+add("gen_codex_full", ["generate", "codex"])
+add("gen_all_default", ["generate"])
+add("gen_all_yolo", ["generate", "--yolo"])
+add("gen_unknown_agent", ["generate", "gemini"])
+add("gen_dry_run_without_write", ["generate", "-n", "claude"])
+
+# Claude denyRead: /** unless a glob or an existing regular file under HOME
+add("gen_claude_denyread_detection", ["generate", "claude"],
+    files={
+        TW + "srt/base.jsonc": srt_doc(deny_read=[
+            "~/.netrc", "~/.ssh", "~/.missing", "{HOME}/abs-secret.txt", "{HOME}/absdir",
+            "rel-secret.txt", "reldir", "**/*.pem", "~/.config/*.key", "~/data/[ab].txt",
+            "/nonexistent-twsrt/secret", "~/.ssh/"]),
+        ".netrc": "machine example.com\n",
+        ".ssh/id_ed25519": "key\n",
+        "abs-secret.txt": "s\n",
+        "absdir/x": "x\n",
+        "rel-secret.txt": "s\n",
+        "reldir/y": "y\n",
+    })
+
+add("gen_all_nonascii", ["generate"],
+    files={
+        TW + "srt/base.jsonc": srt_doc(
+            deny_read=["~/Dokumente/geheim", "~/naïve.txt", "~/emoji😀/x"],
+            deny_write=["~/Ünïcode/**", "**/päss.txt"],
+            allow_write=["~/näme/dir", "/tmp/ßcratch", "projekt/ordner"],
+            allowed=["bücher.de", "*.例え.jp", "xn--bcher-kva.de"],
+            denied=["böse.example"]),
+        TW + "bash/base.jsonc": bash_doc(deny=["rm -rf ~/Dokumente", "echo 😀"], ask=["git commit -m 'ä'"]),
+        "naïve.txt": "x\n",
+    })
+add("gen_all_minimal_docs", ["generate"],
+    files={TW + "srt/base.jsonc": "{}\n", TW + "bash/base.jsonc": "{}\n"})
+add("gen_all_globs_and_paths", ["generate"],
+    files={TW + "srt/base.jsonc": srt_doc(
+        deny_read=["**/.env*", "~/.config/gcloud/**", "/etc/shadow", "secrets/", "./local.key"],
+        deny_write=["**/*.key", "~/.gitconfig", "/etc/hosts", "relative/file.txt", "dir/**"],
+        allow_write=[".", "./build", "build/", "/tmp/**", "~/dev/", "~/cache/**", "~", "/", "/opt/*/x", ".git", "src/**"],
+        allowed=["example.com", "*.example.com", "localhost"],
+        denied=["*.evil.example"])})
+
+PASS_NET = ('"allowUnixSockets": ["/var/run/docker.sock", "/tmp/sockets/"],\n    "allowAllUnixSockets": false,\n'
+            '    "allowLocalBinding": true,\n    "httpProxyPort": 8080,\n    "socksProxyPort": 1080')
+PASS_TOP = ('"enableWeakerNetworkIsolation": true,\n  "enableWeakerNestedSandbox": false,\n'
+            '  "ignoreViolations": { "*": ["/usr/bin"], "git": ["/tmp"] },\n'
+            '  "mandatoryDenySearchDepth": 3')
+PASSTHROUGH = srt_doc(deny_read=["~/.aws"], allow_write=["."], allowed=["github.com"],
+                      extra_net=PASS_NET, extra_top=PASS_TOP)
+add("gen_claude_passthrough", ["generate", "claude"], files={TW + "srt/base.jsonc": PASSTHROUGH})
+add("gen_codex_passthrough_skips", ["generate", "codex"], files={TW + "srt/base.jsonc": PASSTHROUGH})
+add("gen_codex_all_unix_sockets", ["generate", "codex"], files={TW + "srt/base.jsonc": srt_doc(
+    allowed=["github.com"],
+    extra_net='"allowAllUnixSockets": true,\n    "allowUnixSockets": ["/run/user/1000/ssh.sock"]',
+    extra_top='"network_extra": null')})
+add("w_claude_numbers_and_escapes", ["generate", "-w", "claude"], files={TW + "srt/base.jsonc": srt_doc(
+    deny_read=["~/tab\there", "~/quote\"d", "~/back\\slash"],
+    allowed=["github.com"],
+    extra_net='"httpProxyPort": 8080.0,\n    "socksProxyPort": 1e3,\n    "x-big": 123456789012345678901234567890,\n    "x-small": 1e-7,\n    "x-neg": -0.0',
+    extra_top='"x-control": "a\\u0001b\\u001fc\\u007f", "x-emoji": "\\ud83d\\ude00"')})
+
+add("gen_claude_overrides_full", ["generate", "claude"],
+    files={TW + "config.toml": cfg(overrides=OVERRIDES_BOTH)})
+add("gen_claude_overrides_yolo", ["generate", "--yolo", "claude"],
+    files={TW + "config.toml": cfg(overrides=OVERRIDES_BOTH)})
+add("gen_claude_overrides_nested_network", ["generate", "--yolo", "claude"],
+    files={TW + "config.toml": cfg(overrides="""
+[sandbox_overrides.yolo]
+enabled = true
+
+[sandbox_overrides.yolo.network]
+allowedDomains = ["only.example.com"]
+httpProxyPort = 3128
+
+[sandbox_overrides.yolo.filesystem]
+denyRead = ["~/.only"]
+""")})
+
+# profiles with inheritance
+add("gen_profile_work_claude", ["generate", "-p", "work", "claude"], files=work_home())
+add("gen_profile_combined_codex", ["generate", "-p", "combined", "codex"], files=work_home())
+add("gen_profile_extra_copilot", ["generate", "-p", "extra", "copilot"], files=work_home())
+add("gen_default_profile_work", ["generate", "claude"], files={
+    **work_home(),
+    TW + "config.toml": work_home()[TW + "config.toml"].replace('default_profile = "default"', 'default_profile = "work"')})
+
+# paths of sources and outputs
+add("gen_config_relative_c", ["-c", "alt/conf.toml", "generate", "codex"], files={
+    "alt/conf.toml": cfg(srt={"base": "../.config/twsrt/srt/base.jsonc"},
+                         bash={"base": "~/.config/twsrt/bash/base.jsonc"}),
+})
+add("gen_config_nonascii_dir", ["-c", "{HOME}/Konfigürätion/config.toml", "generate", "-w", "claude"], files={
+    "Konfigürätion/config.toml": cfg(srt={"base": "{HOME}/Konfigürätion/srt/bäse.jsonc"},
+                                     bash={"base": "bash/base.jsonc"},
+                                     bash_output="Ausgabe/bash-rules.json",
+                                     srt_output="{HOME}/Ausgabe/srt-settings.json"),
+    "Konfigürätion/srt/bäse.jsonc": SRT_BASE,
+    "Konfigürätion/bash/base.jsonc": BASH_BASE,
+})
+
+# ---------------------------------------------------------------------------
+# generate --write / --dry-run
+# ---------------------------------------------------------------------------
+
+add("w_claude_fresh", ["generate", "-w", "claude"], files={".netrc": "m\n"})
+add("w_claude_merge_existing", ["generate", "claude", "-w"], files={".claude/settings.full.json": CLAUDE_EXISTING})
+add("w_claude_merge_existing_yolo", ["generate", "--yolo", "claude", "--write"],
+    files={".claude/settings.yolo.json": CLAUDE_EXISTING, TW + "config.toml": cfg(overrides=OVERRIDES_BOTH)})
+add("w_claude_migration", ["generate", "-w", "claude"], files={".claude/settings.json": CLAUDE_EXISTING})
+add("w_claude_migration_yolo", ["generate", "--yolo", "-w", "claude"], files={".claude/settings.json": CLAUDE_EXISTING})
+add("w_claude_anchor_conflict", ["generate", "-w", "claude"], files={
+    ".claude/settings.json": '{"model": "a"}\n', ".claude/settings.full.json": '{"model": "b"}\n'})
+add("w_claude_relink_symlink", ["generate", "-w", "claude"], files={
+    ".claude/settings.yolo.json": '{"model": "yolo"}\n'},
+    symlinks={".claude/settings.json": "settings.yolo.json"})
+add("w_claude_dangling_symlink", ["generate", "-w", "claude"],
+    symlinks={".claude/settings.json": "missing.json"})
+add("w_claude_existing_invalid_json", ["generate", "-w", "claude"], files={
+    ".claude/settings.full.json": '{"permissions": {"deny": [}\n'},
+    facts_drop=["26"])  # "(char 26)" is a Python-ism
+add("w_all_explicit_yolo_targets", ["generate", "--yolo", "-w"], files={
+    TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "claude_settings_yolo": "~/.claude/yolo-settings.json",
+                                     "copilot_output": "copilot.txt", "copilot_output_yolo": "{HOME}/yolo-flags"})})
+add("w_claude_dry_run", ["generate", "-w", "-n", "claude"], files={".claude/settings.full.json": CLAUDE_EXISTING})
+add("w_claude_dry_run_migration", ["generate", "--dry-run", "--write", "claude"],
+    files={".claude/settings.json": CLAUDE_EXISTING})
+add("w_copilot_stdout", ["generate", "-w", "copilot"])
+add("w_copilot_output_file", ["generate", "-w", "copilot"], files={
+    TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "copilot-flags.txt"})})
+add("w_copilot_output_yolo_default", ["generate", "--yolo", "-w", "copilot"], files={
+    TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "~/flags/copilot.txt"})})
+add("w_copilot_dry_run", ["generate", "-w", "-n", "copilot"], files={
+    TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "copilot-flags.txt"})})
+add("w_codex_fresh", ["generate", "-w", "codex"])
+add("w_codex_merge_commented", ["generate", "-w", "codex"], files={".codex/config.toml": CODEX_COMMENTED})
+add("w_codex_merge_idempotent", ["generate", "-w", "codex"], files={".codex/config.toml": CODEX_COMMENTED},
+    prep=[["generate", "-w", "codex"]])
+add("w_codex_dry_run", ["generate", "-w", "-n", "codex"], files={".codex/config.toml": CODEX_COMMENTED})
+add("w_codex_no_rules_target", ["generate", "-w", "codex"], files={
+    TW + "config.toml": cfg(targets={"claude_settings": "~/.claude/settings.full.json",
+                                     "codex_config": "~/.codex/config.toml"}),
+    ".codex/rules/twsrt.rules": "# stale rules file\n"})
+add("w_codex_pinned_keys_conflict", ["generate", "-w", "codex"], files={".codex/config.toml": """default_permissions = "other"
+approval_policy = "untrusted"
+approvals_reviewer = "agent"
+allow_login_shell = true
+profile = "fast"
+
+[profiles.fast]
+model = "o3"
+"""})
+add("w_codex_legacy_sandbox_mode", ["generate", "-w", "codex"], files={".codex/config.toml": 'sandbox_mode = "workspace-write"\nmodel = "o3"\n'})
+add("w_codex_legacy_sandbox_workspace_write", ["generate", "-w", "codex"], files={
+    ".codex/config.toml": '[sandbox_workspace_write]\nnetwork_access = true\n'})
+add("w_codex_invalid_existing_toml", ["generate", "-w", "codex"], files={".codex/config.toml": "model = \n"},
+    facts=["Error:", "1", "8"])  # line 1, column 8; the parser wording is the library's
+add("w_all_yolo_fresh", ["generate", "--yolo", "-w"])
+add("w_all_dry_run", ["generate", "-w", "-n"], files={".codex/config.toml": CODEX_COMMENTED,
+                                                       ".claude/settings.json": CLAUDE_EXISTING})
+add("w_all_copilot_file", ["generate", "all", "-w"], files={
+    TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "copilot-flags.txt"})})
+add("w_all_without_codex_config", ["generate", "-w"], files={
+    TW + "config.toml": cfg(targets={"claude_settings": "~/.claude/settings.full.json"})})
+add("w_all_codex_error_writes_nothing", ["generate", "-w"], files={
+    ".codex/config.toml": 'sandbox_mode = "danger-full-access"\n'})
+add("w_profile_work_all", ["generate", "-p", "work", "-w"], files=work_home())
+add("w_outputs_absolute_and_nested", ["generate", "-w", "claude"], files={
+    TW + "config.toml": cfg(srt_output="{HOME}/out/deep/srt.json", bash_output="~/out/bash.json",
+                            targets={"claude_settings": "{HOME}/claude-conf/settings.full.json"})})
+
+# ---------------------------------------------------------------------------
+# diff
+# ---------------------------------------------------------------------------
+
+COP = cfg(targets={**DEFAULT_TARGETS, "copilot_output": "copilot-flags.txt"})
+
+
+def after_write(**kw):
+    """prep = generate -w (full, all agents, copilot written to a file)."""
+    files = dict(kw.pop("files", {}))
+    files.setdefault(TW + "config.toml", COP)
+    return dict(files=files, prep=[["generate", "-w"]], **kw)
+
+
+add("diff_clean_all", ["diff"], **after_write())
+add("diff_clean_codex_merged", ["diff", "codex"], **after_write(files={".codex/config.toml": CODEX_COMMENTED}))
+add("diff_clean_yolo", ["diff", "--yolo"], files={TW + "config.toml": COP}, prep=[["generate", "--yolo", "-w"]])
+add("diff_yolo_against_full_targets", ["diff", "--yolo", "claude"], **after_write())
+add("diff_missing_everything", ["diff"])
+add("diff_missing_claude", ["diff", "claude"])
+add("diff_missing_codex", ["diff", "codex"], prep=[["generate", "-w", "claude"]])
+add("diff_missing_copilot_no_output", ["diff", "copilot"])
+add("diff_missing_copilot_file", ["diff", "copilot"], files={TW + "config.toml": COP}, prep=[["generate", "-w", "claude"]])
+add("diff_missing_canonical", ["diff", "claude"], **after_write(edits={".srt-settings.json": None}))
+add("diff_missing_codex_rules", ["diff", "codex"], **after_write(edits={".codex/rules/twsrt.rules": None}))
+add("diff_claude_drift_deny", ["diff", "claude"], **after_write(edits={
+    ".claude/settings.full.json": lambda t: t.replace('"Bash(rm)",', '"Bash(rm)",\n      "Bash(extra-entry)",').replace('      "Bash(sudo *)",\n', '')}))
+add("diff_claude_drift_sandbox", ["diff", "claude"], **after_write(edits={
+    ".claude/settings.full.json": lambda t: t.replace('"pypi.org"', '"pypi.example"').replace('"enabled": true', '"enabled": false')}))
+add("diff_claude_drift_webfetch_and_ask", ["diff", "claude"], **after_write(edits={
+    ".claude/settings.full.json": lambda t: t.replace('"WebFetch(domain:pypi.org)"', '"WebFetch(domain:old.example)"').replace('"Bash(pip install *)"', '"Bash(pip uninstall *)"')}))
+add("diff_claude_foreign_keys_ignored", ["diff", "claude"], **after_write(edits={
+    ".claude/settings.full.json": lambda t: t.replace('{\n  "permissions": {', '{\n  "model": "opus",\n  "hooks": {},\n  "permissions": {\n    "additionalDirectories": ["/x"],', 1)}))
+add("diff_claude_yolo_drift", ["diff", "--yolo", "claude"], files={TW + "config.toml": COP},
+    prep=[["generate", "--yolo", "-w", "claude"]],
+    edits={".claude/settings.yolo.json": lambda t: t.replace('"Bash(sudo)",', '')})
+add("diff_codex_drift_profile", ["diff", "codex"], **after_write(edits={
+    ".codex/config.toml": lambda t: t.replace('"~/.aws" = "deny"', '"~/.aws" = "read"').replace('"pypi.org" = "allow"\n', '"extra.example" = "allow"\n')}))
+add("diff_codex_drift_pinned", ["diff", "codex"], **after_write(edits={
+    ".codex/config.toml": lambda t: t.replace('approval_policy = "on-request"', 'approval_policy = "never"')}))
+add("diff_codex_drift_rules", ["diff", "codex"], **after_write(edits={
+    ".codex/rules/twsrt.rules": lambda t: t.replace('pattern = ["sudo"]', 'pattern = ["doas"]')}))
+add("diff_codex_foreign_change_ignored", ["diff", "codex"], **after_write(files={".codex/config.toml": CODEX_COMMENTED}, edits={
+    ".codex/config.toml": lambda t: t.replace('model = "gpt-5-codex"', 'model = "o4"').replace('trust_level = "trusted"', 'trust_level = "untrusted"')}))
+add("diff_codex_legacy_sandbox_mode", ["diff", "codex"], **after_write(edits={
+    ".codex/config.toml": lambda t: 'sandbox_mode = "read-only"\n' + t}))
+add("diff_copilot_drift", ["diff", "copilot"], **after_write(edits={
+    TW + "copilot-flags.txt": lambda t: t.replace("--deny-tool 'shell(sudo)' \\\n", "") + "--allow-url 'extra.example' \\\n"}))
+add("diff_canonical_srt_drift", ["diff", "claude"], **after_write(edits={
+    ".srt-settings.json": lambda t: t.replace('"pypi.org"', '"pypi.example"')}))
+add("diff_canonical_bash_drift", ["diff", "codex"], **after_write(edits={
+    TW + "bash-rules.json": lambda t: t.replace('"sudo"', '"doas"')}))
+add("diff_unapplied_fragment_change", ["diff"], **after_write(edits={
+    TW + "srt/base.jsonc": lambda t: t.replace('"pypi.org"', '"pypi.org", "crates.io"'),
+    TW + "bash/base.jsonc": lambda t: t.replace('"sudo"', '"sudo", "dd"')}))
+
+# ---------------------------------------------------------------------------
+# config.toml errors
+# ---------------------------------------------------------------------------
+
+def cfg_err(name, text, cmd=("generate", "claude"), **kw):
+    add("cfg_" + name, list(cmd), files={TW + "config.toml": text}, **kw)
+
+
+add("cfg_missing_file", ["generate", "claude"], base=False)
+cfg_err("invalid_toml", cfg().replace('[profiles.default]', '[profiles.default\n'))
+cfg_err("legacy_flat_sources", 'schema_version = 1\n[sources]\nsrt = "x.json"\nbash = "bash-rules.json"\n',
+        facts=["Error:", "[sources]"])
+cfg_err("schema_version_missing", cfg().replace("schema_version = 1\n", ""))
+cfg_err("schema_version_2", cfg().replace("schema_version = 1", "schema_version = 2"))
+cfg_err("schema_version_string", cfg().replace("schema_version = 1", 'schema_version = "1"'))
+cfg_err("unknown_source_kind", cfg(extra='[sources.pip]\noutput = "pip.json"\n[sources.pip.fragments.base]\npath = "pip/base.jsonc"\n'))
+cfg_err("missing_srt_source", cfg().replace('[sources.srt]\noutput = "~/.srt-settings.json"\n\n[sources.srt.fragments.base]\npath = "srt/base.jsonc"\n', ""))
+cfg_err("missing_bash_source", cfg().replace('[sources.bash]\noutput = "bash-rules.json"\n\n[sources.bash.fragments.base]\npath = "bash/base.jsonc"\n', ""))
+cfg_err("source_not_table", cfg().replace('[sources.bash]\noutput = "bash-rules.json"\n\n[sources.bash.fragments.base]\npath = "bash/base.jsonc"\n', "").replace("[sources.srt]", 'sources.bash = "bash.json"\n\n[sources.srt]'),
+        facts=["Error:", "[sources]"])
+cfg_err("missing_output", cfg().replace('output = "bash-rules.json"\n', ""))
+cfg_err("no_fragments", cfg().replace('\n[sources.bash.fragments.base]\npath = "bash/base.jsonc"\n', ""))
+cfg_err("fragment_path_missing", cfg().replace('path = "bash/base.jsonc"', 'note = "x"'))
+cfg_err("fragment_path_empty", cfg().replace('path = "bash/base.jsonc"', 'path = ""'))
+add("cfg_fragment_not_jsonc", ["generate", "claude"], files={
+    TW + "config.toml": cfg(bash={"base": "bash/base.json"}), TW + "bash/base.json": BASH_BASE})
+add("cfg_fragment_file_absent", ["generate", "claude"], files={TW + "bash/base.jsonc": None})
+add("cfg_fragment_equals_output", ["generate", "claude"], files={
+    TW + "config.toml": cfg(bash_output="bash/base.jsonc")})
+add("cfg_outputs_equal", ["generate", "claude"], files={
+    TW + "config.toml": cfg(srt_output="~/.config/twsrt/bash-rules.json")})
+cfg_err("no_profiles", cfg(profiles={}))
+cfg_err("profile_not_table", cfg(profiles={}).replace("[targets]", 'profiles.default = "base"\n\n[targets]'))
+cfg_err("unknown_profile_field", cfg(profiles={"default": {"srt": ["base"], "bash": ["base"], "agents": ["claude"]}}))
+cfg_err("selection_not_list_of_strings", cfg().replace('bash = ["base"]', "bash = [1]"))
+cfg_err("extends_not_list", cfg(profiles={"default": {"srt": ["base"], "bash": ["base"]}}).replace(
+    'bash = ["base"]\n', 'bash = ["base"]\nextends = "other"\n'))
+cfg_err("unknown_parent", cfg(profiles={"default": {"extends": ["ghost"], "srt": ["base"], "bash": ["base"]}}))
+cfg_err("unknown_fragment", cfg(profiles={"default": {"srt": ["base", "work"], "bash": ["base"]}}))
+cfg_err("extends_cycle", cfg(profiles={"default": {"extends": ["beta"], "srt": ["base"], "bash": ["base"]},
+                                       "alpha": {"extends": ["default"], "srt": [], "bash": []},
+                                       "beta": {"extends": ["alpha"], "srt": [], "bash": []}}))
+cfg_err("empty_selection", cfg(profiles={"default": {"srt": ["base"], "bash": []}}))
+cfg_err("default_profile_empty", cfg(default_profile=""))
+cfg_err("default_profile_undefined", cfg(default_profile="nope"))
+add("cfg_unknown_cli_profile", ["generate", "-p", "ghost", "claude"])
+cfg_err("claude_settings_named_settings_json", cfg(targets={**DEFAULT_TARGETS, "claude_settings": "~/.claude/settings.json"}),
+        cmd=("generate", "-w", "claude"))
+
+# ---------------------------------------------------------------------------
+# JSONC errors (and the valid edge cases)
+# ---------------------------------------------------------------------------
+
+
+def jsonc(name, text, frag="srt/base.jsonc", cmd=("generate", "claude"), prefix="jsonc_"):
+    add(prefix + name, list(cmd), files={TW + frag: text})
+
+
+jsonc("trailing_comma", '{\n  "filesystem": {\n    "denyRead": ["~/.ssh",]\n  }\n}\n')
+jsonc("duplicate_key", '{\n  "enabled": true,\n  "network": {},\n  "enabled": false\n}\n')
+jsonc("nan", '{\n  "network": {\n    "httpProxyPort": NaN\n  }\n}\n')
+jsonc("single_quotes", "{\n  'deny': ['rm']\n}\n", frag="bash/base.jsonc")
+jsonc("non_object_root", '["rm", "sudo"]\n', frag="bash/base.jsonc")
+jsonc("empty_file", "")
+jsonc("unterminated_block_comment", '{\n  /* never closed\n  "deny": ["rm"]\n}\n', frag="bash/base.jsonc")
+jsonc("comment_markers_in_strings_valid",
+      '{\n  // real comment\n  "deny": ["echo // not a comment", "echo /* nor this */", "echo \\"quoted // x\\""], /* c */\n  "ask": ["curl http://x.example/a"]\n}\n',
+      frag="bash/base.jsonc", cmd=("generate", "codex"))
+jsonc("crlf_valid", '{\r\n  // windows line endings\r\n  "deny": ["rm"],\r\n  "ask": ["git push"]\r\n}\r\n',
+      frag="bash/base.jsonc", cmd=("generate", "-w", "claude"))
+jsonc("bom", '\ufeff{"deny": ["rm"]}\n', frag="bash/base.jsonc")
+
+# ---------------------------------------------------------------------------
+# validation errors
+# ---------------------------------------------------------------------------
+
+jsonc("filesystem_not_object", '{\n  "filesystem": ["~/.ssh"]\n}\n', prefix="validate_")
+jsonc("denyread_not_list", '{\n  "filesystem": {\n    "denyRead": "~/.ssh"\n  }\n}\n', prefix="validate_")
+jsonc("non_string_entry", '{\n  "network": {\n    "allowedDomains": ["github.com", 42]\n  }\n}\n', prefix="validate_")
+jsonc("empty_pattern", '{\n  "filesystem": {\n    "denyWrite": ["**/.env", ""]\n  }\n}\n', prefix="validate_")
+jsonc("bash_unknown_key", '{\n  "deny": ["rm"],\n  "block": ["sudo"]\n}\n', frag="bash/base.jsonc", prefix="validate_")
+jsonc("enabled_not_bool", '{\n  "enabled": "yes"\n}\n', prefix="validate_")
+
+# ---------------------------------------------------------------------------
+# composition errors
+# ---------------------------------------------------------------------------
+
+
+def compose(name, frag_a, frag_b, kind="srt", cmd=("generate", "claude")):
+    other = "bash" if kind == "srt" else "srt"
+    conf = cfg(**{kind: {"base": f"{kind}/base.jsonc", "second": f"{kind}/second.jsonc"}},
+               profiles={"default": {kind: ["base", "second"], other: ["base"]}})
+    add("compose_" + name, list(cmd), files={TW + "config.toml": conf,
+                                              TW + f"{kind}/base.jsonc": frag_a,
+                                              TW + f"{kind}/second.jsonc": frag_b})
+
+
+compose("unequal_scalars", '{"enabled": true}\n', '{"enabled": false}\n')
+compose("bool_vs_int", '{"network": {"allowLocalBinding": true}}\n', '{"network": {"allowLocalBinding": 1}}\n')
+compose("int_vs_float", '{"network": {"httpProxyPort": 8080}}\n', '{"network": {"httpProxyPort": 8080.0}}\n')
+compose("list_vs_object", '{"ignoreViolations": {"*": ["/usr/bin"]}}\n', '{"ignoreViolations": ["/usr/bin"]}\n')
+compose("equal_scalars_ok", '{"enabled": true, "network": {"httpProxyPort": 8080}}\n',
+        '{"enabled": true, "network": {"httpProxyPort": 8080}}\n')
+compose("allowed_vs_denied_domain", '{"network": {"allowedDomains": ["github.com", "pypi.org"]}}\n',
+        '{"network": {"deniedDomains": ["pypi.org"]}}\n')
+compose("allowwrite_vs_denywrite", '{"filesystem": {"allowWrite": ["~/dev", "/tmp"]}}\n',
+        '{"filesystem": {"denyWrite": ["~/dev"]}}\n')
+compose("bash_allow_vs_deny", '{"allow": ["git status", "rm"]}\n', '{"deny": ["rm"]}\n', kind="bash")
+compose("bash_ask_vs_deny", '{"ask": ["git push"]}\n', '{"deny": ["git push"]}\n', kind="bash")
+compose("bash_allow_vs_ask", '{"allow": ["pip install"]}\n', '{"ask": ["pip install"]}\n', kind="bash")
+add("compose_overlap_in_one_fragment", ["generate", "claude"], files={
+    TW + "bash/base.jsonc": '{"allow": ["ls"], "deny": ["ls"]}\n'})
+add("compose_conflict_via_profile_inheritance", ["generate", "-p", "child", "claude"], files={
+    **work_home(),
+    TW + "config.toml": cfg(srt={"base": "srt/base.jsonc", "off": "srt/off.jsonc"},
+                            profiles={"default": {"srt": ["base"], "bash": ["base"]},
+                                      "child": {"extends": ["default"], "srt": ["off"], "bash": []}}),
+    TW + "srt/off.jsonc": '{\n  // turns the sandbox off\n  "enabled": false\n}\n'})
+
+# ---------------------------------------------------------------------------
+# Codex generation errors and edge cases
+# ---------------------------------------------------------------------------
+
+jsonc("enabled_false", srt_doc(enabled=False, deny_read=["~/.ssh"]), cmd=("generate", "codex"), prefix="codex_")
+add("codex_enabled_false_claude_ok", ["generate", "claude"], files={TW + "srt/base.jsonc": srt_doc(enabled=False, deny_read=["~/.ssh"])})
+jsonc("tilde_in_middle", srt_doc(deny_read=["/~/secret"]), cmd=("generate", "codex"), prefix="codex_")
+jsonc("dotdot_allowwrite", srt_doc(allow_write=["../sibling"]), cmd=("generate", "codex"), prefix="codex_")
+add("codex_unterminated_quote", ["generate", "codex"], files={TW + "bash/base.jsonc": bash_doc(deny=["rm", "echo \"unterminated"])})
+add("codex_shell_words", ["generate", "codex"], files={TW + "bash/base.jsonc": bash_doc(
+    deny=["a\\ b", "x'y' z", 'echo "a b"#c', "  leading  blanks", "echo $HOME", "git push --force-with-lease", "naïve cmd"])})
+add("codex_deny_wins_over_root", ["generate", "codex"], files={TW + "srt/base.jsonc": srt_doc(
+    deny_read=["~/dev", "/tmp/**"], deny_write=["~/build/**"], allow_write=["~/dev", "/tmp", "~/build", "~/ok"])})
+add("codex_no_enabled_key", ["generate", "codex"], files={TW + "srt/base.jsonc": '{"filesystem": {"denyRead": ["~/.ssh"]}}\n'})
+
+# Copilot: a rule with a single quote (the port quotes it safely; documented divergence)
+add("copilot_single_quote_divergent", ["generate", "copilot"], files={TW + "bash/base.jsonc": bash_doc(deny=["rm", "echo it's"])},
+    divergence=["# The reference wraps a quote-bearing rule in single quotes unchanged; the port escapes it.",
+                "stdout-ignore-lines-containing shell(echo it"])
+
+SCENARIOS = S
