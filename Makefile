@@ -15,6 +15,7 @@ demo:
 
 # Lint, then every test (unit, CLI scenarios, parity replay).
 test: lint
+	bash scripts/install-srt.sh
 	$(CARGO) test --all-targets
 
 lint:
@@ -26,7 +27,8 @@ fmt:
 
 # Side-by-side benchmark against the reference (see doc/benchmarks.md).
 bench:
-	@echo "make bench: not built yet (issue 6)"; exit 1
+	$(CARGO) build --release
+	python3 bench/run.py $${CARGO_TARGET_DIR:-target}/release/twsrt
 
 # Re-record the parity fixtures from twsrt 1.0.0 (needs Python and PyPI).
 parity-record:

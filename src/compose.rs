@@ -82,12 +82,11 @@ impl Composer<'_> {
         match (existing, new) {
             (Value::Object(a), Value::Object(b)) => self.merge_object(a, b, pointer, index),
             (Value::Array(a), Value::Array(b)) => {
-                let mut seen: HashSet<String> = a.iter().map(equality_key).collect();
-                for item in b {
-                    if seen.insert(equality_key(item)) {
-                        a.push(item.clone());
-                    }
-                }
+                let fresh: Vec<&Value> = {
+                    let mut seen: HashSet<Key> = a.iter().map(Key::of).collect();
+                    b.iter().filter(|item| seen.insert(Key::of(item))).collect()
+                };
+                a.extend(fresh.into_iter().cloned());
                 Ok(())
             }
             (a, b) if type_name(a) != type_name(b) => {
@@ -131,7 +130,7 @@ fn dedup_fresh(value: &Value) -> Value {
             Value::Array(
                 items
                     .iter()
-                    .filter(|v| seen.insert(equality_key(v)))
+                    .filter(|v| seen.insert(Key::of(v)))
                     .map(dedup_fresh)
                     .collect(),
             )
@@ -142,6 +141,24 @@ fn dedup_fresh(value: &Value) -> Value {
                 .collect(),
         ),
         other => other.clone(),
+    }
+}
+
+/// A hashable stand-in for Python equality. Strings, by far the most common
+/// list entries, are hashed in place; other values through [`equality_key`].
+/// The two variants never collide: a top-level string is always `Str`.
+#[derive(Hash, PartialEq, Eq)]
+enum Key<'a> {
+    Str(&'a str),
+    Other(String),
+}
+
+impl<'a> Key<'a> {
+    fn of(v: &'a Value) -> Self {
+        match v {
+            Value::String(s) => Key::Str(s),
+            other => Key::Other(equality_key(other)),
+        }
     }
 }
 

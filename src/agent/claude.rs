@@ -1,8 +1,29 @@
-//! Claude target (being written).
+//! Claude Code: one JSON settings file holding `permissions` (the app-layer
+//! rules for the built-in tools and Bash) and `sandbox` (the native sandbox,
+//! from the srt pass-through keys and the mode's overrides).
+//!
+//! `generate -w` merges into the existing file selectively ([`merge`]) and
+//! points the `settings.json` anchor at it ([`anchor`]); `diff` compares
+//! sets of entries ([`diff`]).
+
+mod anchor;
+mod deny_path;
+mod diff;
+mod existing;
+mod merge;
+mod render;
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
-use crate::error::{Error, Result};
-use crate::plan::Plan;
+use crate::error::Result;
+use crate::paths::home_dir;
+use crate::plan::{FileKind, Plan};
+use crate::pyjson::to_pretty;
 
 pub struct Claude;
 
@@ -11,15 +32,71 @@ impl Agent for Claude {
         "claude"
     }
 
-    fn preview(&self, _ctx: &Ctx, _warnings: &mut Warnings) -> Result<String> {
-        Err(Error::Policy("claude: not built yet".into()))
+    fn preview(&self, ctx: &Ctx, _warnings: &mut Warnings) -> Result<String> {
+        Ok(to_pretty(&Value::Object(generate(ctx, &home_dir()))))
     }
 
-    fn stage(&self, _ctx: &Ctx, _plan: &mut Plan, _warnings: &mut Warnings) -> Result<()> {
-        Err(Error::Policy("claude: not built yet".into()))
+    fn stage(&self, ctx: &Ctx, plan: &mut Plan, _warnings: &mut Warnings) -> Result<()> {
+        stage(ctx, plan, &home_dir())
     }
 
-    fn diff(&self, _ctx: &Ctx, _warnings: &mut Warnings) -> Result<AgentDiff> {
-        Err(Error::Policy("claude: not built yet".into()))
+    fn diff(&self, ctx: &Ctx, _warnings: &mut Warnings) -> Result<AgentDiff> {
+        diff(ctx, &home_dir())
     }
+}
+
+/// The generated settings; `home` is where a denyRead `~` points.
+fn generate(ctx: &Ctx, home: &Path) -> Map<String, Value> {
+    render::render(&render::Input {
+        rules: &ctx.compiled.rules,
+        srt: ctx.compiled.srt(),
+        overrides: ctx.config.overrides(ctx.yolo),
+        yolo: ctx.yolo,
+        home,
+    })
+}
+
+fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
+    let generated = generate(ctx, home);
+    let layout = anchor::layout(
+        anchor::target_path(ctx.config, ctx.yolo),
+        anchor::anchor_path(ctx.config),
+    )?;
+    let document = match existing::read(&layout.base)? {
+        Some(doc) => merge::merge(doc, &generated, &layout.base)?,
+        None => generated.clone(),
+    };
+    let mut text = to_pretty(&Value::Object(document));
+    text.push('\n');
+    if let Some(from) = layout.migrate_from {
+        plan.migrate(from, layout.target.clone());
+    }
+    plan.write(layout.target, text, FileKind::AgentTarget);
+    if let Some((link, value)) = layout.symlink {
+        plan.symlink(link, value);
+    }
+    // The dry run shows the generated settings, not the merged file.
+    plan.dry_run("claude", to_pretty(&Value::Object(generated)));
+    Ok(())
+}
+
+/// Reads the mode's target only (never the anchor).
+fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
+    let target = anchor::target_path(ctx.config, ctx.yolo);
+    let on_disk = if target.exists() {
+        existing::read(&target)?
+    } else {
+        None
+    };
+    let Some(on_disk) = on_disk else {
+        return Ok(AgentDiff::TargetMissing(format!(
+            "claude target file not found: {}",
+            target.display()
+        )));
+    };
+    let entries = diff::entries(&generate(ctx, home), &on_disk);
+    Ok(AgentDiff::Compared {
+        missing: entries.missing,
+        extra: entries.extra,
+    })
 }

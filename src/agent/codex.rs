@@ -1,25 +1,193 @@
-//! Codex target (being written).
+//! Codex target: a native permission profile `twsrt` in config.toml (merged
+//! into the user's file) and optional `forbidden` escalation rules.
+//!
+//! Output does not depend on the mode: yolo and full render the same files.
+
+mod drift;
+mod merge;
+mod pathshape;
+mod policy;
+mod render;
+mod shellwords;
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
+use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::plan::Plan;
+use crate::paths::{expand_tilde, home_dir};
+use crate::plan::{FileKind, Plan};
+use crate::rules::{Action, Scope};
 
 pub struct Codex;
+
+/// The status line printed after the Codex files were written.
+pub const RESTART: &str = "Restart Codex to load the updated permission profile and rules.";
+
+const DEFAULT_CONFIG: &str = "~/.codex/config.toml";
+
+/// The config.toml twsrt manages: the configured one or Codex's default.
+pub fn config_path(config: &Config) -> PathBuf {
+    config
+        .targets
+        .codex_config
+        .clone()
+        .unwrap_or_else(|| expand_tilde(DEFAULT_CONFIG))
+}
+
+/// Whether `generate all -w` and `diff all` include Codex: only when
+/// `codex_config` is set. Naming `codex` alone always includes it (with the
+/// default path when unset), and the preview of `all` always shows it.
+pub fn included_in_all(config: &Config) -> bool {
+    config.targets.codex_config.is_some()
+}
+
+/// The managed config fragment, with the policy warnings.
+fn render_config(ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
+    let profile = policy::translate(
+        &ctx.compiled.rules,
+        ctx.compiled.srt(),
+        ctx.config.overrides(ctx.yolo),
+        &home_dir(),
+        warnings,
+    )?;
+    Ok(render::fragment(&profile))
+}
+
+/// The rules file and its path, when `codex_rules` is set.
+fn render_rules(ctx: &Ctx) -> Result<Option<(PathBuf, String)>> {
+    let Some(path) = &ctx.config.targets.codex_rules else {
+        return Ok(None);
+    };
+    let deny = ctx
+        .compiled
+        .rules
+        .iter()
+        .filter(|r| r.is(Scope::Execute, Action::Deny))
+        .map(|r| r.pattern.as_str());
+    Ok(Some((path.clone(), render::rules_file(deny)?)))
+}
+
+/// The two reminders every Codex command ends with.
+fn reminders(ctx: &Ctx, warnings: &mut Warnings) {
+    if ctx.config.targets.codex_rules.is_some() {
+        warnings.push(
+            "Codex execution rules are consulted only for requests to run outside the sandbox; \
+             commands inside the sandbox never see them."
+                .into(),
+        );
+    }
+    warnings.push(
+        "A legacy sandbox_mode setting (or the --sandbox flag) in any other Codex config layer \
+         silently switches the twsrt permission profile off; twsrt checks only the managed \
+         config.toml, so run `codex doctor` after changing other layers."
+            .into(),
+    );
+}
+
+fn preview_text(config: &Path, fragment: &str, rules: Option<&(PathBuf, String)>) -> String {
+    let mut out = format!(
+        "--- config: {} (managed fragment) ---\n{}",
+        config.display(),
+        fragment.trim_end()
+    );
+    if let Some((path, text)) = rules {
+        out.push_str(&format!(
+            "\n--- rules: {} ---\n{}",
+            path.display(),
+            text.trim_end()
+        ));
+    }
+    out
+}
+
+/// A file's text, `None` when it does not exist.
+fn read_text(path: &Path) -> Result<Option<String>> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    String::from_utf8(bytes).map(Some).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let text = String::from_utf8_lossy(&e.as_bytes()[..valid]);
+        let (line, column) = crate::tomltext::line_column(&text, valid);
+        Error::TomlSyntax {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: "the file is not valid UTF-8".into(),
+        }
+    })
+}
 
 impl Agent for Codex {
     fn name(&self) -> &'static str {
         "codex"
     }
 
-    fn preview(&self, _ctx: &Ctx, _warnings: &mut Warnings) -> Result<String> {
-        Err(Error::Policy("codex: not built yet".into()))
+    fn included_in_all(&self, config: &Config) -> bool {
+        included_in_all(config)
     }
 
-    fn stage(&self, _ctx: &Ctx, _plan: &mut Plan, _warnings: &mut Warnings) -> Result<()> {
-        Err(Error::Policy("codex: not built yet".into()))
+    fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
+        let mut found = Vec::new();
+        let fragment = render_config(ctx, &mut found)?;
+        let rules = render_rules(ctx)?;
+        reminders(ctx, &mut found);
+        warnings.extend(found);
+        Ok(preview_text(
+            &config_path(ctx.config),
+            &fragment,
+            rules.as_ref(),
+        ))
     }
 
-    fn diff(&self, _ctx: &Ctx, _warnings: &mut Warnings) -> Result<AgentDiff> {
-        Err(Error::Policy("codex: not built yet".into()))
+    fn stage(&self, ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
+        let mut found = Vec::new();
+        let fragment = render_config(ctx, &mut found)?;
+        let rules = render_rules(ctx)?;
+        reminders(ctx, &mut found);
+        let path = config_path(ctx.config);
+        let existing = read_text(&path)?.unwrap_or_default();
+        let merged = merge::merge(&existing, &fragment, &path)?;
+        plan.write(path.clone(), merged, FileKind::AgentTarget);
+        if let Some((rules_path, text)) = &rules {
+            plan.write(rules_path.clone(), text.clone(), FileKind::AgentTarget);
+        }
+        plan.info(RESTART);
+        plan.dry_run(self.name(), preview_text(&path, &fragment, rules.as_ref()));
+        warnings.extend(found);
+        Ok(())
+    }
+
+    fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
+        let path = config_path(ctx.config);
+        let rules_path = ctx.config.targets.codex_rules.as_deref();
+        for target in std::iter::once(path.as_path()).chain(rules_path) {
+            if !target.exists() {
+                return Ok(AgentDiff::TargetMissing(format!(
+                    "codex target file not found: {}",
+                    target.display()
+                )));
+            }
+        }
+        // Warnings are only shown when the comparison itself succeeds.
+        let mut found = Vec::new();
+        let fragment = render_config(ctx, &mut found)?;
+        let existing = read_text(&path)?.unwrap_or_default();
+        let mut result = drift::compare_config(&existing, &fragment, &path)?;
+        if let Some(rules_path) = rules_path {
+            let expected = render_rules(ctx)?.map(|(_, text)| text).unwrap_or_default();
+            drift::compare_rules(rules_path, &expected, &mut result)?;
+        }
+        reminders(ctx, &mut found);
+        warnings.extend(found);
+        Ok(AgentDiff::Compared {
+            missing: result.missing,
+            extra: result.extra,
+        })
     }
 }

@@ -121,8 +121,7 @@ impl Agent for Copilot {
             },
             None => {
                 return Ok(AgentDiff::TargetMissing(
-                    "copilot: no target file configured (set targets.copilot_output); None"
-                        .to_string(),
+                    "copilot: no target file: targets.copilot_output is not set".to_string(),
                 ));
             }
         };

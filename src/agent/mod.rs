@@ -50,6 +50,12 @@ pub trait Agent {
 
     /// Compare what would be generated with what is on disk.
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff>;
+
+    /// Whether `generate all -w` and `diff all` include this agent. An agent
+    /// whose target is optional is left out while the target is not set.
+    fn included_in_all(&self, _config: &Config) -> bool {
+        true
+    }
 }
 
 /// Every agent, in the order `all` runs them.

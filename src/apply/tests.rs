@@ -111,3 +111,20 @@ fn directories_and_dangling_links_in_the_way_are_errors_with_nothing_written() {
         assert_eq!(snapshot(tmp.path()), before, "{}", bad.display());
     }
 }
+
+#[test]
+fn unchanged_files_and_links_are_left_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("same.json");
+    fs::write(&file, "same").unwrap();
+    let link = tmp.path().join("settings.json");
+    std::os::unix::fs::symlink("same.json", &link).unwrap();
+    let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&fs::symlink_metadata(p).unwrap());
+    let (file_ino, link_ino) = (inode(&file), inode(&link));
+    let mut plan = Plan::default();
+    plan.write(file.clone(), "same", FileKind::Canonical);
+    plan.symlink(link.clone(), PathBuf::from("same.json"));
+    apply(&plan).unwrap();
+    // Not replaced: the same inodes are still in place.
+    assert_eq!((inode(&file), inode(&link)), (file_ino, link_ino));
+}

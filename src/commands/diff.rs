@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::agent::{AgentDiff, Ctx, Warnings};
 use crate::cli::DiffArgs;
-use crate::commands::{print_warnings, select_agents};
+use crate::commands::{print_warnings, select_agents_for_files};
 use crate::compile::{Canonical, compile};
 use crate::compose::equality_key;
 use crate::error::{Error, Result};
@@ -17,7 +17,7 @@ pub const EXIT_MISSING: i32 = 2;
 
 pub fn run(config_path: &Path, args: &DiffArgs) -> Result<i32> {
     let config = crate::config::load(config_path)?;
-    let agents = select_agents(&args.agent)?;
+    let agents = select_agents_for_files(&args.agent, &config)?;
     let compiled = compile(&config, args.profile.as_deref())?;
     ui::debug(|| {
         format!(

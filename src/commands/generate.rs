@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crate::agent::{Ctx, Warnings};
 use crate::cli::GenerateArgs;
-use crate::commands::{print_warnings, select_agents};
+use crate::commands::{print_warnings, select_agents, select_agents_for_files};
 use crate::compile::compile;
 use crate::error::Result;
 use crate::plan::{FileKind, Plan, Step};
@@ -13,7 +13,11 @@ use crate::ui;
 pub fn run(config_path: &Path, args: &GenerateArgs) -> Result<i32> {
     let config = crate::config::load(config_path)?;
     ui::debug(|| format!("config: {}", config_path.display()));
-    let agents = select_agents(&args.agent)?;
+    let agents = if args.write {
+        select_agents_for_files(&args.agent, &config)?
+    } else {
+        select_agents(&args.agent)?
+    };
     let compiled = compile(&config, args.profile.as_deref())?;
     ui::debug(|| {
         format!(
@@ -91,6 +95,7 @@ fn print_dry_run(plan: &Plan) {
 }
 
 fn print_applied(plan: &Plan) {
+    let mut data_blocks = Vec::new();
     for step in &plan.steps {
         match step {
             Step::Write { path, kind, .. } => match kind {
@@ -100,14 +105,14 @@ fn print_applied(plan: &Plan) {
             Step::Migrate { from, to } => {
                 ui::info(&format!("Migrated: {} → {}", from.display(), to.display()))
             }
-            Step::Print { text, info } => {
-                if *info {
-                    ui::info(text)
-                } else {
-                    ui::data(text)
-                }
-            }
+            Step::Print { text, info: true } => ui::info(text),
+            // Generated data that has no file to go to (the Copilot flags
+            // without copilot_output) follows the status lines, as in 1.0.0.
+            Step::Print { text, info: false } => data_blocks.push(text),
             Step::Symlink { .. } => {}
         }
+    }
+    for text in data_blocks {
+        ui::data(text);
     }
 }

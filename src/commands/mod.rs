@@ -24,6 +24,23 @@ pub fn select_agents(name: &str) -> Result<Vec<Box<dyn Agent>>> {
     Ok(chosen)
 }
 
+/// The agents `generate -w` and `diff` act on: with `all`, agents whose
+/// optional target is not configured are left out (Codex without
+/// `codex_config`), as in 1.0.0.
+pub fn select_agents_for_files(
+    name: &str,
+    config: &crate::config::Config,
+) -> Result<Vec<Box<dyn Agent>>> {
+    let agents = select_agents(name)?;
+    if name != "all" {
+        return Ok(agents);
+    }
+    Ok(agents
+        .into_iter()
+        .filter(|a| a.included_in_all(config))
+        .collect())
+}
+
 pub fn print_warnings(warnings: &[String]) {
     for w in warnings {
         crate::ui::warning(w);

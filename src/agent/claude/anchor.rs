@@ -1,0 +1,92 @@
+//! Where `generate claude -w` writes, and the `settings.json` anchor Claude
+//! Code actually reads: a symlink beside the full-mode target that points at
+//! whichever mode was written last.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::paths::yolo_variant;
+
+/// The anchor's file name.
+pub const ANCHOR_NAME: &str = "settings.json";
+
+/// The settings file for the mode: `claude_settings`, or in yolo mode
+/// `claude_settings_yolo` or its derived name (`settings.yolo.json`).
+pub fn target_path(config: &Config, yolo: bool) -> PathBuf {
+    let targets = &config.targets;
+    if yolo {
+        targets
+            .claude_settings_yolo
+            .clone()
+            .unwrap_or_else(|| yolo_variant(&targets.claude_settings))
+    } else {
+        targets.claude_settings.clone()
+    }
+}
+
+/// `settings.json` in the full-mode target's directory, for both modes.
+pub fn anchor_path(config: &Config) -> PathBuf {
+    let full = &config.targets.claude_settings;
+    full.parent().unwrap_or(Path::new("")).join(ANCHOR_NAME)
+}
+
+/// What staging a Claude write involves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    pub target: PathBuf,
+    /// The file whose content is the base of the merge (if it exists).
+    pub base: PathBuf,
+    /// Set when a regular `settings.json` is moved to the target.
+    pub migrate_from: Option<PathBuf>,
+    /// (anchor, the target as the symlink stores it); `None` when the
+    /// target is the anchor itself.
+    pub symlink: Option<(PathBuf, PathBuf)>,
+}
+
+/// Decide the layout from what is on disk now (two `lstat`/`stat` calls).
+pub fn layout(target: PathBuf, anchor: PathBuf) -> Result<Layout> {
+    if target == anchor {
+        return Ok(Layout {
+            base: target.clone(),
+            target,
+            migrate_from: None,
+            symlink: None,
+        });
+    }
+    let anchor_is_regular = std::fs::symlink_metadata(&anchor).is_ok_and(|m| m.is_file());
+    let link = link_value(&anchor, &target);
+    if anchor_is_regular {
+        if target.exists() {
+            return Err(Error::target(
+                &anchor,
+                format!(
+                    "is a regular file and {} exists as well; twsrt will not choose \
+                     between them, so remove one and run generate -w again",
+                    target.display()
+                ),
+            ));
+        }
+        return Ok(Layout {
+            base: anchor.clone(),
+            target,
+            migrate_from: Some(anchor.clone()),
+            symlink: Some((anchor, link)),
+        });
+    }
+    Ok(Layout {
+        base: target.clone(),
+        target,
+        migrate_from: None,
+        symlink: Some((anchor, link)),
+    })
+}
+
+/// The bare file name when the target sits beside the anchor, else the
+/// target's full path.
+pub fn link_value(anchor: &Path, target: &Path) -> PathBuf {
+    match (anchor.parent(), target.parent(), target.file_name()) {
+        (Some(a), Some(t), Some(name)) if a == t => PathBuf::from(name),
+        _ => target.to_path_buf(),
+    }
+}

@@ -1,0 +1,119 @@
+//! The selective merge `generate claude -w` applies to an existing settings
+//! file: twsrt's sections are updated, everything else keeps its value and
+//! its place.
+//!
+//! - `permissions.deny` and `permissions.ask` are replaced (`ask` is removed
+//!   in yolo mode, where nothing is generated for it);
+//! - `permissions.allow` keeps every entry that is not `WebFetch(domain:...)`
+//!   and gets the generated ones appended;
+//! - `sandbox.network` and `sandbox.filesystem` are updated key by key, so
+//!   keys twsrt does not generate (including ones it generated before) stay;
+//! - every other generated `sandbox` key is overwritten.
+//!
+//! A key that is new goes to the end of its object, as Python's dict does.
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+
+pub const WEB_FETCH_PREFIX: &str = "WebFetch(domain:";
+
+/// Merge `generated` (the rendered document) into `doc` (the existing
+/// file's top-level object, read from `path`).
+pub fn merge(
+    mut doc: Map<String, Value>,
+    generated: &Map<String, Value>,
+    path: &Path,
+) -> Result<Map<String, Value>> {
+    let empty = Map::new();
+    let gen_permissions = generated
+        .get("permissions")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let permissions = slot(&mut doc, "permissions", "permissions", path)?;
+    let gen_list = |key: &str| gen_permissions.get(key).cloned();
+    permissions.insert(
+        "deny".into(),
+        gen_list("deny").unwrap_or(Value::Array(vec![])),
+    );
+    match gen_list("ask") {
+        Some(ask) => {
+            permissions.insert("ask".into(), ask);
+        }
+        None => {
+            permissions.shift_remove("ask");
+        }
+    }
+    let mut allow: Vec<Value> = match permissions.get("allow") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items.iter().filter(|e| !is_web_fetch(e)).cloned().collect(),
+        Some(_) => return Err(not_a(path, "permissions.allow", "a list")),
+    };
+    if let Some(Value::Array(items)) = gen_permissions.get("allow") {
+        allow.extend(items.iter().cloned());
+    }
+    permissions.insert("allow".into(), Value::Array(allow));
+
+    let Some(gen_sandbox) = generated.get("sandbox").and_then(Value::as_object) else {
+        return Ok(doc);
+    };
+    let sandbox = slot(&mut doc, "sandbox", "sandbox", path)?;
+    for (key, value) in gen_sandbox {
+        if key != "network" && key != "filesystem" {
+            sandbox.insert(key.clone(), value.clone());
+            continue;
+        }
+        // Only an override can make these sections something else; merging
+        // it would throw away the file's own keys, so refuse instead.
+        let Value::Object(fields) = value else {
+            return Err(Error::target(
+                path,
+                format!(
+                    "cannot merge sandbox.{key}: the generated value is not an object \
+                     (see [sandbox_overrides] in config.toml)"
+                ),
+            ));
+        };
+        let section = slot(sandbox, key, &format!("sandbox.{key}"), path)?;
+        for (k, v) in fields {
+            section.insert(k.clone(), v.clone());
+        }
+    }
+    Ok(doc)
+}
+
+/// An allow entry twsrt owns. Entries that are not strings are kept.
+pub fn is_web_fetch(entry: &Value) -> bool {
+    entry
+        .as_str()
+        .is_some_and(|s| s.starts_with(WEB_FETCH_PREFIX))
+}
+
+/// `parent[key]` as an object to update: created at the end when absent,
+/// replaced in place when null, an error when it holds anything else.
+fn slot<'a>(
+    parent: &'a mut Map<String, Value>,
+    key: &str,
+    dotted: &str,
+    path: &Path,
+) -> Result<&'a mut Map<String, Value>> {
+    let value = parent
+        .entry(key.to_string())
+        .or_insert_with(|| Value::Object(Map::new()));
+    if value.is_null() {
+        *value = Value::Object(Map::new());
+    }
+    match value {
+        Value::Object(map) => Ok(map),
+        _ => Err(not_a(path, dotted, "an object")),
+    }
+}
+
+fn not_a(path: &Path, dotted: &str, what: &str) -> Error {
+    Error::target(
+        path,
+        format!("`{dotted}` is not {what}, so twsrt cannot merge into it; fix it first"),
+    )
+}

@@ -1,0 +1,153 @@
+//! Test fixtures: a policy compiled from fragments in a temp directory, and
+//! the reference outputs recorded in `testdata/<case>/` (see its README).
+
+mod anchor;
+mod diff;
+mod render;
+mod stage;
+
+use std::path::{Path, PathBuf};
+
+use tempfile::TempDir;
+
+use crate::agent::Ctx;
+use crate::compile::{Compiled, compile};
+use crate::config::Config;
+
+/// The overrides `twsrt config --init` writes, used when a case has none.
+const STARTER_OVERRIDES: &str = "[sandbox_overrides.yolo]
+enabled = true
+autoAllowBashIfSandboxed = true
+allowUnsandboxedCommands = false
+
+[sandbox_overrides.full]
+enabled = false
+";
+
+pub struct Fixture {
+    pub dir: TempDir,
+    pub config: Config,
+    pub compiled: Compiled,
+}
+
+impl Fixture {
+    /// Fragments and overrides given directly; `targets` adds lines to the
+    /// `[targets]` table.
+    pub fn new(srt: &str, bash: &str, overrides: Option<&str>, targets: &str) -> Fixture {
+        let dir = TempDir::new().unwrap();
+        std::fs::write(dir.path().join("srt.jsonc"), srt).unwrap();
+        std::fs::write(dir.path().join("bash.jsonc"), bash).unwrap();
+        std::fs::create_dir(dir.path().join("home")).unwrap();
+        let targets = if targets.contains("claude_settings =") {
+            targets.to_string()
+        } else {
+            format!("claude_settings = \"claude/settings.full.json\"\n{targets}")
+        };
+        let text = format!(
+            "schema_version = 1
+default_profile = \"default\"
+
+[sources.srt]
+output = \"out/srt.json\"
+[sources.srt.fragments.base]
+path = \"srt.jsonc\"
+
+[sources.bash]
+output = \"out/bash.json\"
+[sources.bash.fragments.base]
+path = \"bash.jsonc\"
+
+[profiles.default]
+srt = [\"base\"]
+bash = [\"base\"]
+
+[targets]
+{targets}
+
+{}",
+            overrides.unwrap_or(STARTER_OVERRIDES)
+        );
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, &text).unwrap();
+        let config = crate::config::parse(&text, &path).unwrap();
+        let compiled = compile(&config, None).unwrap();
+        Fixture {
+            dir,
+            config,
+            compiled,
+        }
+    }
+
+    /// A recorded case: its fragments, overrides and home directory entries.
+    pub fn case(name: &str) -> Fixture {
+        let overrides = read_opt(name, "overrides.toml");
+        let fixture = Fixture::new(
+            &read(name, "srt.jsonc"),
+            &read(name, "bash.jsonc"),
+            overrides.as_deref(),
+            "",
+        );
+        for line in read_opt(name, "home.txt").unwrap_or_default().lines() {
+            match line.split_once(' ') {
+                Some(("dir", p)) => std::fs::create_dir_all(fixture.home().join(p)).unwrap(),
+                Some(("file", p)) => std::fs::write(fixture.home().join(p), "secret\n").unwrap(),
+                _ => panic!("bad home.txt line {line:?}"),
+            }
+        }
+        fixture
+    }
+
+    pub fn ctx(&self, yolo: bool) -> Ctx<'_> {
+        Ctx {
+            config: &self.config,
+            compiled: &self.compiled,
+            yolo,
+        }
+    }
+
+    /// The temp home directory a denyRead `~` points at.
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// `claude/` in the temp directory: where the targets and anchor live.
+    pub fn claude_dir(&self) -> PathBuf {
+        self.dir.path().join("claude")
+    }
+
+    pub fn put(&self, name: &str, content: &str) -> PathBuf {
+        let path = self.claude_dir().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, content).unwrap();
+        path
+    }
+}
+
+fn data_path(case: &str, file: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src/agent/claude/testdata")
+        .join(case)
+        .join(file)
+}
+
+pub fn read(case: &str, file: &str) -> String {
+    let path = data_path(case, file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+pub fn read_opt(case: &str, file: &str) -> Option<String> {
+    std::fs::read_to_string(data_path(case, file)).ok()
+}
+
+/// The cases recorded from the reference.
+pub const CASES: [&str; 9] = [
+    "policy",
+    "overrides",
+    "starter",
+    "empty",
+    "passthrough",
+    "drift",
+    "equality",
+    "nulls",
+    "absent",
+];

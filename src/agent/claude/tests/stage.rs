@@ -1,0 +1,260 @@
+//! `generate claude -w`: the merged file, the anchor, migration and errors.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use super::{Fixture, read, read_opt};
+use crate::agent::claude::{generate, stage};
+use crate::plan::{FileKind, Plan, Step};
+use crate::pyjson::to_pretty;
+
+fn staged(fixture: &Fixture, yolo: bool) -> crate::error::Result<Plan> {
+    let mut plan = Plan::default();
+    stage(&fixture.ctx(yolo), &mut plan, &fixture.home())?;
+    Ok(plan)
+}
+
+fn write_step(plan: &Plan) -> (PathBuf, String) {
+    plan.steps
+        .iter()
+        .find_map(|s| match s {
+            Step::Write {
+                path,
+                content,
+                kind: FileKind::AgentTarget,
+            } => Some((path.clone(), String::from_utf8(content.clone()).unwrap())),
+            _ => None,
+        })
+        .expect("a target write")
+}
+
+fn preview(fixture: &Fixture, yolo: bool) -> String {
+    to_pretty(&Value::Object(generate(
+        &fixture.ctx(yolo),
+        &fixture.home(),
+    )))
+}
+
+#[test]
+fn merges_into_existing_files_like_the_reference() {
+    for case in ["policy", "absent"] {
+        let existing = read_opt(case, "existing.json").unwrap();
+        for (yolo, mode) in [(false, "full"), (true, "yolo")] {
+            let fixture = Fixture::case(case);
+            let path = fixture.put(&format!("settings.{mode}.json"), &existing);
+            let plan = staged(&fixture, yolo).unwrap();
+            let (written, content) = write_step(&plan);
+            assert_eq!(written, path);
+            let expected = read(case, &format!("expected_merged_{mode}.json"));
+            assert_eq!(content, expected, "{case} {mode}");
+            // The dry run shows the generated document, not the merge.
+            assert_eq!(
+                plan.dry_run,
+                [("claude".to_string(), preview(&fixture, yolo))]
+            );
+        }
+    }
+}
+
+#[test]
+fn without_a_file_the_generated_document_is_written_and_linked() {
+    let fixture = Fixture::case("policy");
+    let plan = staged(&fixture, false).unwrap();
+    let dir = fixture.claude_dir();
+    assert_eq!(
+        plan.steps,
+        [
+            Step::Write {
+                path: dir.join("settings.full.json"),
+                content: format!("{}\n", read("policy", "expected_full.json")).into_bytes(),
+                kind: FileKind::AgentTarget,
+            },
+            Step::Symlink {
+                link: dir.join("settings.json"),
+                target: PathBuf::from("settings.full.json"),
+            },
+        ]
+    );
+    let plan = staged(&fixture, true).unwrap();
+    assert_eq!(write_step(&plan).0, dir.join("settings.yolo.json"));
+    assert_eq!(
+        plan.steps.last(),
+        Some(&Step::Symlink {
+            link: dir.join("settings.json"),
+            target: PathBuf::from("settings.yolo.json"),
+        })
+    );
+}
+
+#[test]
+fn permissions_and_sandbox_are_appended_in_merge_order_when_absent() {
+    let fixture = Fixture::case("absent");
+    fixture.put("settings.full.json", "{}");
+    let (_, content) = write_step(&staged(&fixture, false).unwrap());
+    let doc: serde_json::Map<String, Value> = serde_json::from_str(&content).unwrap();
+    assert_eq!(doc.keys().collect::<Vec<_>>(), ["permissions", "sandbox"]);
+    let permissions: Vec<&String> = doc["permissions"].as_object().unwrap().keys().collect();
+    assert_eq!(permissions, ["deny", "ask", "allow"]);
+}
+
+#[test]
+fn a_regular_settings_json_is_migrated_and_merged() {
+    let fixture = Fixture::case("absent");
+    let anchor = fixture.put("settings.json", &read("absent", "existing.json"));
+    let plan = staged(&fixture, true).unwrap();
+    let target = fixture.claude_dir().join("settings.yolo.json");
+    assert_eq!(
+        plan.steps[0],
+        Step::Migrate {
+            from: anchor.clone(),
+            to: target.clone(),
+        }
+    );
+    assert_eq!(
+        write_step(&plan),
+        (target, read("absent", "expected_merged_yolo.json"))
+    );
+    assert_eq!(
+        plan.steps[2],
+        Step::Symlink {
+            link: anchor,
+            target: PathBuf::from("settings.yolo.json"),
+        }
+    );
+}
+
+#[test]
+fn a_regular_settings_json_beside_an_existing_target_is_refused() {
+    let fixture = Fixture::case("absent");
+    fixture.put("settings.json", r#"{"env": {"KEY": "sk-do-not-print"}}"#);
+    fixture.put("settings.full.json", "{}");
+    let err = staged(&fixture, false).unwrap_err();
+    assert_eq!(err.exit_code(), 1);
+    let message = err.to_string();
+    assert!(message.contains(&*fixture.claude_dir().join("settings.json").to_string_lossy()));
+    assert!(
+        message.contains(
+            &*fixture
+                .claude_dir()
+                .join("settings.full.json")
+                .to_string_lossy()
+        )
+    );
+    assert!(!message.contains("sk-do-not-print"));
+    // In yolo mode the yolo target does not exist yet: that is a migration.
+    assert!(staged(&fixture, true).is_ok());
+}
+
+#[test]
+fn an_anchor_linking_elsewhere_is_repointed_without_reading_it() {
+    let fixture = Fixture::case("absent");
+    let other = fixture.put("other.json", r#"{"model": "other"}"#);
+    let anchor = fixture.claude_dir().join("settings.json");
+    std::os::unix::fs::symlink(&other, &anchor).unwrap();
+    let plan = staged(&fixture, false).unwrap();
+    assert_eq!(
+        write_step(&plan).1,
+        format!("{}\n", preview(&fixture, false))
+    );
+    assert_eq!(
+        plan.steps.last(),
+        Some(&Step::Symlink {
+            link: anchor,
+            target: PathBuf::from("settings.full.json"),
+        })
+    );
+}
+
+#[test]
+fn a_yolo_target_in_another_directory_is_linked_by_its_full_path() {
+    let fixture = Fixture::new(
+        "{}",
+        "{}",
+        None,
+        "claude_settings_yolo = \"elsewhere/y.json\"",
+    );
+    let plan = staged(&fixture, true).unwrap();
+    let target = fixture.dir.path().join("elsewhere/y.json");
+    assert_eq!(write_step(&plan).0, target);
+    assert_eq!(
+        plan.steps.last(),
+        Some(&Step::Symlink {
+            link: fixture.claude_dir().join("settings.json"),
+            target,
+        })
+    );
+}
+
+#[test]
+fn a_target_that_is_the_anchor_is_merged_in_place_without_a_link() {
+    let fixture = Fixture::new(
+        "{}",
+        "{}",
+        None,
+        "claude_settings_yolo = \"claude/settings.json\"",
+    );
+    let anchor = fixture.put("settings.json", r#"{"model": "m"}"#);
+    let plan = staged(&fixture, true).unwrap();
+    assert_eq!(plan.steps.len(), 1);
+    let (path, content) = write_step(&plan);
+    assert_eq!(path, anchor);
+    assert!(content.starts_with("{\n  \"model\": \"m\",\n  \"permissions\""));
+}
+
+#[test]
+fn unreadable_existing_files_are_errors_that_name_the_file_only() {
+    let bad = [
+        r#"{"env": {"KEY": "sk-do-not-print"},}"#,
+        r#"["sk-do-not-print"]"#,
+        r#"{"env": {"KEY": "sk-do-not-print"}, "permissions": ["x"]}"#,
+        r#"{"env": {"KEY": "sk-do-not-print"}, "permissions": {"allow": "Read"}}"#,
+        r#"{"env": {"KEY": "sk-do-not-print"}, "sandbox": 3}"#,
+        r#"{"env": {"KEY": "sk-do-not-print"}, "sandbox": {"network": []}}"#,
+        "",
+    ];
+    for text in bad {
+        let fixture = Fixture::case("absent");
+        let path = fixture.put("settings.full.json", text);
+        let err = staged(&fixture, false).unwrap_err();
+        let message = err.to_string();
+        assert_eq!(err.exit_code(), 1, "{message}");
+        assert!(message.starts_with(&*path.to_string_lossy()), "{message}");
+        assert!(!message.contains("sk-do-not-print"), "{message}");
+    }
+}
+
+#[test]
+fn deny_and_ask_of_any_type_are_replaced_and_null_sections_filled() {
+    let fixture = Fixture::new("{}", r#"{"ask": ["a"]}"#, None, "");
+    fixture.put(
+        "settings.full.json",
+        r#"{"permissions": {"deny": 5, "ask": "x", "allow": null}, "sandbox": null}"#,
+    );
+    let (_, content) = write_step(&staged(&fixture, false).unwrap());
+    let doc: Value = serde_json::from_str(&content).unwrap();
+    assert_eq!(doc["permissions"]["deny"], serde_json::json!([]));
+    assert_eq!(
+        doc["permissions"]["ask"],
+        serde_json::json!(["Bash(a)", "Bash(a *)"])
+    );
+    assert_eq!(doc["permissions"]["allow"], serde_json::json!([]));
+    assert_eq!(doc["sandbox"]["enabled"], Value::Bool(false));
+}
+
+#[test]
+fn an_override_that_is_not_a_table_cannot_be_merged() {
+    let fixture = Fixture::new(
+        "{}",
+        "{}",
+        Some("[sandbox_overrides.full]\nnetwork = 7\n"),
+        "",
+    );
+    assert!(staged(&fixture, false).is_ok());
+    let path = fixture.put(
+        "settings.full.json",
+        r#"{"sandbox": {"network": {"a": 1}}}"#,
+    );
+    let message = staged(&fixture, false).unwrap_err().to_string();
+    assert!(message.starts_with(&*path.to_string_lossy()), "{message}");
+}

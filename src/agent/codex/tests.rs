@@ -1,0 +1,605 @@
+//! Codex generation checked against outputs recorded from the reference
+//! (twsrt 1.0.0). In recorded text `{D}` stands for the test's temporary
+//! directory (the reference ran with HOME there).
+
+use std::path::PathBuf;
+
+use tempfile::TempDir;
+
+use super::*;
+use crate::compile::Compiled;
+use crate::plan::Step;
+
+mod merge_cases;
+
+const CONFIG: &str = r#"schema_version = 1
+default_profile = "default"
+[sources.srt]
+output = "out/srt.json"
+[sources.srt.fragments.base]
+path = "srt.jsonc"
+[sources.bash]
+output = "out/bash.json"
+[sources.bash.fragments.base]
+path = "bash.jsonc"
+[profiles.default]
+srt = ["base"]
+bash = ["base"]
+[sandbox_overrides.yolo]
+enabled = true
+autoAllowBashIfSandboxed = true
+allowUnsandboxedCommands = false
+[sandbox_overrides.full]
+enabled = false
+"#;
+
+const BOTH_TARGETS: &str =
+    "codex_config = \".codex/config.toml\"\ncodex_rules = \".codex/rules/twsrt.rules\"\n";
+
+/// The policy the merge cases were recorded with.
+const MERGE_SRT: &str = r#"{"filesystem": {"allowWrite": ["/opt/data", "./build"], "denyWrite": ["**/.env"], "denyRead": ["~/.ssh"]}, "network": {"allowedDomains": ["github.com"], "deniedDomains": []}}"#;
+const MERGE_BASH: &str = r#"{"deny": ["rm"]}"#;
+const MERGE_FRAGMENT: &str = include_str!("testdata/merge_fragment.toml");
+
+const EMPTY_SRT: &str = r#"{"filesystem": {"allowWrite": [], "denyWrite": [], "denyRead": []}, "network": {"allowedDomains": [], "deniedDomains": []}}"#;
+
+const LEGACY_REMINDER: &str = "A legacy sandbox_mode setting (or the --sandbox flag) in any other \
+     Codex config layer silently switches the twsrt permission profile off; twsrt checks only the \
+     managed config.toml, so run `codex doctor` after changing other layers.";
+const RULES_REMINDER: &str = "Codex execution rules are consulted only for requests to run \
+     outside the sandbox; commands inside the sandbox never see them.";
+
+struct Fixture {
+    dir: TempDir,
+    config: Config,
+    compiled: Compiled,
+}
+
+impl Fixture {
+    fn new(srt: &str, bash: &str) -> Self {
+        Self::with_targets(srt, bash, BOTH_TARGETS)
+    }
+
+    fn with_targets(srt: &str, bash: &str, targets: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_str().unwrap().to_string();
+        std::fs::write(dir.path().join("srt.jsonc"), srt.replace("{D}", &d)).unwrap();
+        std::fs::write(dir.path().join("bash.jsonc"), bash).unwrap();
+        let text = format!("{CONFIG}[targets]\n{targets}");
+        let config = crate::config::parse(&text, &dir.path().join("config.toml")).unwrap();
+        let compiled = crate::compile::compile(&config, None).unwrap();
+        Fixture {
+            dir,
+            config,
+            compiled,
+        }
+    }
+
+    fn ctx(&self, yolo: bool) -> Ctx<'_> {
+        Ctx {
+            config: &self.config,
+            compiled: &self.compiled,
+            yolo,
+        }
+    }
+
+    fn expand(&self, text: &str) -> String {
+        text.replace("{D}", self.dir.path().to_str().unwrap())
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    fn preview(&self, yolo: bool) -> Result<(String, Warnings)> {
+        let mut warnings = Vec::new();
+        Codex
+            .preview(&self.ctx(yolo), &mut warnings)
+            .map(|p| (p, warnings))
+    }
+
+    fn stage(&self) -> Result<(Plan, Warnings)> {
+        let mut plan = Plan::default();
+        let mut warnings = Vec::new();
+        Codex
+            .stage(&self.ctx(false), &mut plan, &mut warnings)
+            .map(|()| (plan, warnings))
+    }
+
+    fn diff(&self) -> (Result<AgentDiff>, Warnings) {
+        let mut warnings = Vec::new();
+        let result = Codex.diff(&self.ctx(false), &mut warnings);
+        (result, warnings)
+    }
+
+    /// Write what `generate codex -w` would write.
+    fn apply(&self) {
+        let (plan, _) = self.stage().unwrap();
+        for step in plan.steps {
+            if let Step::Write { path, content, .. } = step {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, content).unwrap();
+            }
+        }
+    }
+}
+
+fn error_text(result: Result<impl std::fmt::Debug>) -> String {
+    result.expect_err("expected an error").to_string()
+}
+
+#[test]
+fn kitchen_sink_preview_matches_the_reference() {
+    let f = Fixture::new(
+        include_str!("testdata/kitchen_sink.srt.jsonc"),
+        include_str!("testdata/kitchen_sink.bash.jsonc"),
+    );
+    std::fs::create_dir(f.path("sockdir")).unwrap();
+    let (preview, warnings) = f.preview(false).unwrap();
+    assert_eq!(
+        preview,
+        f.expand(include_str!("testdata/kitchen_sink.preview"))
+    );
+    // The reference's facts, in its order, in our words.
+    let expected: Vec<String> = [
+        "allowUnixSockets entry {D}/sockdir skipped: Codex accepts only the exact absolute path of a socket, not a directory or a relative path",
+        "allowUnixSockets entry {D}/sockdir/ skipped: Codex accepts only the exact absolute path of a socket, not a directory or a relative path",
+        "allowUnixSockets entry rel.sock skipped: Codex accepts only the exact absolute path of a socket, not a directory or a relative path",
+        "allowLocalBinding skipped: SRT only lets commands bind local ports, while the Codex switch would also lift its wider local/private-network guard",
+        "httpProxyPort skipped: Codex has no setting for an integer proxy port",
+        "socksProxyPort skipped: Codex has no setting for an integer proxy port",
+        "SRT sandbox fields with no Codex counterpart were skipped: enableWeakerNestedSandbox, ignoreViolations",
+        "2 denyWrite globs cannot be made read-only in Codex; they were compiled as deny, which blocks reading as well as writing",
+        "3 allowWrite pattern(s) skipped: a Codex workspace root must be one concrete directory: /, /srv/*/cache, ~",
+        "2 allowWrite path(s) are also named by SRT deny rules; the deny stays and the workspace root(s) were skipped: /tmp/sec, ~/.ssh",
+        "2 bash allow rule(s) skipped: in Codex an allow rule runs the command outside the sandbox without asking: git status, ls",
+        "1 bash ask rule(s) skipped: Codex already asks before running anything outside the sandbox, so they need no output",
+        RULES_REMINDER,
+        LEGACY_REMINDER,
+    ]
+    .iter()
+    .map(|w| f.expand(w))
+    .collect();
+    assert_eq!(warnings, expected);
+}
+
+#[test]
+fn yolo_renders_the_same_and_reports_the_yolo_overrides() {
+    let f = Fixture::new(
+        include_str!("testdata/kitchen_sink.srt.jsonc"),
+        include_str!("testdata/kitchen_sink.bash.jsonc"),
+    );
+    std::fs::create_dir(f.path("sockdir")).unwrap();
+    let (full, _) = f.preview(false).unwrap();
+    let (yolo, warnings) = f.preview(true).unwrap();
+    assert_eq!(full, yolo);
+    assert!(warnings.contains(
+        &"SRT sandbox fields with no Codex counterpart were skipped: allowUnsandboxedCommands, \
+          autoAllowBashIfSandboxed, enableWeakerNestedSandbox, ignoreViolations"
+            .to_string()
+    ));
+}
+
+#[test]
+fn escapes_and_non_ascii_match_the_reference() {
+    let f = Fixture::new(
+        include_str!("testdata/escapes.srt.jsonc"),
+        include_str!("testdata/escapes.bash.jsonc"),
+    );
+    let (preview, warnings) = f.preview(false).unwrap();
+    assert_eq!(preview, f.expand(include_str!("testdata/escapes.preview")));
+    assert_eq!(warnings, [RULES_REMINDER, LEGACY_REMINDER]);
+}
+
+#[test]
+fn zero_rules_give_the_bare_profile_and_a_header_only_rules_file() {
+    let f = Fixture::new(EMPTY_SRT, "{}");
+    let (preview, _) = f.preview(false).unwrap();
+    let expected = "--- config: {D}/.codex/config.toml (managed fragment) ---\n\
+default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\n\
+allow_login_shell = false\n\n[permissions.twsrt]\nextends = \":workspace\"\n\
+description = \"Generated by twsrt; edit canonical twsrt sources instead.\"\n\n\
+[permissions.twsrt.network]\nenabled = true\n\n[permissions.twsrt.network.domains]\n\
+--- rules: {D}/.codex/rules/twsrt.rules ---\n# Generated by twsrt; edit bash-rules.json instead.\n\n\
+# These rules govern requests to run outside the sandbox only.";
+    assert_eq!(preview, f.expand(expected));
+    let (plan, _) = f.stage().unwrap();
+    let Step::Write { content, .. } = &plan.steps[1] else {
+        panic!("rules file not staged")
+    };
+    assert_eq!(
+        content,
+        b"# Generated by twsrt; edit bash-rules.json instead.\n\n\
+          # These rules govern requests to run outside the sandbox only.\n"
+    );
+}
+
+#[test]
+fn relative_write_paths_and_deny_overlaps() {
+    let srt = r#"{"filesystem": {"allowWrite": ["/q//", "/opt/data/**/", "./", "./.", "././c", ".//d", "./**", "**", "./x", "x/", "y", "./z"], "denyWrite": ["x", "./y", "z*", "./z*", "q*"], "denyRead": ["./x", ".env"]}, "network": {"allowedDomains": [], "deniedDomains": []}}"#;
+    let f = Fixture::with_targets(srt, "{}", "");
+    let (preview, warnings) = f.preview(false).unwrap();
+    let body = preview
+        .split_once("[permissions.twsrt.workspace_roots]")
+        .unwrap()
+        .1;
+    assert_eq!(
+        body,
+        "\n\"/q\" = true\n\n[permissions.twsrt.filesystem.\":workspace_roots\"]\nx = \"deny\"\n\
+         \".env\" = \"deny\"\ny = \"read\"\n\"z*\" = \"deny\"\n\"q*\" = \"deny\"\nc = \"write\"\n\
+         \"/d\" = \"write\"\n\"**\" = \"write\"\n\"x/\" = \"write\"\nz = \"write\"\n\n\
+         [permissions.twsrt.network]\nenabled = true\n\n[permissions.twsrt.network.domains]"
+    );
+    assert_eq!(
+        warnings,
+        [
+            "3 denyWrite globs cannot be made read-only in Codex; they were compiled as deny, \
+             which blocks reading as well as writing",
+            "1 allowWrite pattern(s) skipped: a Codex workspace root must be one concrete \
+             directory: /opt/data/**/",
+            LEGACY_REMINDER,
+        ]
+    );
+}
+
+#[test]
+fn roots_are_skipped_only_when_a_deny_names_the_same_path() {
+    let srt = r#"{"filesystem": {"allowWrite": ["/d1/", "/d2", "/d3/**", "/d4", "/d5", "/d6/sub", "~/d7", "/d8/", "/d1", "/d1/**", "/r", "/r/"], "denyWrite": ["/d2/**", "/d4/x", "/d8"], "denyRead": ["/d1", "/d2/", "/d5/**", "/d6", "~/d7/"]}, "network": {"allowedDomains": [], "deniedDomains": []}}"#;
+    let f = Fixture::with_targets(srt, "{}", "");
+    let (preview, warnings) = f.preview(false).unwrap();
+    assert!(preview.contains(
+        "[permissions.twsrt.workspace_roots]\n\"/d2\" = true\n\"/d3\" = true\n\"/d4\" = true\n\
+         \"/d5\" = true\n\"/d6/sub\" = true\n\"~/d7\" = true\n\"/r\" = true\n\n"
+    ));
+    assert_eq!(
+        warnings[1],
+        "2 allowWrite path(s) are also named by SRT deny rules; the deny stays and the \
+         workspace root(s) were skipped: /d1, /d8"
+    );
+}
+
+#[test]
+fn without_rules_target_there_is_no_rules_section_or_reminder() {
+    let f = Fixture::with_targets(
+        EMPTY_SRT,
+        r#"{"allow": ["ls"], "ask": ["x"], "deny": ["\""]}"#,
+        "codex_config = \"c.toml\"\n",
+    );
+    let (preview, warnings) = f.preview(false).unwrap();
+    assert!(preview.starts_with(&f.expand("--- config: {D}/c.toml (managed fragment) ---\n")));
+    assert!(!preview.contains("--- rules:"));
+    assert_eq!(warnings.len(), 3);
+    assert_eq!(warnings[2], LEGACY_REMINDER);
+    let (plan, _) = f.stage().unwrap();
+    assert_eq!(plan.steps.len(), 2, "config and the restart line only");
+}
+
+#[test]
+fn without_config_target_the_default_path_is_shown_but_all_skips_codex() {
+    let f = Fixture::with_targets(EMPTY_SRT, "{}", "");
+    let (preview, _) = f.preview(false).unwrap();
+    let default = crate::paths::home_dir().join(".codex/config.toml");
+    assert!(preview.starts_with(&format!(
+        "--- config: {} (managed fragment) ---\n",
+        default.display()
+    )));
+    assert!(!included_in_all(&f.config));
+    assert!(included_in_all(&Fixture::new(EMPTY_SRT, "{}").config));
+}
+
+#[test]
+fn policy_errors_stop_generation() {
+    let cases = [
+        (r#"{"enabled": false}"#, "{}", "disabled"),
+        (
+            r#"{"enabled": false, "filesystem": {"denyRead": ["/~/x"]}}"#,
+            "{}",
+            "disabled",
+        ),
+        (r#"{"filesystem": {"denyRead": ["/~/x"]}}"#, "{}", "'/~/x'"),
+        (
+            r#"{"filesystem": {"allowWrite": ["./../x"]}}"#,
+            "{}",
+            "'./../x'",
+        ),
+        (r#"{"filesystem": {"denyWrite": ["a/.."]}}"#, "{}", "'a/..'"),
+        (
+            r#"{"filesystem": {"denyRead": ["../x"], "denyWrite": ["/~/z"]}}"#,
+            "{}",
+            "'../x'",
+        ),
+        (EMPTY_SRT, r#"{"deny": ["ok", "echo \"un"]}"#, "'echo \"un'"),
+        (EMPTY_SRT, r#"{"deny": ["   "]}"#, "no command"),
+        (EMPTY_SRT, r#"{"deny": ["trail\\"]}"#, "backslash"),
+    ];
+    for (srt, bash, fact) in cases {
+        let f = Fixture::new(srt, bash);
+        let err = f.preview(false).expect_err(srt);
+        assert_eq!(err.exit_code(), 1);
+        assert!(err.to_string().contains(fact), "{err} lacks {fact}");
+        assert!(f.stage().is_err());
+    }
+}
+
+#[test]
+fn enabled_other_than_false_and_override_values_do_not_disable() {
+    for srt in [r#"{"enabled": 0}"#, r#"{"enabled": null}"#, "{}"] {
+        assert!(Fixture::new(srt, "{}").preview(false).is_ok(), "{srt}");
+    }
+}
+
+#[test]
+fn stage_writes_merged_config_rules_and_the_restart_line() {
+    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    let existing = merge_cases::CASES[0].0;
+    std::fs::create_dir_all(f.path(".codex")).unwrap();
+    std::fs::write(f.path(".codex/config.toml"), existing).unwrap();
+    let (plan, warnings) = f.stage().unwrap();
+    let profile = &MERGE_FRAGMENT[MERGE_FRAGMENT.find("[permissions.twsrt]").unwrap()..];
+    let expected = merge_cases::CASES[0].1.replace("{P}", profile);
+    assert_eq!(plan.steps.len(), 3);
+    assert_eq!(
+        plan.steps[0],
+        Step::Write {
+            path: f.path(".codex/config.toml"),
+            content: expected.into_bytes(),
+            kind: FileKind::AgentTarget,
+        }
+    );
+    let Step::Write { path, .. } = &plan.steps[1] else {
+        panic!("no rules write")
+    };
+    assert_eq!(path, &f.path(".codex/rules/twsrt.rules"));
+    assert_eq!(
+        plan.steps[2],
+        Step::Print {
+            text: "Restart Codex to load the updated permission profile and rules.".into(),
+            info: true,
+        }
+    );
+    // The dry run shows only managed data, never the foreign secret.
+    let (name, shown) = &plan.dry_run[0];
+    assert_eq!(name, "codex");
+    assert_eq!(shown, &f.preview(false).unwrap().0);
+    assert!(!shown.contains("SECRET"));
+    assert_eq!(warnings.len(), 3);
+}
+
+#[test]
+fn a_new_config_file_is_exactly_the_fragment() {
+    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    let (plan, _) = f.stage().unwrap();
+    let Step::Write { content, .. } = &plan.steps[0] else {
+        panic!("no config write")
+    };
+    assert_eq!(String::from_utf8_lossy(content), MERGE_FRAGMENT);
+}
+
+#[test]
+fn legacy_settings_in_the_managed_file_are_refused() {
+    for (text, named) in [
+        ("sandbox_mode = \"x\"\n", "sandbox_mode"),
+        (
+            "[sandbox_workspace_write]\nnetwork_access = true\n",
+            "sandbox_workspace_write",
+        ),
+        (
+            "sandbox_workspace_write.network_access = true\n",
+            "sandbox_workspace_write",
+        ),
+        (
+            "sandbox_mode = \"x\"\n[sandbox_workspace_write]\n",
+            "sandbox_mode, sandbox_workspace_write",
+        ),
+    ] {
+        let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+        f.apply();
+        std::fs::write(f.path(".codex/config.toml"), text).unwrap();
+        let err = error_text(f.stage());
+        assert!(
+            err.starts_with(&f.expand("{D}/.codex/config.toml: ")),
+            "{err}"
+        );
+        assert!(err.contains(named), "{err}");
+        let (result, warnings) = f.diff();
+        assert!(error_text(result).contains(named));
+        assert!(warnings.is_empty(), "no warnings when diff fails");
+    }
+    // A profile of its own may hold sandbox_mode.
+    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    std::fs::create_dir_all(f.path(".codex")).unwrap();
+    std::fs::write(
+        f.path(".codex/config.toml"),
+        "[profiles.a]\nsandbox_mode = \"x\"\n",
+    )
+    .unwrap();
+    assert!(f.stage().is_ok());
+}
+
+#[test]
+fn toml_errors_name_the_position_but_never_the_content() {
+    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    std::fs::create_dir_all(f.path(".codex")).unwrap();
+    std::fs::write(
+        f.path(".codex/config.toml"),
+        "model = \"o3\"\ntoken = \"sk-SECRET\" x\n",
+    )
+    .unwrap();
+    let err = error_text(f.stage());
+    assert!(
+        err.starts_with(&f.expand("{D}/.codex/config.toml:2:21: ")),
+        "{err}"
+    );
+    assert!(!err.contains("SECRET") && !err.contains("token"), "{err}");
+    std::fs::write(f.path(".codex/config.toml"), b"model = 1\n\xff\n").unwrap();
+    assert!(error_text(f.stage()).contains("config.toml:2:1: "));
+    std::fs::write(f.path(".codex/config.toml"), "permissions = 5\n").unwrap();
+    assert!(error_text(f.stage()).contains("`permissions`"));
+}
+
+#[test]
+fn diff_reports_missing_files_then_drift_entries() {
+    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    let (result, warnings) = f.diff();
+    assert_eq!(
+        result.unwrap(),
+        AgentDiff::TargetMissing(f.expand("codex target file not found: {D}/.codex/config.toml"))
+    );
+    assert!(warnings.is_empty());
+    f.apply();
+    std::fs::remove_file(f.path(".codex/rules/twsrt.rules")).unwrap();
+    assert_eq!(
+        f.diff().0.unwrap(),
+        AgentDiff::TargetMissing(
+            f.expand("codex target file not found: {D}/.codex/rules/twsrt.rules")
+        )
+    );
+    f.apply();
+    let (result, warnings) = f.diff();
+    assert_eq!(
+        result.unwrap(),
+        AgentDiff::Compared {
+            missing: vec![],
+            extra: vec![]
+        }
+    );
+    assert_eq!(warnings.len(), 3);
+
+    // Formatting, comments and key order inside the profile are not drift.
+    let path = f.path(".codex/config.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let reordered = text
+        .replace("extends = \":workspace\"\n", "")
+        .replace(
+            "[permissions.twsrt.filesystem]\n",
+            "# note\n[permissions.twsrt.filesystem]\n",
+        )
+        .replace(
+            "description = ",
+            "extends=\":workspace\"   # base\ndescription = ",
+        );
+    std::fs::write(&path, &reordered).unwrap();
+    assert_eq!(
+        f.diff().0.unwrap(),
+        AgentDiff::Compared {
+            missing: vec![],
+            extra: vec![]
+        }
+    );
+
+    let drifted = text
+        .replace(
+            "approval_policy = \"on-request\"",
+            "approval_policy = \"never\"",
+        )
+        .replace("approvals_reviewer = \"user\"\n", "")
+        .replace("\"~/.ssh\" = \"deny\"", "\"~/.ssh\" = \"read\"");
+    std::fs::write(&path, drifted).unwrap();
+    let rules = f.path(".codex/rules/twsrt.rules");
+    let mut rules_text = std::fs::read_to_string(&rules).unwrap();
+    rules_text.pop();
+    std::fs::write(&rules, rules_text).unwrap();
+    let rules_entry = format!("rules:{}", rules.display());
+    assert_eq!(
+        f.diff().0.unwrap(),
+        AgentDiff::Compared {
+            missing: vec![
+                "config:approval_policy".into(),
+                "config:approvals_reviewer".into(),
+                "config:permissions.twsrt".into(),
+                rules_entry.clone(),
+            ],
+            extra: vec![
+                "config:approval_policy".into(),
+                "config:permissions.twsrt".into(),
+                rules_entry,
+            ],
+        }
+    );
+
+    let without_profile = &text[..text.find("\n[permissions.twsrt]").unwrap()];
+    std::fs::write(&path, without_profile).unwrap();
+    f.apply();
+    std::fs::write(
+        &path,
+        without_profile.replace("allow_login_shell = false", "allow_login_shell = \"false\""),
+    )
+    .unwrap();
+    assert_eq!(
+        f.diff().0.unwrap(),
+        AgentDiff::Compared {
+            missing: vec![
+                "config:allow_login_shell".into(),
+                "config:permissions.twsrt".into()
+            ],
+            extra: vec!["config:allow_login_shell".into()],
+        }
+    );
+}
+
+#[test]
+fn an_empty_extra_table_in_the_profile_is_drift() {
+    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    f.apply();
+    let path = f.path(".codex/config.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        format!("{text}\n[permissions.twsrt.network.unix_sockets]\n"),
+    )
+    .unwrap();
+    assert_eq!(
+        f.diff().0.unwrap(),
+        AgentDiff::Compared {
+            missing: vec!["config:permissions.twsrt".into()],
+            extra: vec!["config:permissions.twsrt".into()],
+        }
+    );
+}
+
+#[test]
+fn merge_layouts_match_the_reference_byte_for_byte() {
+    let profile = &MERGE_FRAGMENT[MERGE_FRAGMENT.find("[permissions.twsrt]").unwrap()..];
+    let path = std::path::Path::new("/x/config.toml");
+    for (i, (existing, expected)) in merge_cases::CASES.iter().enumerate() {
+        let expected = expected.replace("{P}", profile);
+        let merged = merge::merge(existing, MERGE_FRAGMENT, path).unwrap();
+        assert_eq!(merged, expected, "case {i}: {existing:?}");
+        // Like the reference, a second run may still drop a blank line after
+        // the profile; from then on the file is stable.
+        let second = merge::merge(&merged, MERGE_FRAGMENT, path).unwrap();
+        assert_eq!(
+            merge::merge(&second, MERGE_FRAGMENT, path).unwrap(),
+            second,
+            "rerun {i}"
+        );
+    }
+}
+
+#[test]
+fn merge_keeps_comments_after_an_old_profile() {
+    // The reference drops these comments with the old profile; we keep them.
+    let path = std::path::Path::new("/x/config.toml");
+    let existing = "[permissions.twsrt]\nextends = \"x\"\n\n# about projects\n[projects.a]\nx=1\n";
+    let merged = merge::merge(existing, MERGE_FRAGMENT, path).unwrap();
+    assert!(
+        merged.ends_with("\"github.com\" = \"allow\"\n\n# about projects\n[projects.a]\nx=1\n")
+    );
+    assert_eq!(merge::merge(&merged, MERGE_FRAGMENT, path).unwrap(), merged);
+}
+
+#[test]
+fn merge_into_dotted_permissions_keeps_the_document_valid() {
+    // The reference moves following keys under the new table here; we do not.
+    let path = std::path::Path::new("/x/config.toml");
+    let existing = "permissions.other.extends = \"x\"\nmodel = 1\n[a]\nb=1\n";
+    let merged = merge::merge(existing, MERGE_FRAGMENT, path).unwrap();
+    let doc: toml_edit::DocumentMut = merged.parse().unwrap();
+    assert_eq!(doc["model"].as_integer(), Some(1));
+    assert_eq!(doc["permissions"]["other"]["extends"].as_str(), Some("x"));
+    assert_eq!(
+        doc["permissions"]["twsrt"]["extends"].as_str(),
+        Some(":workspace")
+    );
+    assert_eq!(doc["a"]["b"].as_integer(), Some(1));
+}

@@ -1,0 +1,77 @@
+//! config.toml layouts and what the reference made of each: (existing file,
+//! merged file with `{P}` for the generated `[permissions.twsrt]` tree).
+
+pub const CASES: &[(&str, &str)] = &[
+    (
+        "# My codex config\nmodel = \"o3\"   # inline comment\napproval_policy = \"never\"\n\n\n# reasoning\nmodel_reasoning_effort = \"high\"\n\n[mcp_servers.github]\ncommand = \"npx\"\nargs = [\"-y\", \"@modelcontextprotocol/server-github\"]\nenv = { GITHUB_TOKEN = \"ghp_SECRET123\" }\n\n[permissions.other]\nextends = \":read-only\"\n\n[permissions.twsrt]\nextends = \":workspace\"\ndescription = \"old\"\n# stale comment inside twsrt\n\n[permissions.twsrt.filesystem]\n\"/old\" = \"deny\"\n\n[projects.\"/home/u/proj\"]\ntrust_level = \"trusted\"\n\n[permissions.third]\nextends = \":workspace\"\n",
+        "# My codex config\nmodel = \"o3\"   # inline comment\napproval_policy = \"on-request\"\n\n\n# reasoning\nmodel_reasoning_effort = \"high\"\ndefault_permissions = \"twsrt\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[mcp_servers.github]\ncommand = \"npx\"\nargs = [\"-y\", \"@modelcontextprotocol/server-github\"]\nenv = { GITHUB_TOKEN = \"ghp_SECRET123\" }\n\n[permissions.other]\nextends = \":read-only\"\n\n{P}\n[projects.\"/home/u/proj\"]\ntrust_level = \"trusted\"\n\n[permissions.third]\nextends = \":workspace\"\n",
+    ),
+    (
+        "model = \"o3\"\n# trailing comment",
+        "model = \"o3\"\n# trailing comment\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}",
+    ),
+    (
+        "[mcp_servers.x]\ncommand = \"y\"\n",
+        "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[mcp_servers.x]\ncommand = \"y\"\n\n{P}",
+    ),
+    (
+        "model = \"o3\"\n\n# MCP servers\n[mcp_servers.x]\ncommand = \"y\"\n",
+        "model = \"o3\"\n\n# MCP servers\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[mcp_servers.x]\ncommand = \"y\"\n\n{P}",
+    ),
+    (
+        "model = \"o3\"",
+        "model = \"o3\"\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}",
+    ),
+    (
+        "\n\n",
+        "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n\n{P}",
+    ),
+    (
+        "model = \"o3\"\n[mcp_servers.x]\ncommand = \"y\"",
+        "model = \"o3\"\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[mcp_servers.x]\ncommand = \"y\"\n{P}",
+    ),
+    (
+        "model = \"o3\"\n\n[permissions.other]\nextends = \":read-only\"\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
+        "model = \"o3\"\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[permissions.other]\nextends = \":read-only\"\n\n{P}[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
+    ),
+    (
+        "# top\n[permissions.twsrt.filesystem]\n\"/a\" = \"deny\"\n\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
+        "# top\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
+    ),
+    (
+        "[permissions.twsrt]\nextends = \"x\"\n\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
+        "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
+    ),
+    (
+        "[permissions.twsrt]\nextends = \"x\"\n[permissions.twsrt.filesystem]\n\"/a\" = \"deny\"\n[projects.\"/x\"]\nt = 1\n\n[permissions.third]\nx=1\n",
+        "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}\n[projects.\"/x\"]\nt = 1\n\n[permissions.third]\nx=1\n",
+    ),
+    (
+        "  approval_policy   =   \"never\"   # keep\n\"allow_login_shell\" = true #c2\ndefault_permissions='x'\n[profiles.a]\nsandbox_mode = \"workspace-write\"\n",
+        "  approval_policy   =   \"on-request\"   # keep\n\"allow_login_shell\" = false #c2\ndefault_permissions=\"twsrt\"\napprovals_reviewer = \"user\"\n\n[profiles.a]\nsandbox_mode = \"workspace-write\"\n\n{P}",
+    ),
+    (
+        "[permissions]\ntwsrt = 5\n",
+        "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[permissions]\n\n{P}",
+    ),
+    (
+        "[[aot]]\nx = 1\n\n[[aot]]\nx = 2\n",
+        "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n[[aot]]\nx = 1\n\n[[aot]]\nx = 2\n\n{P}",
+    ),
+    (
+        "[mcp]\nx=1\n# end",
+        "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[mcp]\nx=1\n# end\n{P}",
+    ),
+    (
+        "[permissions.other]\nx=1\n\n# Projects\n[projects.a]\ny=1\n",
+        "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[permissions.other]\nx=1\n\n# Projects\n\n{P}[projects.a]\ny=1\n",
+    ),
+    (
+        "[[permissions.list]]\nx = 1\n\n[a]\nb=1\n",
+        "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[[permissions.list]]\nx = 1\n\n{P}[a]\nb=1\n",
+    ),
+    (
+        "",
+        "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}",
+    ),
+];

@@ -1,0 +1,439 @@
+//! Running probes: each one plainly (the control) and under
+//! `srt -s SETTINGS -c`, with a timeout, srt's TMPDIR in a scratch directory,
+//! and every probe file removed afterwards.
+
+use std::io::{IsTerminal, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use super::probe::{Action, Probe};
+
+/// How probes are run.
+pub struct RunEnv {
+    pub srt: PathBuf,
+    pub settings: PathBuf,
+    /// srt's TMPDIR (it leaves `srt-mux-*.sock` files there).
+    pub scratch: PathBuf,
+    pub timeout_secs: u64,
+}
+
+impl RunEnv {
+    pub fn sandboxed(&self, command: &str) -> Command {
+        let mut cmd = Command::new(&self.srt);
+        cmd.arg("-s")
+            .arg(&self.settings)
+            .arg("-c")
+            .arg(command)
+            .env("TMPDIR", &self.scratch);
+        cmd
+    }
+
+    pub fn plain(&self, command: &str) -> Command {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(command).env("TMPDIR", &self.scratch);
+        cmd
+    }
+
+    fn timeout(&self) -> Duration {
+        Duration::from_secs(self.timeout_secs)
+    }
+}
+
+/// One finished process.
+#[derive(Debug, Clone, Default)]
+pub struct Output {
+    /// None: killed by a signal (or by the timeout).
+    pub exit: Option<i32>,
+    pub timed_out: bool,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    pub ms: u64,
+}
+
+/// Run a command with stdin closed, in its own process group, and kill the
+/// group (TERM, then KILL) when it outlives the timeout.
+pub fn exec(mut cmd: Command, timeout: Duration) -> std::io::Result<Output> {
+    let start = Instant::now();
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let mut child = cmd.spawn()?;
+    let mut out_pipe = child.stdout.take().expect("piped stdout");
+    let mut err_pipe = child.stderr.take().expect("piped stderr");
+    let (out_tx, out_rx) = std::sync::mpsc::channel();
+    let (err_tx, err_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out_pipe.read_to_end(&mut buf);
+        let _ = out_tx.send(buf);
+    });
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err_pipe.read_to_end(&mut buf);
+        let _ = err_tx.send(buf);
+    });
+    let pgid = child.id();
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if start.elapsed() >= timeout {
+            timed_out = true;
+            // srt cleans up its mount-point artifacts on TERM; KILL what is left.
+            signal_group(pgid, "TERM");
+            let grace = Instant::now();
+            loop {
+                if child.try_wait()?.is_some() {
+                    break;
+                }
+                if grace.elapsed() >= Duration::from_secs(2) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            signal_group(pgid, "KILL");
+            let _ = child.kill();
+            break child.wait()?;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    // A process that escaped the group may still hold a pipe: do not wait
+    // for it forever.
+    let drain = Duration::from_secs(2);
+    let stdout = out_rx.recv_timeout(drain).unwrap_or_default();
+    let stderr = err_rx.recv_timeout(drain).unwrap_or_default();
+    Ok(Output {
+        exit: if timed_out { None } else { status.code() },
+        timed_out,
+        stdout,
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        ms: start.elapsed().as_millis() as u64,
+    })
+}
+
+fn signal_group(pgid: u32, signal: &str) {
+    let _ = Command::new("kill")
+        .arg("-s")
+        .arg(signal)
+        .arg("--")
+        .arg(format!("-{pgid}"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
+
+pub fn exit_text(exit: Option<i32>) -> String {
+    exit.map_or_else(|| "-".into(), |c| c.to_string())
+}
+
+/// The first lines of stderr, at most `max` characters, on one line.
+pub fn trim_stderr(stderr: &str, max: usize) -> String {
+    let joined = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" | ");
+    if joined.chars().count() <= max {
+        joined
+    } else {
+        let cut: String = joined.chars().take(max).collect();
+        format!("{cut}...")
+    }
+}
+
+/// A run of one side of a probe.
+#[derive(Debug, Clone, Default)]
+pub struct Side {
+    pub out: Output,
+    /// For `Create`: whether the probe file arrived on the host.
+    pub effect: Option<bool>,
+    /// The command could not be started, or its probe file not prepared.
+    pub broken: Option<String>,
+    /// srt's proxy was not ready on the first try; this is the second.
+    pub retried: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Executed {
+    pub control: Side,
+    pub sandbox: Side,
+}
+
+/// Did curl get no answer because srt's in-sandbox proxy was not ready yet?
+pub fn proxy_not_ready(out: &Output) -> bool {
+    out.exit == Some(7) && !String::from_utf8_lossy(&out.stdout).contains("HTTP/")
+}
+
+/// Run one probe: prepare its files, run the control, run it in srt (once
+/// more when srt's proxy was not ready), remove its files.
+pub fn execute(action: &Action, env: &RunEnv) -> Executed {
+    let prepared = prepare(action);
+    let (control, sandbox) = match prepared {
+        Err(reason) => {
+            let side = Side {
+                broken: Some(reason),
+                ..Side::default()
+            };
+            (side.clone(), side)
+        }
+        Ok(()) => {
+            let control = side(action, env.plain(&action.control_command()), env);
+            let mut sandbox = side(action, env.sandboxed(&action.command()), env);
+            if matches!(action, Action::Http { .. }) && proxy_not_ready(&sandbox.out) {
+                sandbox = side(action, env.sandboxed(&action.command()), env);
+                sandbox.retried = true;
+            }
+            (control, sandbox)
+        }
+    };
+    cleanup(action);
+    Executed { control, sandbox }
+}
+
+fn side(action: &Action, cmd: Command, env: &RunEnv) -> Side {
+    if let Action::Create(file) = action
+        && std::fs::symlink_metadata(file).is_ok()
+    {
+        return Side {
+            broken: Some(format!("{} exists already; not touched", file.display())),
+            ..Side::default()
+        };
+    }
+    let mut side = match exec(cmd, env.timeout()) {
+        Ok(out) => Side {
+            out,
+            ..Side::default()
+        },
+        Err(e) => Side {
+            broken: Some(format!("could not start: {e}")),
+            ..Side::default()
+        },
+    };
+    if let Action::Create(file) = action {
+        // Only a file this run created can be there (the check above).
+        let arrived = std::fs::symlink_metadata(file).is_ok();
+        if arrived {
+            let _ = std::fs::remove_file(file);
+        }
+        side.effect = Some(arrived);
+    }
+    side
+}
+
+fn prepare(action: &Action) -> Result<(), String> {
+    if let Action::Plant { dir, file } = action {
+        std::fs::create_dir(dir).map_err(|e| {
+            format!(
+                "could not create the probe directory {}: {e}",
+                dir.display()
+            )
+        })?;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(file)
+            .map_err(|e| format!("could not plant the probe file {}: {e}", file.display()))?;
+    }
+    Ok(())
+}
+
+fn cleanup(action: &Action) {
+    if let Action::Plant { dir, file } = action {
+        let _ = std::fs::remove_file(file);
+        let _ = std::fs::remove_dir(dir);
+    }
+}
+
+/// Run every probe that has an action, `jobs` at a time, in order of the
+/// results (not of completion). A progress line goes to a terminal stderr.
+pub fn execute_all(probes: &[Probe], env: &RunEnv, jobs: usize) -> Vec<Option<Executed>> {
+    let runnable: Vec<usize> = (0..probes.len())
+        .filter(|&i| probes[i].action.is_ok())
+        .collect();
+    let results: Mutex<Vec<Option<Executed>>> = Mutex::new(vec![None; probes.len()]);
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let progress = Progress::new(runnable.len());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, runnable.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let n = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&i) = runnable.get(n) else {
+                        break;
+                    };
+                    let Ok(action) = &probes[i].action else {
+                        continue;
+                    };
+                    let executed = execute(action, env);
+                    results.lock().expect("results")[i] = Some(executed);
+                    let finished = done.fetch_add(1, Ordering::SeqCst) + 1;
+                    progress.show(finished, &probes[i]);
+                }
+            });
+        }
+    });
+    progress.clear();
+    results.into_inner().expect("results")
+}
+
+struct Progress {
+    total: usize,
+    on: bool,
+    lock: Mutex<()>,
+}
+
+impl Progress {
+    fn new(total: usize) -> Self {
+        let progress = Progress {
+            total,
+            on: std::io::stderr().is_terminal() && total > 0,
+            lock: Mutex::new(()),
+        };
+        if progress.on {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "twsrt test: running {total} probes...");
+            let _ = err.flush();
+        }
+        progress
+    }
+
+    fn show(&self, finished: usize, probe: &Probe) {
+        if !self.on {
+            return;
+        }
+        let _guard = self.lock.lock();
+        let mut line = format!(
+            "twsrt test: {finished}/{} probes run ({} {})",
+            self.total,
+            probe.kind.name(),
+            probe.rule
+        );
+        if line.chars().count() > 76 {
+            line = line.chars().take(73).collect::<String>() + "...";
+        }
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r\x1b[2K{line}");
+        let _ = err.flush();
+    }
+
+    fn clear(&self) {
+        if self.on {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[2K");
+            let _ = err.flush();
+        }
+    }
+}
+
+/// A directory for srt's TMPDIR, removed (with whatever srt left) on drop.
+pub struct Scratch {
+    pub path: PathBuf,
+}
+
+impl Scratch {
+    pub fn new() -> std::io::Result<Self> {
+        use std::os::unix::fs::DirBuilderExt;
+        let base = std::env::temp_dir();
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let mut last = None;
+        for attempt in 0..16u32 {
+            let path = base.join(format!(
+                "twsrt-test-{}-{:x}",
+                std::process::id(),
+                nanos.wrapping_add(attempt)
+            ));
+            match std::fs::DirBuilder::new().mode(0o700).create(&path) {
+                Ok(()) => return Ok(Scratch { path }),
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| std::io::Error::other("no scratch directory")))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+pub fn is_dir(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exec_reports_exit_output_and_timeouts() {
+        let out = exec(
+            {
+                let mut c = Command::new("sh");
+                c.args(["-c", "printf x; echo oops >&2; exit 3"]);
+                c
+            },
+            Duration::from_secs(5),
+        )
+        .unwrap();
+        assert_eq!(out.exit, Some(3));
+        assert_eq!(out.stdout, b"x");
+        assert_eq!(out.stderr, "oops\n");
+        let start = Instant::now();
+        let out = exec(
+            {
+                let mut c = Command::new("sh");
+                c.args(["-c", "sleep 30 & sleep 30"]);
+                c
+            },
+            Duration::from_millis(200),
+        )
+        .unwrap();
+        assert!(out.timed_out);
+        assert_eq!(out.exit, None);
+        assert!(start.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn stderr_is_trimmed_to_one_line() {
+        assert_eq!(trim_stderr("a\n\n b \n", 100), "a | b");
+        assert_eq!(trim_stderr("abcdef", 3), "abc...");
+    }
+
+    #[test]
+    fn plant_and_create_leave_nothing_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let scratch = Scratch::new().unwrap();
+        let env = RunEnv {
+            srt: PathBuf::from("/bin/sh"), // stands in for srt: `sh -s X -c CMD` fails
+            settings: PathBuf::from("/nonexistent"),
+            scratch: scratch.path.clone(),
+            timeout_secs: 5,
+        };
+        let plant = Action::Plant {
+            dir: dir.path().join("twsrt-probe-1"),
+            file: dir.path().join("twsrt-probe-1/.env"),
+        };
+        let ex = execute(&plant, &env);
+        assert_eq!(ex.control.out.exit, Some(0));
+        let create = Action::Create(dir.path().join("twsrt-probe-2"));
+        let ex = execute(&create, &env);
+        assert_eq!(ex.control.effect, Some(true));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        let path = scratch.path.clone();
+        drop(scratch);
+        assert!(!path.exists());
+    }
+}
