@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/twsrt
 
-.PHONY: all build demo test lint fmt bench parity-record fuzz clean
+.PHONY: all build demo test lint fmt bench parity-record fuzz clean test-clients
 
 all: build
 
@@ -17,6 +17,18 @@ demo:
 test: lint
 	bash scripts/install-srt.sh
 	$(CARGO) test --all-targets
+
+# Check the generated files against the real Codex CLI, Claude Code and
+# Copilot CLI (doc/clients.md). Not part of `make test`: the clients take
+# about 1 GB. Installing them is the only step that uses the network. The
+# checks run offline: in a network namespace of their own where the machine
+# allows it, with every proxy variable pointed at a dead local port
+# (127.0.0.1:9) in any case, and `codex doctor` is never run (it has no
+# offline switch).
+test-clients:
+	$(CARGO) build --release
+	bin="$$(bash scripts/install-clients.sh)" && \
+	python3 tests/clients/run.py --twsrt $${CARGO_TARGET_DIR:-target}/release/twsrt --bin "$$bin"
 
 lint:
 	$(CARGO) fmt --check
@@ -33,6 +45,21 @@ bench:
 # Re-record the parity fixtures from twsrt 1.0.0 (needs Python and PyPI).
 parity-record:
 	python3 tests/parity/record.py
+
+# Run every fuzz target (fuzz/) for FUZZ_SECONDS each, one after another.
+# Stable toolchain: cargo-fuzz needs -Z flags, which RUSTC_BOOTSTRAP=1
+# unlocks (AddressSanitizer included). New corpus entries land in
+# fuzz/corpus/<target>/ (only the seed-* files are committed); crashes in
+# fuzz/artifacts/<target>/.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := jsonc_parse compose_fragments config_load claude_merge codex_merge copilot_render codex_render
+fuzz:
+	RUSTC_BOOTSTRAP=1 $(CARGO) fuzz build
+	set -e; for t in $(FUZZ_TARGETS); do \
+		echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
+		RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run $$t -- \
+			-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -print_final_stats=1; \
+	done
 
 clean:
 	$(CARGO) clean

@@ -8,7 +8,7 @@
 //! describe what an agent may do and may sit next to credentials.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -36,6 +36,47 @@ struct Prepared {
 /// Apply every write and symlink of the plan, or none of them.
 pub fn apply(plan: &Plan) -> Result<()> {
     apply_with(plan, fault::from_env())
+}
+
+/// Every check [`apply`] makes before its first write, without writing: a
+/// dry run fails on exactly the targets a real run would fail on.
+pub fn check(plan: &Plan) -> Result<()> {
+    for step in &plan.steps {
+        let (path, follow) = match step {
+            Step::Write { path, .. } => (path, true),
+            Step::Symlink { link, .. } => (link, false),
+            Step::Migrate { .. } | Step::Print { .. } => continue,
+        };
+        let dest = if follow {
+            resolve_symlinked_file(path)?
+        } else {
+            path.clone()
+        };
+        if let Before::Symlink(_) = read_before(&dest)?
+            && follow
+        {
+            return Err(Error::target(
+                &dest,
+                "is a symlink that could not be resolved",
+            ));
+        }
+        // The nearest existing ancestor must be a directory we can create in.
+        if let Some(blocker) = dest
+            .ancestors()
+            .skip(1)
+            .find(|a| !a.as_os_str().is_empty() && fs::symlink_metadata(a).is_ok())
+            && !blocker.is_dir()
+        {
+            return Err(Error::target(
+                blocker,
+                format!(
+                    "is not a directory, so {} cannot be written",
+                    dest.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// [`apply`], with the rename of prepared entry `fail_at` (0-based) made to
@@ -136,8 +177,13 @@ impl Transaction {
             cur = d.parent();
         }
         for d in missing.into_iter().rev() {
-            fs::create_dir(&d).map_err(|e| Error::io(&d, e))?;
-            self.created_dirs.push(d);
+            match fs::create_dir(&d) {
+                Ok(()) => self.created_dirs.push(d),
+                // Another process (a second `generate -w`) created it in the
+                // meantime: it is not ours to remove on rollback.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => {}
+                Err(e) => return Err(Error::io(&d, e)),
+            }
         }
         if !dir.as_os_str().is_empty() && !dir.is_dir() {
             return Err(Error::target(dir, "is not a directory"));
@@ -214,25 +260,98 @@ fn read_before(path: &Path) -> Result<Before> {
     let meta = match fs::symlink_metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Before::Nothing),
-        Err(e) => return Err(Error::io(path, e)),
+        Err(e) => return Err(path_error(path, e)),
     };
-    let ft = meta.file_type();
-    if ft.is_symlink() {
+    if meta.file_type().is_symlink() {
         return fs::read_link(path)
             .map(Before::Symlink)
             .map_err(|e| Error::io(path, e));
     }
-    if ft.is_dir() {
-        return Err(Error::target(path, "is a directory, not a file"));
-    }
-    if !ft.is_file() {
-        return Err(Error::target(path, "is not a regular file"));
-    }
-    let content = fs::read(path).map_err(|e| Error::io(path, e))?;
+    check_regular(path, &meta)?;
+    let Some(content) = read_existing(path)? else {
+        return Ok(Before::Nothing);
+    };
     Ok(Before::File {
         content,
         mode: meta.permissions().mode() & 0o7777,
     })
+}
+
+/// The content of an existing target that is about to be merged into, or
+/// `None` when there is no file at `path`.
+///
+/// The file type is checked before the file is opened: opening a FIFO
+/// would block until some other process writes to it, and a directory,
+/// socket or device is never a settings file. The check follows symlinks
+/// (dotfile repos link these files); a link that cannot be followed
+/// (dangling or looping) is an error, not a missing file, because the write
+/// that follows could neither replace nor follow it. Errors name the file
+/// and never its content.
+pub fn read_existing(path: &Path) -> Result<Option<Vec<u8>>> {
+    let meta = match fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) => {
+            let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+            return match e.kind() {
+                _ if is_link => Err(unfollowable(path, &e)),
+                std::io::ErrorKind::NotFound => Ok(None),
+                _ => Err(path_error(path, e)),
+            };
+        }
+    };
+    check_regular(path, &meta)?;
+    // A FIFO swapped in between the check and the open would still block
+    // the open; only someone who can already rewrite the directory can do
+    // that. What was opened is checked again before it is read.
+    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    check_regular(path, &file.metadata().map_err(|e| Error::io(path, e))?)?;
+    let mut content = Vec::new();
+    file.read_to_end(&mut content)
+        .map_err(|e| Error::io(path, e))?;
+    Ok(Some(content))
+}
+
+/// An error looking up `path`. "Not a directory" names the regular file
+/// that sits where one of `path`'s directories belongs.
+fn path_error(path: &Path, e: std::io::Error) -> Error {
+    if e.kind() == std::io::ErrorKind::NotADirectory {
+        let blocker = path
+            .ancestors()
+            .skip(1)
+            .find(|a| fs::metadata(a).is_ok_and(|m| !m.is_dir()));
+        if let Some(blocker) = blocker {
+            return Error::target(
+                blocker,
+                format!(
+                    "is not a directory, so {} cannot be read or written",
+                    path.display()
+                ),
+            );
+        }
+    }
+    Error::io(path, e)
+}
+
+fn unfollowable(path: &Path, e: &std::io::Error) -> Error {
+    Error::target(path, format!("is a symlink that cannot be followed ({e})"))
+}
+
+/// Only regular files are read or replaced.
+fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<()> {
+    use std::os::unix::fs::FileTypeExt;
+    let ft = meta.file_type();
+    let what = match () {
+        () if ft.is_file() => return Ok(()),
+        () if ft.is_dir() => return Err(Error::target(path, "is a directory, not a file")),
+        () if ft.is_fifo() => "a FIFO",
+        () if ft.is_socket() => "a socket",
+        () if ft.is_block_device() || ft.is_char_device() => "a device",
+        () => "a special file",
+    };
+    Err(Error::target(
+        path,
+        format!("is {what}, not a regular file; twsrt reads and replaces only regular files"),
+    ))
 }
 
 fn parent_dir(path: &Path) -> PathBuf {

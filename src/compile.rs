@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::compose::{ParsedFragment, compose};
+use crate::compose::{Composer, ParsedFragment};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::profile::{ResolvedProfile, resolve};
@@ -18,8 +18,16 @@ pub struct Canonical {
     pub kind: SourceKind,
     pub output: PathBuf,
     pub value: Value,
+}
+
+impl Canonical {
     /// The exact bytes of the output file (Python-style JSON plus a newline).
-    pub text: String,
+    /// Rendered on demand: a preview never needs it.
+    pub fn text(&self) -> String {
+        let mut text = crate::pyjson::to_pretty(&self.value);
+        text.push('\n');
+        text
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -52,7 +60,12 @@ pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
     let mut rules = Vec::new();
     for source in &config.sources {
         let kind = source.kind;
-        let mut parsed = Vec::new();
+        // Fragments are merged as they are read, so only one is in memory at
+        // a time. Errors keep their order: every fragment is read and checked
+        // before a composition conflict is reported, and a conflict before an
+        // opposing-action error.
+        let mut composer = Composer::new(&profile.name, kind.name());
+        let mut conflict = None;
         for fragment in profile.fragments(kind) {
             let bytes = std::fs::read(&fragment.path).map_err(|e| Error::io(&fragment.path, e))?;
             let text = String::from_utf8(bytes).map_err(|e| {
@@ -75,18 +88,21 @@ pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
                 value,
             };
             kind.validate(&parsed_fragment)?;
-            parsed.push(parsed_fragment);
+            if conflict.is_none() {
+                conflict = composer.add(parsed_fragment).err();
+            }
         }
-        let value = compose(&profile.name, kind.name(), &parsed)?;
-        kind.check_opposing(&profile.name, &parsed)?;
+        if let Some(conflict) = conflict {
+            return Err(conflict);
+        }
+        let composed = composer.finish();
+        kind.check_opposing_composed(&profile.name, &composed)?;
+        let value = composed.value;
         kind.rules(&value, &mut rules);
-        let mut text = crate::pyjson::to_pretty(&value);
-        text.push('\n');
         canonical.push(Canonical {
             kind,
             output: source.output.clone(),
             value,
-            text,
         });
     }
     Ok(Compiled {

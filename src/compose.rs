@@ -6,7 +6,8 @@
 //! value would change a security policy behind the user's back.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
@@ -23,47 +24,108 @@ pub struct ParsedFragment {
 
 /// Compose fragments in order. `profile` and `kind` only label errors.
 pub fn compose(profile: &str, kind: &str, fragments: &[ParsedFragment]) -> Result<Value> {
-    let mut composer = Composer {
-        profile,
-        kind,
-        fragments,
-        origin: HashMap::new(),
-    };
-    let mut acc = Map::new();
-    for (index, fragment) in fragments.iter().enumerate() {
-        let Value::Object(map) = &fragment.value else {
-            // The JSONC parser only returns objects; keep composing safely anyway.
-            continue;
-        };
-        composer.merge_object(&mut acc, map, &mut String::new(), index)?;
+    let mut composer = Composer::new(profile, kind);
+    for fragment in fragments {
+        composer.add(fragment.clone())?;
     }
-    Ok(Value::Object(acc))
+    Ok(composer.finish().value)
 }
 
-struct Composer<'a> {
+/// Composes fragments one at a time, so that each fragment's value is merged
+/// (moved, not copied) and gone before the next one is read: the peak memory
+/// is the composition plus one fragment. [`compose`] is this, in one go.
+pub struct Composer<'a> {
     profile: &'a str,
     kind: &'a str,
-    fragments: &'a [ParsedFragment],
+    /// The files added so far, in order (errors name them).
+    paths: Vec<PathBuf>,
+    acc: Map<String, Value>,
     /// JSON pointer -> index of the fragment that first set it.
-    origin: HashMap<String, usize>,
+    origin: FxHashMap<String, usize>,
+    /// JSON pointer -> the entries of the array there, kept across fragments so
+    /// each union costs the size of the new list, not of the whole union.
+    arrays: FxHashMap<String, ArrayIndex>,
+    /// JSON pointer of an array under an object key -> for each entry, the
+    /// fragment it first came from.
+    sources: FxHashMap<String, Vec<u32>>,
 }
 
-impl Composer<'_> {
+/// A composed document, with the fragment each list entry came from.
+pub struct Composed {
+    pub value: Value,
+    paths: Vec<PathBuf>,
+    sources: FxHashMap<String, Vec<u32>>,
+}
+
+impl Composed {
+    /// The string entries of the list at `pointer` (an RFC 6901 JSON pointer),
+    /// in order, each with the file of the first fragment that listed it.
+    pub fn list<'s>(&'s self, pointer: &str) -> impl Iterator<Item = (&'s str, &'s Path)> {
+        let items = self
+            .value
+            .pointer(pointer)
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        let sources = self.sources.get(pointer).map_or(&[][..], Vec::as_slice);
+        items.iter().zip(sources).filter_map(|(item, &source)| {
+            Some((item.as_str()?, self.paths[source as usize].as_path()))
+        })
+    }
+}
+
+impl<'a> Composer<'a> {
+    /// `profile` and `kind` only label errors.
+    pub fn new(profile: &'a str, kind: &'a str) -> Self {
+        Composer {
+            profile,
+            kind,
+            paths: Vec::new(),
+            acc: Map::new(),
+            origin: FxHashMap::default(),
+            arrays: FxHashMap::default(),
+            sources: FxHashMap::default(),
+        }
+    }
+
+    /// Merges the next fragment. After an error the composition is
+    /// incomplete and must not be used.
+    pub fn add(&mut self, fragment: ParsedFragment) -> Result<()> {
+        let index = self.paths.len();
+        self.paths.push(fragment.path);
+        let Value::Object(map) = fragment.value else {
+            // The JSONC parser only returns objects; keep composing safely anyway.
+            return Ok(());
+        };
+        let mut acc = std::mem::take(&mut self.acc);
+        let result = self.merge_object(&mut acc, map, &mut String::new(), index);
+        self.acc = acc;
+        result
+    }
+
+    pub fn finish(self) -> Composed {
+        Composed {
+            value: Value::Object(self.acc),
+            paths: self.paths,
+            sources: self.sources,
+        }
+    }
+
     fn merge_object(
         &mut self,
         acc: &mut Map<String, Value>,
-        new: &Map<String, Value>,
+        new: Map<String, Value>,
         pointer: &mut String,
         index: usize,
     ) -> Result<()> {
         for (key, value) in new {
             let len = pointer.len();
             pointer.push('/');
-            push_pointer_token(pointer, key);
-            match acc.get_mut(key) {
+            push_pointer_token(pointer, &key);
+            match acc.get_mut(&key) {
                 None => {
                     self.origin.insert(pointer.clone(), index);
-                    acc.insert(key.clone(), dedup_fresh(value));
+                    let value = self.fresh(value, pointer, index);
+                    acc.insert(key, value);
                 }
                 Some(existing) => self.merge_value(existing, value, pointer, index)?,
             }
@@ -72,28 +134,66 @@ impl Composer<'_> {
         Ok(())
     }
 
+    /// A value new to the composition: de-duplicated, with its lists'
+    /// entries attributed to fragment `index`.
+    fn fresh(&mut self, value: Value, pointer: &mut String, index: usize) -> Value {
+        match value {
+            Value::Object(map) => Value::Object(
+                map.into_iter()
+                    .map(|(key, value)| {
+                        let len = pointer.len();
+                        pointer.push('/');
+                        push_pointer_token(pointer, &key);
+                        let value = self.fresh(value, pointer, index);
+                        pointer.truncate(len);
+                        (key, value)
+                    })
+                    .collect(),
+            ),
+            array @ Value::Array(_) => {
+                let array = dedup_fresh(array);
+                let len = array.as_array().map_or(0, Vec::len);
+                self.sources
+                    .insert(pointer.clone(), vec![index as u32; len]);
+                array
+            }
+            other => other,
+        }
+    }
+
     fn merge_value(
         &mut self,
         existing: &mut Value,
-        new: &Value,
+        new: Value,
         pointer: &mut String,
         index: usize,
     ) -> Result<()> {
         match (existing, new) {
             (Value::Object(a), Value::Object(b)) => self.merge_object(a, b, pointer, index),
             (Value::Array(a), Value::Array(b)) => {
-                let fresh: Vec<&Value> = {
-                    let mut seen: HashSet<Key> = a.iter().map(Key::of).collect();
-                    b.iter().filter(|item| seen.insert(Key::of(item))).collect()
+                let seen = match self.arrays.get_mut(pointer.as_str()) {
+                    Some(seen) => seen,
+                    None => self
+                        .arrays
+                        .entry(pointer.clone())
+                        .or_insert_with(|| ArrayIndex::of(a, b.len())),
                 };
-                a.extend(fresh.into_iter().cloned());
+                let mut sources = self.sources.get_mut(pointer.as_str());
+                a.reserve(b.len());
+                for item in b {
+                    if seen.push_new(a, item)
+                        && let Some(sources) = sources.as_mut()
+                    {
+                        sources.push(index as u32);
+                    }
+                }
                 Ok(())
             }
-            (a, b) if type_name(a) != type_name(b) => {
+            (a, b) if type_name(a) != type_name(&b) => {
                 Err(self.conflict(pointer, index, "values of different types"))
             }
             (a, b) => {
-                if equality_key(a) == equality_key(b) {
+                if equality_key(a) == equality_key(&b) {
                     Ok(())
                 } else {
                     Err(self.conflict(pointer, index, "different values"))
@@ -105,9 +205,9 @@ impl Composer<'_> {
     fn conflict(&self, pointer: &str, index: usize, what: &str) -> Error {
         let first = self.origin.get(pointer).copied().unwrap_or(0);
         let path = |i: usize| {
-            self.fragments
+            self.paths
                 .get(i)
-                .map(|f| f.path.display().to_string())
+                .map(|p| p.display().to_string())
                 .unwrap_or_default()
         };
         Error::Policy(format!(
@@ -122,27 +222,174 @@ impl Composer<'_> {
 }
 
 /// A fragment's own list is de-duplicated too (the reference copies it as is:
-/// a documented divergence, see doc/compatibility.md).
-fn dedup_fresh(value: &Value) -> Value {
+/// a documented divergence, see doc/compatibility.md). An item is compared as
+/// written; nested lists of the items kept are de-duplicated afterwards.
+fn dedup_fresh(value: Value) -> Value {
     match value {
         Value::Array(items) => {
-            let mut seen = HashSet::with_capacity(items.len());
+            let keep: Vec<bool> = {
+                let mut seen = FxHashSet::with_capacity_and_hasher(items.len(), Default::default());
+                items.iter().map(|v| seen.insert(Key::of(v))).collect()
+            };
             Value::Array(
                 items
-                    .iter()
-                    .filter(|v| seen.insert(Key::of(v)))
-                    .map(dedup_fresh)
+                    .into_iter()
+                    .zip(keep)
+                    .filter(|(_, keep)| *keep)
+                    // List items are atomic values, as in the reference: a
+                    // list inside an item is kept as written, so composing a
+                    // composition again changes nothing.
+                    .map(|(v, _)| v)
                     .collect(),
             )
         }
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), dedup_fresh(v)))
-                .collect(),
-        ),
-        other => other.clone(),
+        Value::Object(map) => {
+            Value::Object(map.into_iter().map(|(k, v)| (k, dedup_fresh(v))).collect())
+        }
+        other => other,
     }
 }
+
+/// The entries of one composed array, by [`Key`]: an open-addressing table of
+/// (the high half of the hash, position in the array), eight bytes a slot.
+struct ArrayIndex {
+    slots: Vec<(u32, u32)>,
+    len: usize,
+}
+
+const EMPTY_SLOT: u32 = u32::MAX;
+
+impl ArrayIndex {
+    /// The index of `items` (already free of duplicates), with room for `more`.
+    fn of(items: &[Value], more: usize) -> Self {
+        let mut index = ArrayIndex {
+            slots: vec![(0, EMPTY_SLOT); ((items.len() + more) * 2).next_power_of_two().max(16)],
+            len: 0,
+        };
+        for (i, item) in items.iter().enumerate() {
+            let key = Key::of(item);
+            let tag = key.tag();
+            if index.find(items, tag, &key).is_err() {
+                index.insert(tag, i);
+            }
+        }
+        index
+    }
+
+    /// `Ok(())` when an equal entry is there, else `Err(slot)` for it.
+    fn find(&self, items: &[Value], tag: u32, key: &Key) -> std::result::Result<(), usize> {
+        let mask = self.slots.len() - 1;
+        let mut slot = tag as usize & mask;
+        loop {
+            let (t, i) = self.slots[slot];
+            if i == EMPTY_SLOT {
+                return Err(slot);
+            }
+            if t == tag && Key::of(&items[i as usize]) == *key {
+                return Ok(());
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    fn insert(&mut self, tag: u32, position: usize) {
+        if (self.len + 1) * 2 > self.slots.len() {
+            let grown = vec![(0, EMPTY_SLOT); self.slots.len() * 2];
+            let old = std::mem::replace(&mut self.slots, grown);
+            for (t, i) in old.into_iter().filter(|&(_, i)| i != EMPTY_SLOT) {
+                self.place(t, i);
+            }
+        }
+        // Arrays of four billion entries are out of reach of a policy file.
+        self.place(tag, u32::try_from(position).unwrap_or(EMPTY_SLOT - 1));
+        self.len += 1;
+    }
+
+    fn place(&mut self, tag: u32, position: u32) {
+        let mask = self.slots.len() - 1;
+        let mut slot = tag as usize & mask;
+        while self.slots[slot].1 != EMPTY_SLOT {
+            slot = (slot + 1) & mask;
+        }
+        self.slots[slot] = (tag, position);
+    }
+
+    /// Appends `item` to `items` unless an equal entry is there already;
+    /// whether it did.
+    fn push_new(&mut self, items: &mut Vec<Value>, item: Value) -> bool {
+        let key = Key::of(&item);
+        let tag = key.tag();
+        if self.find(items, tag, &key).is_ok() {
+            return false;
+        }
+        drop(key);
+        self.insert(tag, items.len());
+        items.push(item);
+        true
+    }
+}
+
+/// FxHash (rustc's hasher): a multiply and a rotate per word. Policy files are
+/// the user's own input, so hash flooding is not a concern; speed is.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher {
+    hash: u64,
+}
+
+const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.add(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        // hashbrown takes its bucket from the low bits and its tag from the top ones.
+        self.hash.rotate_left(26)
+    }
+}
+
+pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
+pub type FxHashMap<K, V> = HashMap<K, V, FxBuildHasher>;
+pub type FxHashSet<T> = HashSet<T, FxBuildHasher>;
 
 /// A hashable stand-in for Python equality. Strings, by far the most common
 /// list entries, are hashed in place; other values through [`equality_key`].
@@ -159,6 +406,24 @@ impl<'a> Key<'a> {
             Value::String(s) => Key::Str(s),
             other => Key::Other(equality_key(other)),
         }
+    }
+
+    /// 32 well-mixed bits of the hash (the array index masks their low bits).
+    fn tag(&self) -> u32 {
+        (self.hash64() >> 32) as u32
+    }
+
+    /// A well-mixed 64-bit hash.
+    fn hash64(&self) -> u64 {
+        let mut h = FxHasher::default();
+        self.hash(&mut h);
+        // murmur3's finalizer
+        let mut x = h.hash;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^ (x >> 33)
     }
 }
 

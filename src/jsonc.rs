@@ -46,7 +46,20 @@ use crate::error::{Error, Result};
 pub const MAX_INT_DIGITS: usize = 4300;
 
 /// Parses strict JSONC `text` (read from `path`, used in errors) into a JSON object.
+///
+/// A single-pass parser ([`fast`]) handles every well-formed file; it accepts a
+/// strict subset of what the full parser accepts and builds the same value. On
+/// anything else (an error, or something it does not handle such as very deep
+/// nesting) the full parser runs, so every error keeps its position and message.
 pub fn parse(text: &str, path: &Path) -> Result<Value> {
+    if let Some(value) = fast::parse(text) {
+        return Ok(value);
+    }
+    parse_slow(text, path)
+}
+
+/// The full parser: jsonc-parser plus the lexical checks, with positioned errors.
+fn parse_slow(text: &str, path: &Path) -> Result<Value> {
     parse_inner(text).map_err(|(pos, message)| {
         let (line, column) = line_column(text, pos);
         Error::Jsonc {
@@ -56,6 +69,89 @@ pub fn parse(text: &str, path: &Path) -> Result<Value> {
             message,
         }
     })
+}
+
+/// Parses plain JSON text holding an object, when it is well-formed and
+/// simple (no duplicate keys, nesting at most 64 deep, numbers in range): the
+/// value `serde_json::from_str` gives, built in one pass. `None` otherwise;
+/// the caller then asks serde_json, which decides and reports.
+pub fn parse_plain_json(text: &str) -> Option<Value> {
+    fast::parse_json(text)
+}
+
+/// [`parse_plain_json`] as a [`Json`] view of `text`: no string is copied
+/// unless it holds an escape.
+pub fn parse_plain_json_view(text: &str) -> Option<Json<'_>> {
+    fast::parse_json_view(text)
+}
+
+/// A JSON value that borrows its strings and number literals from the text
+/// (or the `serde_json` value) it was read from. Objects keep their members
+/// in order, without duplicate keys.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json<'a> {
+    Null,
+    Bool(bool),
+    /// The literal, as JSON wrote it.
+    Number(&'a str),
+    String(std::borrow::Cow<'a, str>),
+    Array(Vec<Json<'a>>),
+    Object(Vec<(std::borrow::Cow<'a, str>, Json<'a>)>),
+}
+
+impl<'a> Json<'a> {
+    /// A view of `value`.
+    pub fn of(value: &'a Value) -> Json<'a> {
+        use std::borrow::Cow;
+        match value {
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Number(n) => Json::Number(n.as_str()),
+            Value::String(s) => Json::String(Cow::Borrowed(s)),
+            Value::Array(items) => Json::Array(items.iter().map(Json::of).collect()),
+            Value::Object(map) => Json::Object(
+                map.iter()
+                    .map(|(k, v)| (Cow::Borrowed(k.as_str()), Json::of(v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The value as `serde_json` reads the same text.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(raw) => raw.parse::<Number>().map_or(Value::Null, Value::Number),
+            Json::String(s) => Value::String(s.to_string()),
+            Json::Array(items) => Value::Array(items.iter().map(Json::to_value).collect()),
+            Json::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_value()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The member `key` of an object.
+    pub fn get(&self, key: &str) -> Option<&Json<'a>> {
+        match self {
+            Json::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&[Json<'a>]> {
+        match self {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self, Json::Null)
+    }
 }
 
 /// An error at a byte offset of the text.
@@ -117,6 +213,462 @@ fn parse_inner(text: &str) -> std::result::Result<Value, PosError> {
             other.range().start,
             "the top-level value must be a JSON object".to_string(),
         )),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The fast path
+// ---------------------------------------------------------------------------
+
+/// A single-pass strict parser straight into `serde_json` values.
+///
+/// It returns `None` as soon as the input leaves the plain, well-formed subset
+/// (any syntax or lexical error, a duplicate key, a number the full parser
+/// rejects, nesting deeper than [`fast::MAX_DEPTH`]); the caller then runs the
+/// full parser, which either accepts the text after all or reports the error
+/// where the reference points. Whatever this accepts, the full parser accepts
+/// with the same value (the tests compare the two).
+mod fast {
+    use std::borrow::Cow;
+
+    use serde_json::map::Entry;
+    use serde_json::{Map, Value};
+
+    use super::Json;
+    use crate::compose::FxHashSet;
+
+    /// Well below jsonc-parser's limit (512), so anything deeper goes the slow way.
+    pub const MAX_DEPTH: usize = 128;
+
+    /// Well below serde_json's recursion limit (128).
+    pub const MAX_JSON_DEPTH: usize = 64;
+
+    pub fn parse(text: &str) -> Option<Value> {
+        parse_with::<Values>(text, true, MAX_DEPTH)
+    }
+
+    /// Plain JSON (no comments), a JSON object at the top.
+    pub fn parse_json(text: &str) -> Option<Value> {
+        parse_with::<Values>(text, false, MAX_JSON_DEPTH)
+    }
+
+    /// [`parse_json`] into a [`Json`] borrowing from `text`.
+    pub fn parse_json_view(text: &str) -> Option<Json<'_>> {
+        parse_with::<Views>(text, false, MAX_JSON_DEPTH)
+    }
+
+    fn parse_with<'a, B: Build<'a>>(
+        text: &'a str,
+        comments: bool,
+        max_depth: usize,
+    ) -> Option<B::Value> {
+        let mut p = Parser::<B> {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            depth: 0,
+            max_depth,
+            comments,
+            stack: Vec::new(),
+        };
+        p.blanks()?;
+        if p.peek()? != b'{' {
+            return None;
+        }
+        let value = p.object()?;
+        p.blanks()?;
+        (p.pos == p.bytes.len()).then_some(value)
+    }
+
+    /// What the parser builds: `serde_json` values or borrowed views.
+    trait Build<'a> {
+        type Value;
+        type Object: Default;
+        fn null() -> Self::Value;
+        fn bool(b: bool) -> Self::Value;
+        /// `None` for a number the full parser rejects.
+        fn number(raw: &'a str) -> Option<Self::Value>;
+        fn string(s: Cow<'a, str>) -> Self::Value;
+        fn array(items: Vec<Self::Value>) -> Self::Value;
+        /// `None` for a duplicate key.
+        fn insert(object: &mut Self::Object, key: Cow<'a, str>, value: Self::Value) -> Option<()>;
+        fn object(object: Self::Object) -> Self::Value;
+    }
+
+    struct Values;
+
+    impl<'a> Build<'a> for Values {
+        type Value = Value;
+        type Object = Map<String, Value>;
+        fn null() -> Value {
+            Value::Null
+        }
+        fn bool(b: bool) -> Value {
+            Value::Bool(b)
+        }
+        fn number(raw: &'a str) -> Option<Value> {
+            super::convert_number(raw, 0).ok().map(Value::Number)
+        }
+        fn string(s: Cow<'a, str>) -> Value {
+            Value::String(s.into_owned())
+        }
+        fn array(items: Vec<Value>) -> Value {
+            Value::Array(items)
+        }
+        fn insert(object: &mut Map<String, Value>, key: Cow<'a, str>, value: Value) -> Option<()> {
+            match object.entry(key.into_owned()) {
+                Entry::Vacant(slot) => {
+                    slot.insert(value);
+                    Some(())
+                }
+                Entry::Occupied(_) => None,
+            }
+        }
+        fn object(object: Map<String, Value>) -> Value {
+            Value::Object(object)
+        }
+    }
+
+    struct Views;
+
+    /// Members in order, and (past a few) their keys for duplicate checks.
+    #[derive(Default)]
+    struct ViewObject<'a> {
+        members: Vec<(Cow<'a, str>, Json<'a>)>,
+        keys: FxHashSet<Cow<'a, str>>,
+    }
+
+    impl<'a> Build<'a> for Views {
+        type Value = Json<'a>;
+        type Object = ViewObject<'a>;
+        fn null() -> Json<'a> {
+            Json::Null
+        }
+        fn bool(b: bool) -> Json<'a> {
+            Json::Bool(b)
+        }
+        fn number(raw: &'a str) -> Option<Json<'a>> {
+            super::convert_number(raw, 0)
+                .ok()
+                .map(|_| Json::Number(raw))
+        }
+        fn string(s: Cow<'a, str>) -> Json<'a> {
+            Json::String(s)
+        }
+        fn array(items: Vec<Json<'a>>) -> Json<'a> {
+            Json::Array(items)
+        }
+        fn insert(object: &mut ViewObject<'a>, key: Cow<'a, str>, value: Json<'a>) -> Option<()> {
+            const FEW: usize = 8;
+            let members = &mut object.members;
+            if members.len() < FEW {
+                if members.iter().any(|(k, _)| *k == key) {
+                    return None;
+                }
+            } else {
+                if object.keys.is_empty() {
+                    object.keys.extend(members.iter().map(|(k, _)| k.clone()));
+                }
+                if !object.keys.insert(key.clone()) {
+                    return None;
+                }
+            }
+            members.push((key, value));
+            Some(())
+        }
+        fn object(object: ViewObject<'a>) -> Json<'a> {
+            Json::Object(object.members)
+        }
+    }
+
+    /// Whether one of the eight bytes of `word` is `"`, `\\` or below U+0020.
+    #[inline]
+    fn special(word: u64) -> bool {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+        let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+        let quote = has_zero(word ^ (ONES * u64::from(b'"')));
+        let backslash = has_zero(word ^ (ONES * u64::from(b'\\')));
+        (below_space | quote | backslash) != 0
+    }
+
+    struct Parser<'a, B: Build<'a>> {
+        text: &'a str,
+        bytes: &'a [u8],
+        pos: usize,
+        depth: usize,
+        max_depth: usize,
+        /// Whether `//` and `/* */` comments are blanks (JSONC) or errors (JSON).
+        comments: bool,
+        /// The items of the arrays being read, innermost last: each array is
+        /// moved out into a list of exactly its length when it closes, so no
+        /// list is grown (and copied) item by item.
+        stack: Vec<B::Value>,
+    }
+
+    impl<'a, B: Build<'a>> Parser<'a, B> {
+        fn peek(&self) -> Option<u8> {
+            self.bytes.get(self.pos).copied()
+        }
+
+        /// Skips JSON whitespace and comments; `None` on a lone `/` or an
+        /// unterminated block comment.
+        fn blanks(&mut self) -> Option<()> {
+            let bytes = self.bytes;
+            while let Some(&b) = bytes.get(self.pos) {
+                match b {
+                    b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
+                    b'/' if !self.comments => return None,
+                    b'/' => match bytes.get(self.pos + 1) {
+                        Some(b'/') => {
+                            self.pos += 2;
+                            while let Some(&c) = bytes.get(self.pos) {
+                                if c == b'\n' || c == b'\r' {
+                                    break;
+                                }
+                                self.pos += 1;
+                            }
+                        }
+                        Some(b'*') => {
+                            let body = self.pos + 2;
+                            let end = bytes.get(body..)?.windows(2).position(|w| w == b"*/")?;
+                            self.pos = body + end + 2;
+                        }
+                        _ => return None,
+                    },
+                    _ => return Some(()),
+                }
+            }
+            Some(())
+        }
+
+        fn value(&mut self) -> Option<B::Value> {
+            match self.peek()? {
+                b'{' => self.object(),
+                b'[' => self.array(),
+                b'"' => self.string().map(B::string),
+                b'-' | b'0'..=b'9' => self.number(),
+                b't' => self.keyword("true", B::bool(true)),
+                b'f' => self.keyword("false", B::bool(false)),
+                b'n' => self.keyword("null", B::null()),
+                _ => None,
+            }
+        }
+
+        /// A keyword must not run into a word (`truex`): the caller accepts
+        /// only blanks, `,`, `]` or `}` after a value.
+        fn keyword(&mut self, word: &str, value: B::Value) -> Option<B::Value> {
+            if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+                self.pos += word.len();
+                Some(value)
+            } else {
+                None
+            }
+        }
+
+        fn enter(&mut self) -> Option<()> {
+            self.depth += 1;
+            (self.depth <= self.max_depth).then_some(())
+        }
+
+        fn object(&mut self) -> Option<B::Value> {
+            self.enter()?;
+            self.pos += 1; // `{`
+            let mut map = B::Object::default();
+            self.blanks()?;
+            if self.peek()? == b'}' {
+                self.pos += 1;
+                self.depth -= 1;
+                return Some(B::object(map));
+            }
+            loop {
+                if self.peek()? != b'"' {
+                    return None;
+                }
+                let key = self.string()?;
+                self.blanks()?;
+                if self.peek()? != b':' {
+                    return None;
+                }
+                self.pos += 1;
+                self.blanks()?;
+                let value = self.value()?;
+                B::insert(&mut map, key, value)?;
+                self.blanks()?;
+                match self.peek()? {
+                    b',' => {
+                        self.pos += 1;
+                        self.blanks()?;
+                    }
+                    b'}' => {
+                        self.pos += 1;
+                        self.depth -= 1;
+                        return Some(B::object(map));
+                    }
+                    _ => return None,
+                }
+            }
+        }
+
+        fn array(&mut self) -> Option<B::Value> {
+            self.enter()?;
+            self.pos += 1; // `[`
+            self.blanks()?;
+            if self.peek()? == b']' {
+                self.pos += 1;
+                self.depth -= 1;
+                return Some(B::array(Vec::new()));
+            }
+            let base = self.stack.len();
+            loop {
+                let item = self.value()?;
+                self.stack.push(item);
+                self.blanks()?;
+                match self.peek()? {
+                    b',' => {
+                        self.pos += 1;
+                        self.blanks()?;
+                    }
+                    b']' => {
+                        self.pos += 1;
+                        self.depth -= 1;
+                        return Some(B::array(self.stack.drain(base..).collect()));
+                    }
+                    _ => return None,
+                }
+            }
+        }
+
+        /// A string at `"`: JSON escapes only, no raw control characters, no
+        /// unpaired surrogate escapes.
+        fn string(&mut self) -> Option<Cow<'a, str>> {
+            let bytes = self.bytes;
+            let start = self.pos + 1;
+            let mut i = start;
+            // The common case: no escapes, one copy. Eight bytes at a time
+            // while none of them is a quote, a backslash or a control character.
+            while let Some(chunk) = bytes.get(i..i + 8) {
+                if special(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]))) {
+                    break;
+                }
+                i += 8;
+            }
+            loop {
+                match *bytes.get(i)? {
+                    b'"' => {
+                        self.pos = i + 1;
+                        return Some(Cow::Borrowed(&self.text[start..i]));
+                    }
+                    b'\\' => break,
+                    0..=0x1f => return None,
+                    _ => i += 1,
+                }
+            }
+            let mut out = String::with_capacity(i - start + 16);
+            let mut run = start;
+            loop {
+                match *bytes.get(i)? {
+                    b'"' => {
+                        out.push_str(&self.text[run..i]);
+                        self.pos = i + 1;
+                        return Some(Cow::Owned(out));
+                    }
+                    b'\\' => {
+                        out.push_str(&self.text[run..i]);
+                        let c = match *bytes.get(i + 1)? {
+                            b'"' => '"',
+                            b'\\' => '\\',
+                            b'/' => '/',
+                            b'b' => '\u{8}',
+                            b'f' => '\u{c}',
+                            b'n' => '\n',
+                            b'r' => '\r',
+                            b't' => '\t',
+                            b'u' => {
+                                let unit = self.hex4(i + 2)?;
+                                i += 4;
+                                match unit {
+                                    0xd800..=0xdbff => {
+                                        if bytes.get(i + 2..i + 4)? != b"\\u" {
+                                            return None;
+                                        }
+                                        let low = self.hex4(i + 4)?;
+                                        if !(0xdc00..=0xdfff).contains(&low) {
+                                            return None;
+                                        }
+                                        i += 6;
+                                        let code =
+                                            0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+                                        char::from_u32(code)?
+                                    }
+                                    0xdc00..=0xdfff => return None,
+                                    _ => char::from_u32(unit)?,
+                                }
+                            }
+                            _ => return None,
+                        };
+                        out.push(c);
+                        i += 2;
+                        run = i;
+                    }
+                    0..=0x1f => return None,
+                    _ => i += 1,
+                }
+            }
+        }
+
+        /// Four hex digits at `at`.
+        fn hex4(&self, at: usize) -> Option<u32> {
+            let digits = self.bytes.get(at..at + 4)?;
+            let mut unit = 0;
+            for &d in digits {
+                unit = unit * 16 + char::from(d).to_digit(16)?;
+            }
+            Some(unit)
+        }
+
+        /// A number in JSON's grammar; the full parser's range checks decide
+        /// (through the same conversion it uses).
+        fn number(&mut self) -> Option<B::Value> {
+            let bytes = self.bytes;
+            let start = self.pos;
+            let mut i = start;
+            let digits = |i: &mut usize| {
+                let from = *i;
+                while bytes.get(*i).is_some_and(u8::is_ascii_digit) {
+                    *i += 1;
+                }
+                *i > from
+            };
+            if bytes[i] == b'-' {
+                i += 1;
+            }
+            match bytes.get(i)? {
+                b'0' => i += 1,
+                b'1'..=b'9' => {
+                    digits(&mut i);
+                }
+                _ => return None,
+            }
+            if bytes.get(i) == Some(&b'.') {
+                i += 1;
+                if !digits(&mut i) {
+                    return None;
+                }
+            }
+            if matches!(bytes.get(i), Some(b'e' | b'E')) {
+                i += 1;
+                if matches!(bytes.get(i), Some(b'+' | b'-')) {
+                    i += 1;
+                }
+                if !digits(&mut i) {
+                    return None;
+                }
+            }
+            self.pos = i;
+            B::number(&self.text[start..i])
+        }
     }
 }
 
@@ -517,14 +1069,38 @@ mod tests {
 
     fn ok(text: &str) -> Value {
         match parse(text, Path::new("f.jsonc")) {
-            Ok(value) => value,
+            Ok(value) => {
+                agree(text);
+                value
+            }
             Err(err) => panic!("{text:?} should parse, got: {err}"),
+        }
+    }
+
+    /// The fast path accepts only what the full parser accepts, with the same
+    /// value (key order and number texts included).
+    #[track_caller]
+    fn agree(text: &str) {
+        let Some(quick) = fast::parse(text) else {
+            return;
+        };
+        match parse_slow(text, Path::new("f.jsonc")) {
+            Ok(full) => {
+                assert_eq!(quick, full, "{text:?}");
+                assert_eq!(
+                    serde_json::to_string(&quick).unwrap(),
+                    serde_json::to_string(&full).unwrap(),
+                    "{text:?}"
+                );
+            }
+            Err(err) => panic!("fast path accepted {text:?}, full parser says {err}"),
         }
     }
 
     /// (line, column, message) of the error for `text`.
     #[track_caller]
     fn err(text: &str) -> (usize, usize, String) {
+        assert!(fast::parse(text).is_none(), "fast path accepted {text:?}");
         match parse(text, Path::new("f.jsonc")) {
             Ok(value) => panic!("{text:?} should fail, got {value}"),
             Err(Error::Jsonc {
@@ -893,5 +1469,310 @@ mod tests {
         let (line, _, message) = err(&dup);
         assert_eq!(line, 64_001);
         assert!(message.contains("key17"));
+    }
+
+    /// The plain-JSON fast path accepts only objects serde_json accepts, with
+    /// the same value.
+    #[track_caller]
+    fn agree_json(text: &str) {
+        let view = parse_plain_json_view(text);
+        assert_eq!(
+            view.as_ref().map(Json::to_value),
+            parse_plain_json(text),
+            "view of {text:?}"
+        );
+        if let Some(view) = &view {
+            assert_eq!(
+                serde_json::to_string(&view.to_value()).unwrap(),
+                serde_json::to_string(&parse_plain_json(text).unwrap()).unwrap()
+            );
+            assert_eq!(Json::of(&view.to_value()).to_value(), view.to_value());
+        }
+        let Some(quick) = parse_plain_json(text) else {
+            return;
+        };
+        match serde_json::from_str::<Value>(text) {
+            Ok(full) => {
+                assert_eq!(quick, full, "{text:?}");
+                assert_eq!(
+                    serde_json::to_string(&quick).unwrap(),
+                    serde_json::to_string(&full).unwrap(),
+                    "{text:?}"
+                );
+            }
+            Err(err) => panic!("plain-JSON path accepted {text:?}, serde_json says {err}"),
+        }
+    }
+
+    #[test]
+    fn plain_json_takes_no_comments_and_numbers_as_serde_does() {
+        for text in [
+            r#"{"a": [1, -0, 0.5, 1e3, 1E-7, 1.5E+300, 12345678901234567890123, -1.0e-2]}"#,
+            r#"{"s": "\u00e9\ud83d\ude00\n\/\"", "t": true, "n": null, "o": {}, "l": []}"#,
+            " \n\t\r{\"a\" : 1 } \n",
+        ] {
+            assert!(parse_plain_json(text).is_some(), "{text}");
+            agree_json(text);
+        }
+        for text in [
+            "{\"a\": 1} // c",
+            "{/* c */\"a\": 1}",
+            "[1]",
+            "{\"a\": 1, \"a\": 2}",
+            "{\"a\": 1e400}",
+            "",
+        ] {
+            assert!(parse_plain_json(text).is_none(), "{text}");
+        }
+        let deep = format!("{{\"a\":{}{}}}", "[".repeat(200), "]".repeat(200));
+        assert!(parse_plain_json(&deep).is_none());
+        // Duplicate keys, also past the few that are compared one by one.
+        for n in [2, 7, 8, 9, 30] {
+            let members: Vec<String> = (0..n).map(|i| format!("\"k{i}\": {i}")).collect();
+            let unique = format!("{{{}}}", members.join(", "));
+            assert!(parse_plain_json_view(&unique).is_some(), "{unique}");
+            agree_json(&unique);
+            for dup in [0, n - 1] {
+                let text = format!("{{{}, \"k{dup}\": 1}}", members.join(", "));
+                assert!(parse_plain_json_view(&text).is_none(), "{text}");
+                assert!(parse_plain_json(&text).is_none(), "{text}");
+            }
+            let escaped = format!("{{{}, \"\\u006b0\": 1}}", members.join(", "));
+            assert!(parse_plain_json_view(&escaped).is_none(), "{escaped}");
+        }
+    }
+
+    /// A tiny deterministic generator (xorshift), so the differential tests
+    /// need no dependency and always see the same inputs.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+            items[(self.next() % items.len() as u64) as usize]
+        }
+    }
+
+    const TOKENS: &[&str] = &[
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        ",",
+        ",",
+        ":",
+        "\"a\"",
+        "\"b\"",
+        "\"a\"",
+        "\"\"",
+        "\"\\u00e9\"",
+        "\"\\ud83d\\ude00\"",
+        "\"\\ud800\"",
+        "\"\\udc00\"",
+        "\"\\ud800\\u0041\"",
+        "\"x\\\"y\"",
+        "\"\\/\\b\\f\\n\\r\\t\\\\\"",
+        "\"\\q\"",
+        "\"\\u12\"",
+        "\"\\u00E9\"",
+        "\"\u{e9}\u{1F600}\"",
+        "\"\x01\"",
+        "\"\t\"",
+        "\"\x7f\"",
+        "\"",
+        "\\",
+        "0",
+        "1",
+        "-0",
+        "-",
+        "1.5",
+        "1.",
+        ".5",
+        "01",
+        "1e5",
+        "1E+2",
+        "1e-400",
+        "1e400",
+        "-1.5e309",
+        "0x10",
+        "+1",
+        "12345678901234567890",
+        "true",
+        "false",
+        "null",
+        "truex",
+        "nul",
+        "NaN",
+        "Infinity",
+        " ",
+        "\n",
+        "\r",
+        "\r\n",
+        "\t",
+        "\x0b",
+        "\x0c",
+        "\u{a0}",
+        "\u{2028}",
+        "\u{feff}",
+        "// c\n",
+        "// c",
+        "//c\r",
+        "/* c */",
+        "/* c",
+        "/*/",
+        "/",
+        "*/",
+        "@",
+        "'x'",
+        "x",
+        "\u{e9}",
+    ];
+
+    #[test]
+    fn fast_path_agrees_with_the_full_parser_on_token_soup() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut accepted = 0;
+        for _ in 0..60_000 {
+            let len = 1 + rng.next() % 14;
+            let mut text = String::from(if rng.next().is_multiple_of(4) {
+                ""
+            } else {
+                "{"
+            });
+            for _ in 0..len {
+                text.push_str(rng.pick(TOKENS));
+            }
+            if !rng.next().is_multiple_of(3) {
+                text.push('}');
+            }
+            if fast::parse(&text).is_some() {
+                accepted += 1;
+            }
+            agree(&text);
+            agree_json(&text);
+        }
+        assert!(accepted > 100, "only {accepted} inputs were accepted");
+    }
+
+    /// Valid documents with blanks and comments sprinkled between tokens, then
+    /// single-byte mutations of them.
+    #[test]
+    fn fast_path_agrees_with_the_full_parser_on_mutated_documents() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        const BLANKS: &[&str] = &[
+            "", "", " ", "\n  ", "\r\n", "\t", "/* c */", "// c\n", "//\r",
+        ];
+        const SCALARS: &[&str] = &[
+            "1",
+            "-0",
+            "0.25",
+            "1e-7",
+            "2.5E300",
+            "\"s\"",
+            "\"\\u00e9\\n\"",
+            "true",
+            "false",
+            "null",
+            "\"~/.ssh\"",
+            "\"\\ud83d\\ude00\"",
+            "[]",
+            "{}",
+        ];
+        fn doc(rng: &mut Rng, depth: u32, out: &mut String) {
+            let blank = |rng: &mut Rng, out: &mut String| out.push_str(rng.pick(BLANKS));
+            match rng.next() % if depth > 3 { 1 } else { 3 } {
+                0 => out.push_str(rng.pick(SCALARS)),
+                1 => {
+                    out.push('[');
+                    let n = rng.next() % 4;
+                    for i in 0..n {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        blank(rng, out);
+                        doc(rng, depth + 1, out);
+                        blank(rng, out);
+                    }
+                    out.push(']');
+                }
+                _ => {
+                    out.push('{');
+                    let n = rng.next() % 4;
+                    for i in 0..n {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        blank(rng, out);
+                        out.push_str(&format!("\"k{i}\""));
+                        blank(rng, out);
+                        out.push(':');
+                        blank(rng, out);
+                        doc(rng, depth + 1, out);
+                        blank(rng, out);
+                    }
+                    out.push('}');
+                }
+            }
+        }
+        let noise: &[u8] = b"{}[]:,\"\\/*\n\r\t 0-.eE+ax\x01\x0b";
+        for _ in 0..4_000 {
+            let mut text = String::from("{\"root\":");
+            doc(&mut rng, 0, &mut text);
+            text.push('}');
+            assert!(fast::parse(&text).is_some(), "{text:?}");
+            agree(&text);
+            agree_json(&text);
+            for _ in 0..8 {
+                let mut bytes = text.clone().into_bytes();
+                let at = (rng.next() % bytes.len() as u64) as usize;
+                let b = noise[(rng.next() % noise.len() as u64) as usize];
+                match rng.next() % 3 {
+                    0 => bytes[at] = b,
+                    1 => bytes.insert(at, b),
+                    _ => {
+                        bytes.remove(at);
+                    }
+                }
+                if let Ok(mutated) = String::from_utf8(bytes) {
+                    agree(&mutated);
+                    agree_json(&mutated);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_takes_every_shipped_fragment() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut seen = 0;
+        let mut stack = vec![root.join("example"), root.join("src"), root.join("tests")];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "jsonc") {
+                    let Ok(text) = std::fs::read_to_string(&path) else {
+                        continue;
+                    };
+                    agree(&text);
+                    if parse_slow(&text, &path).is_ok() {
+                        assert!(fast::parse(&text).is_some(), "{}", path.display());
+                    }
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 10, "found only {seen} fragments");
     }
 }

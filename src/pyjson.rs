@@ -143,10 +143,97 @@ pub fn write_compact(out: &mut String, v: &Value) {
     }
 }
 
-fn newline_indent(out: &mut String, depth: usize) {
+/// A line break and `depth` levels of two-space indentation.
+pub fn newline_indent(out: &mut String, depth: usize) {
+    const SPACES: &str = "                                                                ";
     out.push('\n');
-    for _ in 0..depth {
-        out.push_str("  ");
+    let mut width = depth * 2;
+    while width > 0 {
+        let step = width.min(SPACES.len());
+        out.push_str(&SPACES[..step]);
+        width -= step;
+    }
+}
+
+/// Appends `json.dumps(v, indent=2)` for a value nested `depth` levels deep
+/// (its inner lines are indented one level more than `depth`).
+pub fn write_pretty_indented(out: &mut String, v: &Value, depth: usize) {
+    write_pretty_at(out, v, depth);
+}
+
+/// Writes an object member by member, laid out like `json.dumps(indent=2)`,
+/// for documents whose values are not all `serde_json` values.
+pub struct PrettyObject<'o> {
+    out: &'o mut String,
+    depth: usize,
+    empty: bool,
+}
+
+impl<'o> PrettyObject<'o> {
+    /// Opens an object nested `depth` levels deep.
+    pub fn open(out: &'o mut String, depth: usize) -> Self {
+        out.push('{');
+        PrettyObject {
+            out,
+            depth,
+            empty: true,
+        }
+    }
+
+    /// Starts the member `key`; write its value (nested `depth + 1` levels
+    /// deep) into the returned buffer.
+    pub fn key(&mut self, key: &str) -> &mut String {
+        if !self.empty {
+            self.out.push(',');
+        }
+        self.empty = false;
+        newline_indent(self.out, self.depth + 1);
+        write_str(self.out, key);
+        self.out.push_str(": ");
+        self.out
+    }
+
+    pub fn close(self) {
+        if !self.empty {
+            newline_indent(self.out, self.depth);
+        }
+        self.out.push('}');
+    }
+}
+
+/// Writes a list item by item, laid out like `json.dumps(indent=2)`.
+pub struct PrettyList<'o> {
+    out: &'o mut String,
+    depth: usize,
+    empty: bool,
+}
+
+impl<'o> PrettyList<'o> {
+    /// Opens a list nested `depth` levels deep.
+    pub fn open(out: &'o mut String, depth: usize) -> Self {
+        out.push('[');
+        PrettyList {
+            out,
+            depth,
+            empty: true,
+        }
+    }
+
+    /// Starts the next item; write it into the returned buffer.
+    pub fn item(&mut self) -> &mut String {
+        if !self.empty {
+            self.out.push(',');
+        }
+        self.empty = false;
+        newline_indent(self.out, self.depth + 1);
+        self.out
+    }
+
+    pub fn close(self) {
+        if !self.empty {
+            newline_indent(self.out, self.depth);
+        }
+        self.out.push(']');
     }
 }
 
@@ -207,11 +294,61 @@ fn push_u_escape(out: &mut String, unit: u32) {
 /// Appends `s` as a JSON string literal the way Python's `ensure_ascii` encoder
 /// writes it.
 pub fn write_str(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
     out.push('"');
+    write_str_body(out, s);
+    out.push('"');
+}
+
+/// Whether one of the eight bytes of `word` needs escaping: a control
+/// character, `"`, `\\`, DEL or a non-ASCII byte.
+#[inline]
+fn word_needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+    let quote = has_zero(word ^ (ONES * u64::from(b'"')));
+    let backslash = has_zero(word ^ (ONES * u64::from(b'\\')));
+    let del = has_zero(word ^ (ONES * 0x7f));
+    (below_space | quote | backslash | del | (word & HIGH)) != 0
+}
+
+/// [`write_str`] without the quotes: the escaped characters of `s`.
+pub fn write_str_body(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
-    let mut run_start = 0;
+    // Most strings need no escape at all: find out a word at a time (the
+    // last, partial word padded with a plain byte) and copy them whole.
     let mut i = 0;
+    loop {
+        match bytes.get(i..i + 8) {
+            Some(chunk) => {
+                if word_needs_escape(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]))) {
+                    break;
+                }
+                i += 8;
+            }
+            None => {
+                let mut last = [b'a'; 8];
+                last[..bytes.len() - i].copy_from_slice(&bytes[i..]);
+                if !word_needs_escape(u64::from_le_bytes(last)) {
+                    out.push_str(s);
+                    return;
+                }
+                break;
+            }
+        }
+    }
+    let mut run_start = 0;
     while i < bytes.len() {
+        // Eight plain bytes at a time, then byte by byte near an escape.
+        if let Some(chunk) = bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+            if !word_needs_escape(word) {
+                i += 8;
+                continue;
+            }
+        }
         let b = bytes[i];
         if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
             i += 1;
@@ -247,7 +384,6 @@ pub fn write_str(out: &mut String, s: &str) {
         run_start = i;
     }
     out.push_str(&s[run_start..]);
-    out.push('"');
 }
 
 /// `s` as a JSON string literal (see [`write_str`]).
@@ -651,5 +787,52 @@ mod tests {
         let out = to_pretty(&v);
         assert!(out.starts_with("{\n  \"k0\": [\n    \"v\\u00e90\",\n    0,\n    0.5\n  ],"));
         assert!(out.ends_with("  ]\n}"));
+    }
+
+    /// The escaping of one character, written the slow and obvious way.
+    fn naive_escape(c: char) -> String {
+        match c {
+            '"' => "\\\"".into(),
+            '\\' => "\\\\".into(),
+            '\n' => "\\n".into(),
+            '\r' => "\\r".into(),
+            '\t' => "\\t".into(),
+            '\u{8}' => "\\b".into(),
+            '\u{c}' => "\\f".into(),
+            ' '..='~' => c.to_string(),
+            _ => {
+                let mut units = [0u16; 2];
+                c.encode_utf16(&mut units)
+                    .iter()
+                    .map(|u| format!("\\u{u:04x}"))
+                    .collect()
+            }
+        }
+    }
+
+    #[test]
+    fn word_at_a_time_escaping_matches_the_character_rules() {
+        let mut specials: Vec<char> = (0u8..0x80).map(char::from).collect();
+        specials.extend([
+            '\u{80}',
+            '\u{e9}',
+            '\u{7ff}',
+            '\u{800}',
+            '\u{2028}',
+            '\u{fffd}',
+            '\u{10000}',
+            '\u{1F600}',
+        ]);
+        for c in specials {
+            for at in 0..18 {
+                for len in [at, at + 1, at + 9, 24] {
+                    let mut text: String = "a".repeat(at);
+                    text.push(c);
+                    text.push_str(&"b".repeat(len - at));
+                    let expected: String = text.chars().map(naive_escape).collect();
+                    assert_eq!(quote(&text), format!("\"{expected}\""), "{text:?}");
+                }
+            }
+        }
     }
 }

@@ -84,3 +84,40 @@ fn a_dry_run_writes_nothing() {
         "Would write agent target: {HOME}/flags/copilot.txt\n--- Dry run: copilot ---\n--allow-tool"
     ));
 }
+
+#[test]
+fn a_dry_run_fails_on_the_targets_a_real_run_would_fail_on() {
+    for blocker in ["flags/copilot.txt/", "flags"] {
+        let t = if blocker.ends_with('/') {
+            policy_with_copilot_file().dir(blocker.trim_end_matches('/'))
+        } else {
+            policy_with_copilot_file().file(blocker, "a file where a directory belongs")
+        };
+        let before = t.tree();
+        let out = t
+            .args(&["generate", "-w", "-n", "copilot"])
+            .status(1)
+            .stderr_contains("{HOME}/flags")
+            .run();
+        assert!(out.stdout.is_empty(), "{}", out.stdout);
+        assert_eq!(tree(out.home.path()), before);
+    }
+}
+
+#[test]
+fn diff_never_opens_a_fifo_in_place_of_a_canonical_output() {
+    let t = policy_with_copilot_file();
+    let fifo = t.home().join(".config/twsrt/bash-rules.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // A FIFO would block a reader forever; it must be reported as drift.
+    let out = t.args(&["diff", "copilot"]).status_any().run();
+    assert!(
+        out.stdout.contains("bash canonical: drift"),
+        "{}",
+        out.stdout
+    );
+}

@@ -33,7 +33,7 @@ impl Agent for Claude {
     }
 
     fn preview(&self, ctx: &Ctx, _warnings: &mut Warnings) -> Result<String> {
-        Ok(to_pretty(&Value::Object(generate(ctx, &home_dir()))))
+        Ok(preview(ctx, &home_dir()))
     }
 
     fn stage(&self, ctx: &Ctx, plan: &mut Plan, _warnings: &mut Warnings) -> Result<()> {
@@ -45,15 +45,39 @@ impl Agent for Claude {
     }
 }
 
-/// The generated settings; `home` is where a denyRead `~` points.
-fn generate(ctx: &Ctx, home: &Path) -> Map<String, Value> {
-    render::render(&render::Input {
+/// Fuzzing entry point (`fuzz/`), not a stable API: the settings `generate`
+/// renders for `ctx`, and the selective merge of them into `existing` (the
+/// top-level object of an existing settings file), as `generate -w` does it.
+#[doc(hidden)]
+pub fn fuzz_merge(
+    ctx: &Ctx,
+    existing: Map<String, Value>,
+    home: &Path,
+) -> (Map<String, Value>, Result<Map<String, Value>>) {
+    let generated = generate(ctx, home);
+    let merged = merge::merge(existing, &generated, Path::new("settings.full.json"));
+    (generated, merged)
+}
+
+/// What the generator reads; `home` is where a denyRead `~` points.
+fn input<'a>(ctx: &'a Ctx, home: &'a Path) -> render::Input<'a> {
+    render::Input {
         rules: &ctx.compiled.rules,
         srt: ctx.compiled.srt(),
         overrides: ctx.config.overrides(ctx.yolo),
         yolo: ctx.yolo,
         home,
-    })
+    }
+}
+
+/// The generated settings.
+fn generate(ctx: &Ctx, home: &Path) -> Map<String, Value> {
+    render::render(&input(ctx, home))
+}
+
+/// `to_pretty` of the generated settings, written without building them.
+fn preview(ctx: &Ctx, home: &Path) -> String {
+    render::preview(&input(ctx, home))
 }
 
 fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
@@ -83,18 +107,34 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
 /// Reads the mode's target only (never the anchor).
 fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
     let target = anchor::target_path(ctx.config, ctx.yolo);
-    let on_disk = if target.exists() {
-        existing::read(&target)?
+    let text = if target.exists() {
+        existing::read_text(&target)?
     } else {
         None
     };
-    let Some(on_disk) = on_disk else {
+    let Some(text) = text else {
         return Ok(AgentDiff::TargetMissing(format!(
             "claude target file not found: {}",
             target.display()
         )));
     };
-    let entries = diff::entries(&generate(ctx, home), &on_disk);
+    // A view of the text when it is plain JSON (as twsrt writes it), else
+    // what the full reader makes of it (and its errors).
+    let parsed;
+    let on_disk = match crate::jsonc::parse_plain_json_view(&text) {
+        Some(view) => view,
+        None => {
+            parsed = existing::parse(&text, &target)?;
+            crate::jsonc::Json::Object(
+                parsed
+                    .iter()
+                    .map(|(k, v)| (k.as_str().into(), crate::jsonc::Json::of(v)))
+                    .collect(),
+            )
+        }
+    };
+    let input = input(ctx, home);
+    let entries = diff::entries_generated(&render::generated(&input), &on_disk);
     Ok(AgentDiff::Compared {
         missing: entries.missing,
         extra: entries.extra,

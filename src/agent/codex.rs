@@ -56,6 +56,20 @@ fn render_config(ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
     Ok(render::fragment(&profile))
 }
 
+/// Fuzzing entry point (`fuzz/`), not a stable API: the managed config.toml
+/// fragment rendered for `ctx`.
+#[doc(hidden)]
+pub fn fuzz_fragment(ctx: &Ctx) -> Result<String> {
+    render_config(ctx, &mut Vec::new())
+}
+
+/// Fuzzing entry point (`fuzz/`), not a stable API: `fragment` merged into
+/// the text of an existing config.toml, as `generate codex -w` does it.
+#[doc(hidden)]
+pub fn fuzz_merge(existing: &str, fragment: &str) -> Result<String> {
+    merge::merge(existing, fragment, Path::new("config.toml"))
+}
+
 /// The rules file and its path, when `codex_rules` is set.
 fn render_rules(ctx: &Ctx) -> Result<Option<(PathBuf, String)>> {
     let Some(path) = &ctx.config.targets.codex_rules else {
@@ -87,6 +101,12 @@ fn reminders(ctx: &Ctx, warnings: &mut Warnings) {
     );
 }
 
+/// The `network_proxy` warning, when the fragment writes domain lists that
+/// the managed config (`managed`) does not let Codex enforce.
+fn network_reminder(fragment: &str, managed: Option<&str>, warnings: &mut Warnings) {
+    warnings.extend(policy::network_proxy_warning(fragment, managed));
+}
+
 fn preview_text(config: &Path, fragment: &str, rules: Option<&(PathBuf, String)>) -> String {
     let mut out = format!(
         "--- config: {} (managed fragment) ---\n{}",
@@ -105,10 +125,9 @@ fn preview_text(config: &Path, fragment: &str, rules: Option<&(PathBuf, String)>
 
 /// A file's text, `None` when it does not exist.
 fn read_text(path: &Path) -> Result<Option<String>> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(path, e)),
+    // Checks the file type first: a FIFO must not block the read.
+    let Some(bytes) = crate::apply::read_existing(path)? else {
+        return Ok(None);
     };
     String::from_utf8(bytes).map(Some).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
@@ -137,6 +156,10 @@ impl Agent for Codex {
         let fragment = render_config(ctx, &mut found)?;
         let rules = render_rules(ctx)?;
         reminders(ctx, &mut found);
+        // A preview writes nothing: a managed file it cannot read counts as
+        // one that does not enable the proxy.
+        let managed = read_text(&config_path(ctx.config)).ok().flatten();
+        network_reminder(&fragment, managed.as_deref(), &mut found);
         warnings.extend(found);
         Ok(preview_text(
             &config_path(ctx.config),
@@ -151,8 +174,9 @@ impl Agent for Codex {
         let rules = render_rules(ctx)?;
         reminders(ctx, &mut found);
         let path = config_path(ctx.config);
-        let existing = read_text(&path)?.unwrap_or_default();
-        let merged = merge::merge(&existing, &fragment, &path)?;
+        let existing = read_text(&path)?;
+        network_reminder(&fragment, existing.as_deref(), &mut found);
+        let merged = merge::merge(existing.as_deref().unwrap_or_default(), &fragment, &path)?;
         plan.write(path.clone(), merged, FileKind::AgentTarget);
         if let Some((rules_path, text)) = &rules {
             plan.write(rules_path.clone(), text.clone(), FileKind::AgentTarget);
@@ -184,6 +208,7 @@ impl Agent for Codex {
             drift::compare_rules(rules_path, &expected, &mut result)?;
         }
         reminders(ctx, &mut found);
+        network_reminder(&fragment, Some(&existing), &mut found);
         warnings.extend(found);
         Ok(AgentDiff::Compared {
             missing: result.missing,

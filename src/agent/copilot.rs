@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
+use crate::compose::FxHashSet;
 use crate::error::{Error, Result};
 use crate::paths::yolo_variant;
 use crate::plan::{FileKind, Plan};
@@ -15,8 +16,10 @@ pub struct Copilot;
 const WRITE_TOOLS: [&str; 4] = ["shell", "read", "edit", "write"];
 
 impl Copilot {
-    /// The flag lines, without the ` \` continuation.
-    fn flags(ctx: &Ctx, warnings: &mut Warnings) -> Vec<String> {
+    /// The flag lines, without the ` \` continuation. A value holding NUL is
+    /// an error: no command line can carry it (the shell would cut the
+    /// argument short, leaving a different pattern).
+    fn flags(ctx: &Ctx, warnings: &mut Warnings) -> Result<Vec<String>> {
         let mut flags = Vec::new();
         if ctx.yolo {
             flags.push("--yolo".to_string());
@@ -39,27 +42,34 @@ impl Copilot {
                         "Copilot has no ask tier: bash ask rule '{}' becomes --deny-tool",
                         rule.pattern
                     ));
-                    flags.push(flag("--deny-tool", &format!("shell({})", rule.pattern)));
+                    flags.push(shell_flag("--deny-tool", &rule.pattern));
                 }
                 (Scope::Execute, Action::Deny) => {
-                    flags.push(flag("--deny-tool", &format!("shell({})", rule.pattern)));
+                    flags.push(shell_flag("--deny-tool", &rule.pattern));
                 }
                 _ => {}
             }
         }
-        flags
+        if let Some(line) = flags.iter().find(|l| l.contains('\0')) {
+            return Err(Error::Policy(format!(
+                "Copilot flag {} holds a NUL character, which no command line can carry; \
+                 remove it from the rule",
+                line.escape_debug()
+            )));
+        }
+        Ok(flags)
     }
 
-    fn render(ctx: &Ctx, warnings: &mut Warnings) -> String {
+    fn render(ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
         let mut out = String::new();
-        for (i, line) in Self::flags(ctx, warnings).iter().enumerate() {
+        for (i, line) in Self::flags(ctx, warnings)?.iter().enumerate() {
             if i > 0 {
                 out.push('\n');
             }
             out.push_str(line);
             out.push_str(" \\");
         }
-        out
+        Ok(out)
     }
 
     fn target(ctx: &Ctx) -> Option<PathBuf> {
@@ -79,7 +89,33 @@ impl Copilot {
 /// reopened (`'it'\''s'`) so no pattern can break out of its quotes. The
 /// reference leaves such quotes as they are (doc/compatibility.md).
 fn flag(name: &str, value: &str) -> String {
-    format!("{name} '{}'", value.replace('\'', r"'\''"))
+    let mut out = String::with_capacity(name.len() + value.len() + 3);
+    out.push_str(name);
+    out.push_str(" '");
+    push_quoted(&mut out, value);
+    out.push('\'');
+    out
+}
+
+/// [`flag`] for the value `shell(COMMAND)`.
+fn shell_flag(name: &str, command: &str) -> String {
+    let mut out = String::with_capacity(name.len() + command.len() + 10);
+    out.push_str(name);
+    out.push_str(" 'shell(");
+    push_quoted(&mut out, command);
+    out.push_str(")'");
+    out
+}
+
+/// `value` inside single quotes: each `'` closed, escaped and reopened.
+fn push_quoted(out: &mut String, value: &str) {
+    let mut rest = value;
+    while let Some(i) = rest.find('\'') {
+        out.push_str(&rest[..i]);
+        out.push_str(r"'\''");
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
 }
 
 impl Agent for Copilot {
@@ -88,11 +124,11 @@ impl Agent for Copilot {
     }
 
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
-        Ok(Self::render(ctx, warnings))
+        Self::render(ctx, warnings)
     }
 
     fn stage(&self, ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
-        let rendering = Self::render(ctx, warnings);
+        let rendering = Self::render(ctx, warnings)?;
         match Self::target(ctx) {
             Some(path) => {
                 let mut content = rendering.clone();
@@ -125,15 +161,73 @@ impl Agent for Copilot {
                 ));
             }
         };
-        let generated = Self::flags(ctx, warnings);
-        let existing_lines: Vec<String> = existing
-            .lines()
-            .map(|l| l.trim())
-            .map(|l| l.strip_suffix('\\').unwrap_or(l).trim_end().to_string())
-            .filter(|l| !l.is_empty())
-            .collect();
-        Ok(crate::agent::set_diff(generated, existing_lines))
+        let generated = Self::flags(ctx, warnings)?;
+        Ok(compare(&generated, &flag_lines(&existing)))
     }
+}
+
+/// The flags in a written file, one per entry, without the ` \`
+/// continuation. A line break inside a quoted value (a pattern may hold one)
+/// continues the flag, so a value written with a line break reads back whole.
+fn flag_lines(text: &str) -> Vec<&str> {
+    let mut flags = Vec::new();
+    // Where the flag being read starts; it runs to the end of the current
+    // line (its lines are consecutive in `text`).
+    let mut start = None;
+    let mut in_quote = false;
+    let mut offset = 0;
+    for line in text.split('\n') {
+        let line_start = offset;
+        offset += line.len() + 1;
+        let mut chars = line.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\'' => in_quote = !in_quote,
+                '\\' if !in_quote => {
+                    chars.next();
+                }
+                _ => {}
+            }
+        }
+        let from = *start.get_or_insert(line_start);
+        if in_quote {
+            continue;
+        }
+        let flag = text[from..line_start + line.len()].trim();
+        let flag = flag.strip_suffix('\\').unwrap_or(flag).trim_end();
+        if !flag.is_empty() {
+            flags.push(flag);
+        }
+        start = None;
+    }
+    // An unclosed quote: what is left is one (broken) flag.
+    if let Some(from) = start {
+        let flag = text[from..].trim();
+        if !flag.is_empty() {
+            flags.push(flag);
+        }
+    }
+    flags
+}
+
+/// The flags as sets: generated but not in the file are missing, in the
+/// file but not generated are extra (both sorted).
+fn compare(generated: &[String], existing: &[&str]) -> AgentDiff {
+    let have: FxHashSet<&str> = existing.iter().copied().collect();
+    let want: FxHashSet<&str> = generated.iter().map(String::as_str).collect();
+    let mut missing: Vec<String> = want
+        .iter()
+        .filter(|g| !have.contains(*g))
+        .map(|s| s.to_string())
+        .collect();
+    let mut extra: Vec<String> = have
+        .iter()
+        .filter(|e| !want.contains(*e))
+        .map(|s| s.to_string())
+        .collect();
+    missing.sort();
+    extra.sort();
+    AgentDiff::Compared { missing, extra }
 }
 
 #[cfg(test)]

@@ -93,16 +93,22 @@ pub fn run(config_path: &Path, args: &DiffArgs) -> Result<i32> {
         }
     }
     print_warnings(&warnings);
+    crate::commands::generate::exit_without_freeing(compiled);
     Ok(if drift { EXIT_DRIFT } else { 0 })
 }
 
 /// The file on disk parses to the same JSON as the compiled document. A file
-/// that is missing or not JSON is drift, not an error.
+/// that is missing, unreadable, not a regular file (a FIFO is never opened)
+/// or not JSON is drift, not an error.
 fn canonical_matches(doc: &Canonical) -> bool {
-    let Ok(text) = std::fs::read_to_string(&doc.output) else {
+    let Ok(Some(bytes)) = crate::apply::read_existing(&doc.output) else {
         return false;
     };
-    match serde_json::from_str::<Value>(&text) {
+    // The file exactly as twsrt writes it: parsing it gives the compiled value.
+    if bytes == doc.text().as_bytes() {
+        return true;
+    }
+    match serde_json::from_slice::<Value>(&bytes) {
         Ok(on_disk) => equality_key(&on_disk) == equality_key(&doc.value),
         Err(_) => false,
     }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::source::SourceKind;
 use serde_json::json;
 
 fn frag(name: &str, text: &str) -> ParsedFragment {
@@ -118,4 +119,108 @@ fn composition_is_linear_in_entries() {
         v["filesystem"]["denyRead"].as_array().unwrap().len(),
         7 * 4000 + 8000
     );
+}
+
+/// A tiny deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// What compile does, fragment by fragment: the composition or the first
+/// error (a conflict, then an opposing-action error).
+fn incremental(kind: SourceKind, frags: &[ParsedFragment]) -> std::result::Result<String, String> {
+    let mut composer = Composer::new("p", kind.name());
+    for f in frags {
+        composer.add(f.clone()).map_err(|e| e.to_string())?;
+    }
+    let composed = composer.finish();
+    kind.check_opposing_composed("p", &composed)
+        .map_err(|e| e.to_string())?;
+    Ok(serde_json::to_string(&composed.value).unwrap())
+}
+
+/// The same, the way it was specified: compose everything, then check the
+/// fragments for opposing actions.
+fn in_one_go(kind: SourceKind, frags: &[ParsedFragment]) -> std::result::Result<String, String> {
+    let value = compose("p", kind.name(), frags).map_err(|e| e.to_string())?;
+    kind.check_opposing("p", frags).map_err(|e| e.to_string())?;
+    Ok(serde_json::to_string(&value).unwrap())
+}
+
+#[test]
+fn incremental_composition_agrees_with_composing_in_one_go() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let pool = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    let mut errors = 0;
+    for round in 0..3_000 {
+        let kind = if round % 2 == 0 {
+            SourceKind::Srt
+        } else {
+            SourceKind::Bash
+        };
+        let lists: &[&str] = match kind {
+            SourceKind::Srt => &[
+                "/network/allowedDomains",
+                "/network/deniedDomains",
+                "/filesystem/allowWrite",
+                "/filesystem/denyWrite",
+                "/filesystem/denyRead",
+                "/x/other",
+            ],
+            SourceKind::Bash => &["/allow", "/ask", "/deny"],
+        };
+        let frags: Vec<ParsedFragment> = (0..1 + rng.below(5))
+            .map(|i| {
+                let mut value = json!({});
+                for list in lists {
+                    if rng.below(3) == 0 {
+                        continue;
+                    }
+                    let items: Vec<Value> = (0..rng.below(5))
+                        .map(|_| json!(pool[rng.below(pool.len() as u64) as usize]))
+                        .collect();
+                    let mut parts = list.split('/').skip(1).collect::<Vec<_>>();
+                    let last = parts.pop().unwrap();
+                    let mut target = &mut value;
+                    for part in parts {
+                        target = target
+                            .as_object_mut()
+                            .unwrap()
+                            .entry(part)
+                            .or_insert(json!({}));
+                    }
+                    target[last] = Value::Array(items);
+                }
+                if kind == SourceKind::Srt && rng.below(4) == 0 {
+                    value["enabled"] = json!(rng.below(2) == 0);
+                }
+                if kind == SourceKind::Srt && rng.below(8) == 0 {
+                    value["network"]["httpProxyPort"] = json!(8080 + rng.below(2));
+                }
+                ParsedFragment {
+                    name: format!("f{i}"),
+                    path: PathBuf::from(format!("/f/f{i}.jsonc")),
+                    value,
+                }
+            })
+            .collect();
+        if frags.iter().any(|f| kind.validate(f).is_err()) {
+            continue;
+        }
+        let expected = in_one_go(kind, &frags);
+        errors += usize::from(expected.is_err());
+        assert_eq!(incremental(kind, &frags), expected, "{frags:#?}");
+    }
+    assert!(errors > 300, "only {errors} error cases");
 }

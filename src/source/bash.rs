@@ -1,10 +1,10 @@
 //! The `bash` source kind: command rules for the agents' app layer.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
-use crate::compose::ParsedFragment;
+use std::path::Path;
+
+use crate::compose::{Composed, FxHashMap, ParsedFragment};
 use crate::error::{Error, Result};
 use crate::rules::{Action, Scope, SecurityRule};
 use crate::source::{SourceKind, opposing, string_list};
@@ -35,7 +35,7 @@ pub fn validate(fragment: &ParsedFragment) -> Result<()> {
 
 /// A command may sit in only one of allow, ask and deny across the fragments.
 pub fn check_opposing(profile: &str, fragments: &[ParsedFragment]) -> Result<()> {
-    let mut first: HashMap<&str, (&str, &ParsedFragment)> = HashMap::new();
+    let mut first: FxHashMap<&str, (&str, &ParsedFragment)> = FxHashMap::default();
     for (key, _) in KEYS {
         for f in fragments {
             for v in list(&f.value, key) {
@@ -45,14 +45,39 @@ pub fn check_opposing(profile: &str, fragments: &[ParsedFragment]) -> Result<()>
                             profile,
                             SourceKind::Bash,
                             v,
-                            (other_key, other),
-                            (key, f),
+                            (other_key, &other.path),
+                            (key, &f.path),
                         ));
                     }
                     Some(_) => {}
                     None => {
                         first.insert(v, (key, f));
                     }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`check_opposing`] on the composed lists.
+pub fn check_opposing_composed(profile: &str, composed: &Composed) -> Result<()> {
+    let mut first: FxHashMap<&str, (&str, &Path)> = FxHashMap::default();
+    for (key, _) in KEYS {
+        for (v, path) in composed.list(&format!("/{key}")) {
+            match first.get(v) {
+                Some((other_key, other)) if *other_key != key => {
+                    return Err(opposing(
+                        profile,
+                        SourceKind::Bash,
+                        v,
+                        (other_key, other),
+                        (key, path),
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    first.insert(v, (key, path));
                 }
             }
         }

@@ -34,7 +34,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::compose::ParsedFragment;
+use crate::compose::{Composed, ParsedFragment};
 use crate::error::{Error, Result};
 
 /// A rule list: an array of non-empty strings.
@@ -65,21 +65,22 @@ pub(crate) fn string_list(path: &Path, key: &str, value: &Value) -> Result<()> {
     Ok(())
 }
 
+/// `first` and `second` name a list and the fragment file it is in.
 pub(crate) fn opposing(
     profile: &str,
     kind: SourceKind,
     value: &str,
-    first: (&str, &ParsedFragment),
-    second: (&str, &ParsedFragment),
+    first: (&str, &Path),
+    second: (&str, &Path),
 ) -> Error {
     Error::Policy(format!(
         "profile '{profile}', source '{}': '{value}' is in {} ({}) and in {} ({}); \
          one value cannot be both",
         kind.name(),
         first.0,
-        first.1.path.display(),
+        first.1.display(),
         second.0,
-        second.1.path.display(),
+        second.1.display(),
     ))
 }
 
@@ -95,6 +96,17 @@ impl SourceKind {
         match self {
             SourceKind::Srt => srt::check_opposing(profile, fragments),
             SourceKind::Bash => bash::check_opposing(profile, fragments),
+        }
+    }
+
+    /// [`SourceKind::check_opposing`] on the composition of the fragments:
+    /// the same verdict (the first offending entry in fragment order is the
+    /// first occurrence of its value, which the composed list keeps, with the
+    /// fragment it came from), without keeping the fragments around.
+    pub fn check_opposing_composed(self, profile: &str, composed: &Composed) -> Result<()> {
+        match self {
+            SourceKind::Srt => srt::check_opposing_composed(profile, composed),
+            SourceKind::Bash => bash::check_opposing_composed(profile, composed),
         }
     }
 

@@ -1,10 +1,10 @@
 //! The `srt` source kind: Sandbox Runtime settings.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
-use crate::compose::ParsedFragment;
+use std::path::Path;
+
+use crate::compose::{Composed, FxHashMap, ParsedFragment};
 use crate::error::{Error, Result};
 use crate::rules::{Action, Scope, SecurityRule};
 use crate::source::{SourceKind, opposing, string_list};
@@ -41,15 +41,19 @@ pub fn validate(fragment: &ParsedFragment) -> Result<()> {
     Ok(())
 }
 
+/// Lists whose values may not be in the other list of the pair, in check order.
+type ListName = (&'static str, &'static str);
+
+const OPPOSING: [(ListName, ListName); 2] = [
+    (("network", "allowedDomains"), ("network", "deniedDomains")),
+    (("filesystem", "allowWrite"), ("filesystem", "denyWrite")),
+];
+
 /// The same value may not be both allowed and denied by the selected fragments.
 pub fn check_opposing(profile: &str, fragments: &[ParsedFragment]) -> Result<()> {
-    let pairs = [
-        (("network", "allowedDomains"), ("network", "deniedDomains")),
-        (("filesystem", "allowWrite"), ("filesystem", "denyWrite")),
-    ];
-    for ((s1, k1), (s2, k2)) in pairs {
-        let first = |section: &str, key: &str| -> HashMap<&str, &ParsedFragment> {
-            let mut map = HashMap::new();
+    for ((s1, k1), (s2, k2)) in OPPOSING {
+        let first = |section: &str, key: &str| -> FxHashMap<&str, &ParsedFragment> {
+            let mut map = FxHashMap::default();
             for f in fragments {
                 for v in list(&f.value, section, key) {
                     map.entry(v).or_insert(f);
@@ -65,10 +69,35 @@ pub fn check_opposing(profile: &str, fragments: &[ParsedFragment]) -> Result<()>
                         profile,
                         SourceKind::Srt,
                         v,
-                        (&format!("{s1}.{k1}"), a),
-                        (&format!("{s2}.{k2}"), f),
+                        (&format!("{s1}.{k1}"), &a.path),
+                        (&format!("{s2}.{k2}"), &f.path),
                     ));
                 }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`check_opposing`] on the composed lists.
+pub fn check_opposing_composed(profile: &str, composed: &Composed) -> Result<()> {
+    for ((s1, k1), (s2, k2)) in OPPOSING {
+        let mut allowed: FxHashMap<&str, &Path> = FxHashMap::default();
+        for (v, path) in composed.list(&format!("/{s1}/{k1}")) {
+            allowed.entry(v).or_insert(path);
+        }
+        if allowed.is_empty() {
+            continue;
+        }
+        for (v, path) in composed.list(&format!("/{s2}/{k2}")) {
+            if let Some(a) = allowed.get(v) {
+                return Err(opposing(
+                    profile,
+                    SourceKind::Srt,
+                    v,
+                    (&format!("{s1}.{k1}"), a),
+                    (&format!("{s2}.{k2}"), path),
+                ));
             }
         }
     }

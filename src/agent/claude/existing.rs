@@ -10,14 +10,32 @@ use crate::error::{Error, Result};
 
 /// The file's top-level object, or `None` when there is no file.
 pub fn read(path: &Path) -> Result<Option<Map<String, Value>>> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(path, e)),
+    let Some(text) = read_text(path)? else {
+        return Ok(None);
     };
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Error::target(path, "is not valid UTF-8, so it cannot be read as JSON"))?;
-    let value: Value = serde_json::from_str(&text).map_err(|e| {
+    parse(&text, path).map(Some)
+}
+
+/// The file's text, or `None` when there is no file.
+pub fn read_text(path: &Path) -> Result<Option<String>> {
+    // Checks the file type first: a FIFO must not block the read.
+    let Some(bytes) = crate::apply::read_existing(path)? else {
+        return Ok(None);
+    };
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| Error::target(path, "is not valid UTF-8, so it cannot be read as JSON"))
+}
+
+/// The file's text (from `path`) as its top-level object.
+pub fn parse(text: &str, path: &Path) -> Result<Map<String, Value>> {
+    // The file as twsrt writes it parses in one pass; anything else (and
+    // every error) is serde_json's to judge.
+    let parsed = match crate::jsonc::parse_plain_json(text) {
+        Some(value) => Ok(value),
+        None => serde_json::from_str(text),
+    };
+    let value: Value = parsed.map_err(|e| {
         Error::target(
             path,
             format!(
@@ -27,11 +45,32 @@ pub fn read(path: &Path) -> Result<Option<Map<String, Value>>> {
             ),
         )
     })?;
+    if has_overflowing_number(&value) {
+        // Rewritten the way Python prints it, such a number would become
+        // `Infinity`, which is not JSON: Claude Code would drop the file.
+        return Err(Error::target(
+            path,
+            "holds a number too large for a 64-bit float; fix or remove it first",
+        ));
+    }
     match value {
-        Value::Object(map) => Ok(Some(map)),
+        Value::Object(map) => Ok(map),
         _ => Err(Error::target(
             path,
             "does not hold a JSON object at the top level; fix or remove it first",
         )),
+    }
+}
+
+/// A float literal that overflows to infinity (`1e400`).
+fn has_overflowing_number(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => matches!(
+            crate::pyjson::classify(n),
+            crate::pyjson::PyNumber::Float(f) if !f.is_finite()
+        ),
+        Value::Array(items) => items.iter().any(has_overflowing_number),
+        Value::Object(map) => map.values().any(has_overflowing_number),
+        _ => false,
     }
 }

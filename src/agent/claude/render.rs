@@ -6,7 +6,8 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use crate::agent::claude::deny_path::is_existing_file;
+use crate::agent::claude::deny_path::FileProbe;
+use crate::pyjson::{self, PrettyList, PrettyObject};
 use crate::rules::{Action, Scope, SecurityRule};
 
 /// srt `network` keys copied verbatim into `sandbox.network`, in output order
@@ -43,95 +44,390 @@ pub struct Input<'a> {
 
 /// The generated settings document (`permissions` then `sandbox`).
 pub fn render(input: &Input) -> Map<String, Value> {
-    let mut root = Map::new();
-    root.insert("permissions".into(), permissions(input));
-    root.insert("sandbox".into(), sandbox(input));
-    root
+    settings(input).to_map()
 }
 
-fn permissions(input: &Input) -> Value {
-    let mut deny = Vec::new();
-    let mut allow = Vec::new();
-    let mut ask = Vec::new();
-    for rule in input.rules {
-        let p = rule.pattern.as_str();
-        match (rule.scope, rule.action) {
-            (Scope::Read, Action::Deny) => {
-                // A glob or an existing file is denied as written; anything
-                // else may be a directory, so its contents are denied too.
-                let bare = p.contains(['*', '?']) || is_existing_file(p, input.home);
-                for tool in ["Read", "Edit"] {
-                    deny.push(format!("{tool}({p})"));
-                    if !bare {
-                        deny.push(format!("{tool}({p}/**)"));
-                    }
-                }
-            }
-            (Scope::Write, Action::Deny) => deny.push(format!("Edit({p})")),
-            (Scope::Network, Action::Allow) => allow.push(web_fetch(p)),
-            (Scope::Network, Action::Deny) => deny.push(web_fetch(p)),
-            (Scope::Execute, Action::Deny) => push_bash(&mut deny, p),
-            (Scope::Execute, Action::Ask) if !input.yolo => push_bash(&mut ask, p),
-            _ => {}
+/// `json.dumps(render(input), indent=2)`, written straight from the rules and
+/// the srt settings without building the document first.
+pub fn preview(input: &Input) -> String {
+    settings(input).to_pretty()
+}
+
+/// The generated document as `diff` reads it, without building it.
+pub fn generated<'a, 'i>(input: &'i Input<'a>) -> Generated<'a, 'i> {
+    Generated(settings(input))
+}
+
+pub struct Generated<'a, 'i>(Settings<'a, 'i>);
+
+/// An object of the generated document, as far as `diff` looks into it.
+pub enum Section<'x> {
+    Map(&'x Map<String, Value>),
+    Keys(&'x [(&'static str, &'x Value)]),
+    /// Absent, or not an object.
+    Empty,
+}
+
+impl<'x> Section<'x> {
+    pub fn get(&self, key: &str) -> Option<&'x Value> {
+        match self {
+            Section::Map(map) => map.get(key),
+            Section::Keys(keys) => keys.iter().find(|(k, _)| *k == key).map(|(_, v)| *v),
+            Section::Empty => None,
         }
     }
-    let list = |v: Vec<String>| Value::Array(v.into_iter().map(Value::String).collect());
-    let mut map = Map::new();
-    map.insert("deny".into(), list(deny));
-    map.insert("allow".into(), list(allow));
-    if !input.yolo {
-        map.insert("ask".into(), list(ask));
+}
+
+/// `sandbox.network.allowedDomains` of the generated document.
+pub enum Domains<'x> {
+    /// From the rules: all strings.
+    Rules(&'x [&'x str]),
+    /// From an override that replaced the section.
+    List(Option<&'x Vec<Value>>),
+}
+
+impl<'a> Generated<'a, '_> {
+    /// Calls `f` with the text of each entry of `permissions.<section>`, in
+    /// order (nothing for a list that is not generated). `buf` is scratch.
+    pub fn permissions(&self, section: &str, buf: &mut String, mut f: impl FnMut(&str)) {
+        let Some(&(_, list)) = self.0.lists().iter().find(|(key, _)| *key == section) else {
+            return;
+        };
+        self.0.each(list, |rule| {
+            buf.clear();
+            buf.push_str(rule.head.text);
+            buf.push_str(rule.pattern);
+            buf.push_str(rule.tail.text);
+            f(buf);
+        });
     }
-    Value::Object(map)
+
+    fn part(&self, key: &str) -> Option<&Part<'a>> {
+        self.0
+            .sandbox
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, part)| part)
+    }
+
+    /// `sandbox.network`, and its `allowedDomains`.
+    pub fn network(&self) -> (Section<'_>, Domains<'_>) {
+        match self.part("network") {
+            Some(Part::Network { domains, keys }) => (Section::Keys(keys), Domains::Rules(domains)),
+            Some(Part::Value(Value::Object(map))) => (
+                Section::Map(map),
+                Domains::List(map.get("allowedDomains").and_then(Value::as_array)),
+            ),
+            _ => (Section::Empty, Domains::List(None)),
+        }
+    }
+
+    /// `sandbox.filesystem`.
+    pub fn filesystem(&self) -> Section<'_> {
+        match self.part("filesystem") {
+            Some(Part::Keys(keys)) => Section::Keys(keys),
+            Some(Part::Value(Value::Object(map))) => Section::Map(map),
+            _ => Section::Empty,
+        }
+    }
+
+    /// A top-level `sandbox` key other than `network` and `filesystem`.
+    pub fn sandbox_key(&self, key: &str) -> Option<&Value> {
+        match self.part(key) {
+            Some(Part::Value(value)) => Some(value),
+            // Only `network` and `filesystem` are generated as sections.
+            _ => None,
+        }
+    }
 }
 
-pub fn web_fetch(domain: &str) -> String {
-    format!("WebFetch(domain:{domain})")
+/// One permission rule, `Head(` + pattern + `)`-ish tail, kept in parts so
+/// that a preview never builds the string.
+#[derive(Clone, Copy)]
+struct Rule<'a> {
+    head: &'static Affix,
+    pattern: &'a str,
+    tail: &'static Affix,
 }
 
-fn push_bash(out: &mut Vec<String>, command: &str) {
-    out.push(format!("Bash({command})"));
-    out.push(format!("Bash({command} *)"));
+/// A fixed part of a rule: as text, and as the preview writes it (a head
+/// starts a list item three levels deep with its opening quote; a tail ends
+/// the item with the closing quote). Both are plain ASCII.
+struct Affix {
+    text: &'static str,
+    json: &'static str,
 }
 
-fn sandbox(input: &Input) -> Value {
+static READ: Affix = Affix {
+    text: "Read(",
+    json: "\n      \"Read(",
+};
+static EDIT: Affix = Affix {
+    text: "Edit(",
+    json: "\n      \"Edit(",
+};
+/// [`WEB_FETCH_PREFIX`] (checked by a test).
+static WEB_FETCH: Affix = Affix {
+    text: "WebFetch(domain:",
+    json: "\n      \"WebFetch(domain:",
+};
+static BASH: Affix = Affix {
+    text: "Bash(",
+    json: "\n      \"Bash(",
+};
+static CLOSE: Affix = Affix {
+    text: ")",
+    json: ")\"",
+};
+static CONTENTS: Affix = Affix {
+    text: "/**)",
+    json: "/**)\"",
+};
+static ANY_ARGS: Affix = Affix {
+    text: " *)",
+    json: " *)\"",
+};
+
+impl Rule<'_> {
+    fn to_value(self) -> Value {
+        let (head, tail) = (self.head.text, self.tail.text);
+        let mut s = String::with_capacity(head.len() + self.pattern.len() + tail.len());
+        s.push_str(head);
+        s.push_str(self.pattern);
+        s.push_str(tail);
+        Value::String(s)
+    }
+}
+
+/// The generated document, borrowing from the input. The permission lists
+/// are produced on demand, straight from the rules.
+struct Settings<'a, 'i> {
+    input: &'i Input<'a>,
+    /// `sandbox`'s keys in order.
+    sandbox: Vec<(&'a str, Part<'a>)>,
+}
+
+enum Part<'a> {
+    /// `allowedDomains` from the rules, then the pass-through keys.
+    Network {
+        domains: Vec<&'a str>,
+        keys: Vec<(&'static str, &'a Value)>,
+    },
+    /// The pass-through keys of `filesystem`.
+    Keys(Vec<(&'static str, &'a Value)>),
+    /// A value copied as it is.
+    Value(&'a Value),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum List {
+    Deny,
+    Allow,
+    Ask,
+}
+
+fn settings<'a, 'i>(input: &'i Input<'a>) -> Settings<'a, 'i> {
+    Settings {
+        input,
+        sandbox: sandbox(input),
+    }
+}
+
+impl<'a> Settings<'a, '_> {
+    /// The permission lists in document order (no `ask` in yolo mode).
+    fn lists(&self) -> &'static [(&'static str, List)] {
+        if self.input.yolo {
+            &[("deny", List::Deny), ("allow", List::Allow)]
+        } else {
+            &[
+                ("deny", List::Deny),
+                ("allow", List::Allow),
+                ("ask", List::Ask),
+            ]
+        }
+    }
+
+    /// Calls `f` with each rule of `list`, in order.
+    fn each(&self, list: List, mut f: impl FnMut(Rule<'a>)) {
+        let input = self.input;
+        let mut probe = FileProbe::new(input.home);
+        for rule in input.rules {
+            let p = rule.pattern.as_str();
+            let mut r = |head: &'static Affix, tail: &'static Affix| {
+                f(Rule {
+                    head,
+                    pattern: p,
+                    tail,
+                })
+            };
+            match (list, rule.scope, rule.action) {
+                (List::Deny, Scope::Read, Action::Deny) => {
+                    // A glob or an existing file is denied as written; anything
+                    // else may be a directory, so its contents are denied too.
+                    let bare = p.contains(['*', '?']) || probe.is_existing_file(p);
+                    for tool in [&READ, &EDIT] {
+                        r(tool, &CLOSE);
+                        if !bare {
+                            r(tool, &CONTENTS);
+                        }
+                    }
+                }
+                (List::Deny, Scope::Write, Action::Deny) => r(&EDIT, &CLOSE),
+                (List::Allow, Scope::Network, Action::Allow)
+                | (List::Deny, Scope::Network, Action::Deny) => r(&WEB_FETCH, &CLOSE),
+                (List::Deny, Scope::Execute, Action::Deny)
+                | (List::Ask, Scope::Execute, Action::Ask) => {
+                    r(&BASH, &CLOSE);
+                    r(&BASH, &ANY_ARGS);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn sandbox<'a>(input: &Input<'a>) -> Vec<(&'a str, Part<'a>)> {
     let srt = input.srt;
-    let mut network = Map::new();
     let domains = input
         .rules
         .iter()
         .filter(|r| r.is(Scope::Network, Action::Allow))
-        .map(|r| Value::String(r.pattern.clone()))
+        .map(|r| r.pattern.as_str())
         .collect();
-    network.insert("allowedDomains".into(), Value::Array(domains));
-    copy_keys(srt.get("network"), &NETWORK_KEYS, &mut network);
-
-    let mut filesystem = Map::new();
-    copy_keys(srt.get("filesystem"), &FILESYSTEM_KEYS, &mut filesystem);
-
-    let mut sandbox = Map::new();
-    sandbox.insert("network".into(), Value::Object(network));
+    let mut sandbox = vec![(
+        "network",
+        Part::Network {
+            domains,
+            keys: present_keys(srt.get("network"), &NETWORK_KEYS),
+        },
+    )];
+    let filesystem = present_keys(srt.get("filesystem"), &FILESYSTEM_KEYS);
     if !filesystem.is_empty() {
-        sandbox.insert("filesystem".into(), Value::Object(filesystem));
+        sandbox.push(("filesystem", Part::Keys(filesystem)));
     }
-    copy_keys(Some(srt), &SANDBOX_KEYS, &mut sandbox);
+    for (key, value) in present_keys(Some(srt), &SANDBOX_KEYS) {
+        sandbox.push((key, Part::Value(value)));
+    }
     // A shallow update: an override key keeps the position it already has,
     // a new one is appended, and a nested table replaces the whole section.
     for (key, value) in input.overrides {
-        sandbox.insert(key.clone(), value.clone());
+        match sandbox.iter_mut().find(|(k, _)| *k == key.as_str()) {
+            Some(slot) => slot.1 = Part::Value(value),
+            None => sandbox.push((key.as_str(), Part::Value(value))),
+        }
     }
-    Value::Object(sandbox)
+    sandbox
 }
 
-/// Copy the keys present in `from` (an object), in the order of `keys`.
-/// A key present with `null` is copied too: only absence omits it.
-fn copy_keys(from: Option<&Value>, keys: &[&str], into: &mut Map<String, Value>) {
+/// The keys present in `from` (an object), in the order of `keys`.
+/// A key present with `null` counts too: only absence omits it.
+fn present_keys<'a>(
+    from: Option<&'a Value>,
+    keys: &[&'static str],
+) -> Vec<(&'static str, &'a Value)> {
     let Some(Value::Object(from)) = from else {
-        return;
+        return Vec::new();
     };
-    for key in keys {
-        if let Some(value) = from.get(*key) {
-            into.insert((*key).to_string(), value.clone());
+    keys.iter()
+        .filter_map(|key| from.get(*key).map(|value| (*key, value)))
+        .collect()
+}
+
+fn keys_to_map(keys: &[(&str, &Value)]) -> Map<String, Value> {
+    keys.iter()
+        .map(|(k, v)| ((*k).to_string(), (*v).clone()))
+        .collect()
+}
+
+impl Settings<'_, '_> {
+    fn to_map(&self) -> Map<String, Value> {
+        let mut permissions = Map::new();
+        for &(key, list) in self.lists() {
+            let mut items = Vec::new();
+            self.each(list, |rule| items.push(rule.to_value()));
+            permissions.insert(key.into(), Value::Array(items));
         }
+        let mut sandbox = Map::new();
+        for (key, part) in &self.sandbox {
+            let value = match part {
+                Part::Network { domains, keys } => {
+                    let mut network = Map::new();
+                    let domains = domains.iter().map(|d| Value::String((*d).to_string()));
+                    network.insert("allowedDomains".into(), Value::Array(domains.collect()));
+                    network.extend(keys_to_map(keys));
+                    Value::Object(network)
+                }
+                Part::Keys(keys) => Value::Object(keys_to_map(keys)),
+                Part::Value(value) => (*value).clone(),
+            };
+            sandbox.insert((*key).to_string(), value);
+        }
+        let mut root = Map::new();
+        root.insert("permissions".into(), Value::Object(permissions));
+        root.insert("sandbox".into(), Value::Object(sandbox));
+        root
+    }
+
+    fn to_pretty(&self) -> String {
+        // Room for the worst case (every byte escaped): capacity that is never
+        // written costs nothing, growing and copying a large buffer does.
+        let rules: usize = self
+            .input
+            .rules
+            .iter()
+            .map(|r| 4 * (6 * r.pattern.len() + 32))
+            .sum();
+        let mut out = String::with_capacity(rules + 4096);
+        let mut root = PrettyObject::open(&mut out, 0);
+        let mut permissions = PrettyObject::open(root.key("permissions"), 1);
+        for &(key, list) in self.lists() {
+            // Items three levels deep, as the affixes have them.
+            let out = permissions.key(key);
+            out.push('[');
+            let mut empty = true;
+            self.each(list, |rule| {
+                if !empty {
+                    out.push(',');
+                }
+                empty = false;
+                out.push_str(rule.head.json);
+                pyjson::write_str_body(out, rule.pattern);
+                out.push_str(rule.tail.json);
+            });
+            if !empty {
+                out.push_str("\n    ");
+            }
+            out.push(']');
+        }
+        permissions.close();
+        let mut sandbox = PrettyObject::open(root.key("sandbox"), 1);
+        for (key, part) in &self.sandbox {
+            let out = sandbox.key(key);
+            match part {
+                Part::Network { domains, keys } => {
+                    let mut network = PrettyObject::open(out, 2);
+                    let mut list = PrettyList::open(network.key("allowedDomains"), 3);
+                    for domain in domains {
+                        pyjson::write_str(list.item(), domain);
+                    }
+                    list.close();
+                    for (k, v) in keys {
+                        pyjson::write_pretty_indented(network.key(k), v, 3);
+                    }
+                    network.close();
+                }
+                Part::Keys(keys) => {
+                    let mut section = PrettyObject::open(out, 2);
+                    for (k, v) in keys {
+                        pyjson::write_pretty_indented(section.key(k), v, 3);
+                    }
+                    section.close();
+                }
+                Part::Value(value) => pyjson::write_pretty_indented(out, value, 2),
+            }
+        }
+        sandbox.close();
+        root.close();
+        out
     }
 }

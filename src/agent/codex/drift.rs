@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use toml_edit::{DocumentMut, Item};
+use toml_edit::{Document, Item, Table};
 
-use super::merge::{fragment_doc, parse_existing, reject_legacy};
+use super::merge::{LEGACY_KEYS, fragment_doc, parse_existing, reject_legacy};
 use super::render::OWNED_KEYS;
 use crate::error::{Error, Result};
 use crate::tomltext::toml_to_json;
@@ -34,23 +34,57 @@ impl Drift {
 }
 
 /// Owned keys and `permissions.twsrt` of config.toml (`config:<key>` entries).
+/// `fragment` is the text [`super::render::fragment`] rendered.
+///
+/// Both files are only read, so they are parsed without the editable
+/// document's owned copies of every key and value spelling; the common case
+/// of a config.toml that holds just the fragment (as `generate -w` writes it
+/// into an empty file) is parsed once. Anything unusual (a syntax error, a
+/// legacy key) takes the path that reports it.
 pub fn compare_config(existing: &str, fragment: &str, path: &Path) -> Result<Drift> {
+    // A config.toml that is exactly the fragment (as `generate -w` writes it
+    // into an empty file) has no drift: the fragment always parses, holds
+    // every owned key and the profile, only strings and booleans (which
+    // convert), and no legacy key. `the_fragment_compares_equal_to_itself`
+    // checks this on awkward profiles.
+    if existing == fragment {
+        return Ok(Drift::default());
+    }
+    let Ok(doc) = Document::parse(existing) else {
+        return compare_config_reporting(existing, fragment, path);
+    };
+    if LEGACY_KEYS.iter().any(|k| doc.contains_key(k)) {
+        return compare_config_reporting(existing, fragment, path);
+    }
+    match Document::parse(fragment) {
+        Ok(frag) => Ok(compare_tables(&frag, &doc)),
+        Err(_) => compare_config_reporting(existing, fragment, path),
+    }
+}
+
+/// [`compare_config`] through the editable documents, whose parse and
+/// legacy-key errors are the ones to report.
+fn compare_config_reporting(existing: &str, fragment: &str, path: &Path) -> Result<Drift> {
     let doc = parse_existing(existing, path)?;
     reject_legacy(&doc, path)?;
     let frag = fragment_doc(fragment)?;
+    Ok(compare_tables(&frag, &doc))
+}
+
+fn compare_tables(frag: &Table, doc: &Table) -> Drift {
     let mut drift = Drift::default();
     for (key, _) in OWNED_KEYS {
         drift.check(format!("config:{key}"), frag.get(key), doc.get(key));
     }
     drift.check(
         "config:permissions.twsrt".into(),
-        profile(&frag),
-        profile(&doc),
+        profile(frag),
+        profile(doc),
     );
-    Ok(drift)
+    drift
 }
 
-fn profile(doc: &DocumentMut) -> Option<&Item> {
+fn profile(doc: &Table) -> Option<&Item> {
     doc.get("permissions").and_then(|p| p.get("twsrt"))
 }
 
@@ -63,4 +97,106 @@ pub fn compare_rules(path: &Path, expected: &str, drift: &mut Drift) -> Result<(
         drift.extra.push(entry);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FRAGMENT: &str = "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\n\n\
+        [permissions.twsrt]\nextends = \":workspace\"\n\n[permissions.twsrt.filesystem]\n\
+        \"~/.ssh\" = \"none\"\n\"/etc/x\" = \"read\"\n";
+
+    /// The fragment renderer's promise that `compare_config` relies on.
+    #[test]
+    fn the_fragment_compares_equal_to_itself() {
+        use super::super::policy::{Access, Profile};
+        use super::super::render::fragment;
+        let odd = [
+            "~/.ssh",
+            "/a b",
+            "/q\"uote",
+            "/back\\slash",
+            "/tab\there",
+            "/nl\nx",
+            "/\u{7f}del",
+            "/\u{1}ctl",
+            "/\u{e9}\u{1F600}",
+            "~/true",
+            "/=",
+            "/#x",
+            "/[t]",
+            "/.",
+            "/'s",
+        ];
+        let mut profiles = vec![Profile::default()];
+        let mut p = Profile::default();
+        for (i, key) in odd.iter().enumerate() {
+            p.filesystem
+                .set(key, [Access::Deny, Access::Read, Access::Write][i % 3]);
+            p.workspace_roots.set(key, ());
+            p.workspace_rules
+                .set(&key.replace(['~', '/'], ""), Access::Read);
+            p.domains
+                .set(key, if i % 2 == 0 { "allow" } else { "deny" });
+            p.unix_sockets.set(key, ());
+        }
+        p.workspace_rules.set(":workspace_roots", Access::Deny);
+        p.domains.set("true", "allow");
+        p.domains.set("", "deny");
+        p.allow_all_unix_sockets = true;
+        profiles.push(p);
+        for profile in &profiles {
+            let text = fragment(profile);
+            let drift = compare_config_reporting(&text, &text, Path::new("c.toml")).unwrap();
+            assert!(drift.missing.is_empty() && drift.extra.is_empty(), "{text}");
+        }
+    }
+
+    /// The read-only documents give the answer the editable ones give.
+    #[test]
+    fn fast_comparison_agrees_with_the_reporting_one() {
+        let existing = [
+            FRAGMENT.to_string(),
+            String::new(),
+            format!("{FRAGMENT}[mcp_servers.x]\ncommand = \"y\"\n"),
+            FRAGMENT.replace("\"none\"", "\"read\""),
+            FRAGMENT.replace("on-request", "never"),
+            format!("approvals_reviewer = 1979-05-27\n{FRAGMENT}"),
+            format!("allow_login_shell = nan\n{FRAGMENT}"),
+            format!("allow_login_shell = 1.5\n{FRAGMENT}"),
+            format!("{FRAGMENT}[permissions.twsrt.extra]\nwhen = 1979-05-27\n"),
+            FRAGMENT.replace(
+                "[permissions.twsrt]\n",
+                "[permissions.twsrt]\nx = [1, 2.0, {a = 1}]\n",
+            ),
+            format!("sandbox_mode = \"x\"\n{FRAGMENT}"),
+            format!("{FRAGMENT}[[permissions.twsrt.list]]\na = 1\n"),
+            "x = \n".to_string(),
+            format!("{FRAGMENT}\"~/.ssh\" = \"read\"\n"),
+            "permissions = 1\n".to_string(),
+            "[permissions]\ntwsrt = { extends = \":workspace\" }\n".to_string(),
+        ];
+        let fragments = [
+            FRAGMENT.to_string(),
+            format!("allow_login_shell = inf\n{FRAGMENT}"),
+            format!("{FRAGMENT}[permissions.twsrt.extra]\nwhen = 1979-05-27\n"),
+        ];
+        let path = Path::new("config.toml");
+        let show = |r: Result<Drift>| match r {
+            Ok(d) => format!("{:?} {:?}", d.missing, d.extra),
+            Err(e) => format!("error: {e}"),
+        };
+        for fragment in &fragments {
+            // (A config.toml identical to the fragment is the renderer's
+            // case: see `the_fragment_compares_equal_to_itself`.)
+            for text in existing.iter().filter(|text| *text != fragment) {
+                assert_eq!(
+                    show(compare_config(text, fragment, path)),
+                    show(compare_config_reporting(text, fragment, path)),
+                    "{text:?} against {fragment:?}"
+                );
+            }
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! profile, with a warning for everything Codex cannot express.
 
 use std::collections::{BTreeSet, HashMap};
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use serde_json::{Map, Value};
@@ -11,6 +12,7 @@ use super::pathshape::{
     workspace_root,
 };
 use crate::agent::Warnings;
+use crate::compose::FxHashMap;
 use crate::error::{Error, Result};
 use crate::rules::{Action, Scope, SecurityRule};
 
@@ -35,14 +37,14 @@ impl Access {
 /// Keys in first-insertion order, each looked up in constant time.
 #[derive(Debug, Clone)]
 pub struct OrderedMap<V> {
-    index: HashMap<String, usize>,
+    index: FxHashMap<String, usize>,
     entries: Vec<(String, V)>,
 }
 
 impl<V> Default for OrderedMap<V> {
     fn default() -> Self {
         Self {
-            index: HashMap::new(),
+            index: FxHashMap::default(),
             entries: Vec::new(),
         }
     }
@@ -255,7 +257,126 @@ pub fn translate(
         ));
     }
     bash_warnings(rules, warnings);
+    runtime_warnings(&profile, home, warnings);
     Ok(profile)
+}
+
+/// Directories Codex's `:workspace` base keeps read-only in every workspace
+/// root; a missing path in them cannot get a mount point.
+const PROTECTED_WORKSPACE_DIRS: [&str; 3] = [".git", ".codex", ".agents"];
+
+/// What Codex does with the written profile when a command starts, measured
+/// with Codex 0.171 on Linux (bubblewrap): deny globs are expanded then, and
+/// some shapes of missing paths stop the sandbox from starting at all.
+fn runtime_warnings(profile: &Profile, home: &Path, warnings: &mut Warnings) {
+    let rules = || {
+        profile
+            .filesystem
+            .entries()
+            .iter()
+            .chain(profile.workspace_rules.entries())
+    };
+    let globs: Vec<&str> = rules()
+        .filter(|(key, access)| *access == Access::Deny && is_glob(key))
+        .map(|(key, _)| key.as_str())
+        .collect();
+    if !globs.is_empty() {
+        warnings.push(format!(
+            "Codex (measured with 0.171) expands deny globs only when a command starts, by \
+             walking every workspace root: a command can still create a new matching file and \
+             write to it, and a file that vanishes during the walk (common in /tmp) makes the \
+             command fail; keep busy directories out of allowWrite: {}",
+            globs.join(", ")
+        ));
+    }
+
+    let protected: Vec<&str> = profile
+        .workspace_rules
+        .entries()
+        .iter()
+        .map(|(key, _)| key.as_str())
+        .filter(|key| {
+            let first = key.split('/').next().unwrap_or_default();
+            PROTECTED_WORKSPACE_DIRS.contains(&first)
+        })
+        .collect();
+    if !protected.is_empty() {
+        warnings.push(format!(
+            "Codex (measured with 0.171) keeps .git, .codex and .agents read-only in each \
+             workspace and fails to start its sandbox in a workspace where one of these paths \
+             does not exist: {}",
+            protected.join(", ")
+        ));
+    }
+
+    let shared = shared_missing_parents(profile, home);
+    if !shared.is_empty() {
+        warnings.push(format!(
+            "Codex (measured with 0.171) fails to start its sandbox when two or more rules lie \
+             under one directory that does not exist inside a writable place (the workspace it \
+             runs in, a workspace root, /tmp); create these directories (a workspace-relative \
+             one in each workspace): {}",
+            join(&shared)
+        ));
+    }
+}
+
+/// The missing directories that hold two or more non-glob rules: for `~/` and
+/// absolute rules as they are on this machine now; for workspace-relative
+/// rules every shared parent (it may be missing in some workspace). Codex
+/// trips over them only inside a place it may write to, which depends on the
+/// directory it is started in, so every one is reported.
+fn shared_missing_parents(profile: &Profile, home: &Path) -> BTreeSet<String> {
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    // Rules share directories: look each one up once.
+    let mut exists: FxHashMap<Vec<u8>, bool> = FxHashMap::default();
+    let mut dir_exists = |dir: &Path| {
+        let key = dir.as_os_str().as_bytes();
+        match exists.get(key) {
+            Some(&known) => known,
+            None => {
+                let found = dir.exists();
+                exists.insert(key.to_vec(), found);
+                found
+            }
+        }
+    };
+    for (key, _) in profile.filesystem.entries() {
+        if is_glob(key) {
+            continue;
+        }
+        let (path, shown_home) = match key.strip_prefix("~/") {
+            Some(rest) => (home.join(rest), true),
+            None if key.starts_with('/') => (Path::new(key).to_path_buf(), false),
+            None => continue, // `~user/...`: not this user's tree
+        };
+        for dir in path.ancestors().skip(1) {
+            if dir.as_os_str().is_empty() || dir_exists(dir) {
+                break;
+            }
+            let shown = match dir.strip_prefix(home) {
+                Ok(rest) if shown_home => format!("~/{}", rest.display()),
+                _ => dir.display().to_string(),
+            };
+            *counts.entry(shown).or_default() += 1;
+        }
+    }
+    for (key, _) in profile.workspace_rules.entries() {
+        if is_glob(key) {
+            continue;
+        }
+        let key = key.trim_end_matches('/');
+        let mut end = key.len();
+        while let Some(i) = key[..end].rfind('/') {
+            *counts.entry(key[..i].to_string()).or_default() += 1;
+            end = i;
+        }
+    }
+    counts
+        .into_iter()
+        .filter(|(_, n)| *n >= 2)
+        .map(|(dir, _)| dir)
+        .collect()
 }
 
 fn join(set: &BTreeSet<String>) -> String {
@@ -279,6 +400,49 @@ fn check_path(pattern: &str) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// The table Codex reads only with its `network_proxy` feature on.
+const DOMAINS_TABLE: &str = "[permissions.twsrt.network.domains]";
+
+/// The warning for a managed fragment that writes `network.domains` while
+/// the managed config.toml (`managed`, `None` when absent or unreadable) does
+/// not switch Codex's `network_proxy` feature on. Measured with Codex 0.171:
+/// without the feature the domain lists are ignored and sandboxed commands
+/// get the unfiltered network of `network.enabled = true`.
+pub fn network_proxy_warning(fragment: &str, managed: Option<&str>) -> Option<String> {
+    let emits_domains = fragment.lines().any(|line| line.trim() == DOMAINS_TABLE);
+    if !emits_domains || managed.is_some_and(network_proxy_enabled) {
+        return None;
+    }
+    Some(
+        "Codex (measured with 0.171) enforces the allow/deny lists in \
+         [permissions.twsrt.network.domains] only when its experimental network_proxy feature \
+         is on, and the managed config.toml does not enable it: sandboxed commands can reach \
+         any host. Add `[features]` `network_proxy = true` to that file to enforce the lists."
+            .into(),
+    )
+}
+
+/// Whether a Codex config.toml turns the `network_proxy` feature on:
+/// `[features] network_proxy = true`, or the table form
+/// `[features.network_proxy] enabled = true` (both accepted by Codex 0.171).
+/// A file that is not valid TOML enables nothing.
+pub fn network_proxy_enabled(config: &str) -> bool {
+    // Without the name spelled out, only an escape in a quoted key could
+    // spell it; a file with neither cannot enable it (and is not parsed).
+    if !config.contains("network_proxy") && !config.contains('\\') {
+        return false;
+    }
+    // Only read: the parsed document without owned copies of every spelling.
+    let Ok(doc) = toml_edit::Document::parse(config) else {
+        return false;
+    };
+    let Some(feature) = doc.get("features").and_then(|f| f.get("network_proxy")) else {
+        return false;
+    };
+    feature.as_bool() == Some(true)
+        || feature.get("enabled").and_then(toml_edit::Item::as_bool) == Some(true)
 }
 
 /// Bash allow and ask rules have no Codex output; say so, with the facts.
@@ -306,5 +470,180 @@ fn bash_warnings(rules: &[SecurityRule], warnings: &mut Warnings) {
             "{asks} bash ask rule(s) skipped: Codex already asks before running anything outside \
              the sandbox, so they need no output"
         ));
+    }
+}
+
+#[cfg(test)]
+mod network_proxy_tests {
+    use super::*;
+
+    /// The shortcut and the read-only parse answer as a full parse does.
+    #[test]
+    fn the_quick_answer_is_the_parsed_one() {
+        let parsed = |config: &str| {
+            let Ok(doc) = config.parse::<toml_edit::DocumentMut>() else {
+                return false;
+            };
+            let Some(feature) = doc.get("features").and_then(|f| f.get("network_proxy")) else {
+                return false;
+            };
+            feature.as_bool() == Some(true)
+                || feature.get("enabled").and_then(toml_edit::Item::as_bool) == Some(true)
+        };
+        for config in [
+            "[features]\n\"network\\u005fproxy\" = true\n",
+            "[features]\n\"network\\u005Fproxy\" = true\n",
+            "[features]\n\"network\\U0000005fproxy\" = true\n",
+            "[features]\n\"network\\x5fproxy\" = true\n",
+            "[\"fe\\u0061tures\"]\nnetwork_proxy = true\n",
+            "[features]\n'network_proxy' = true\n",
+            "[features]\nnetwork_proxy = true\n",
+            "[features]\nnetwork_proxy.enabled = true\n",
+            "[features]\nnetwork = true\n",
+            "x = \"\\\\\"\n",
+            "[features\n",
+        ] {
+            assert_eq!(network_proxy_enabled(config), parsed(config), "{config}");
+        }
+    }
+
+    const FRAGMENT: &str = "default_permissions = \"twsrt\"\n\n[permissions.twsrt]\n\
+        extends = \":workspace\"\n\n[permissions.twsrt.network]\nenabled = true\n\n\
+        [permissions.twsrt.network.domains]\n\"github.com\" = \"allow\"\n";
+
+    #[test]
+    fn the_feature_switches_recognised_are_the_ones_codex_accepts() {
+        for on in [
+            "[features]\nnetwork_proxy = true\n",
+            "features.network_proxy = true\n",
+            "[features.network_proxy]\nenabled = true\n",
+            "[features]\nnetwork_proxy = { enabled = true }\n",
+            "model = \"x\"\n[features]\nother = false\nnetwork_proxy = true # on\n",
+        ] {
+            assert!(network_proxy_enabled(on), "{on}");
+        }
+        for off in [
+            "",
+            "[features]\nnetwork_proxy = false\n",
+            "[features]\nnetwork_proxy = \"true\"\n",
+            "[features.network_proxy]\nenabled = false\n",
+            "[features]\nnetwork_proxy = {}\n",
+            "network_proxy = true\n",
+            "[profiles.p.features]\nnetwork_proxy = true\n",
+            "[features]\nnetwork_proxy = true\n[[broken",
+        ] {
+            assert!(!network_proxy_enabled(off), "{off}");
+        }
+    }
+
+    #[test]
+    fn warns_for_a_domains_table_unless_the_managed_config_enables_the_proxy() {
+        let warning = network_proxy_warning(FRAGMENT, None).unwrap();
+        assert!(warning.contains("network_proxy"));
+        assert!(warning.contains("[permissions.twsrt.network.domains]"));
+        assert!(
+            network_proxy_warning(FRAGMENT, Some("[features]\nnetwork_proxy = false\n")).is_some()
+        );
+        assert!(
+            network_proxy_warning(FRAGMENT, Some("[features]\nnetwork_proxy = true\n")).is_none()
+        );
+        let without_domains = FRAGMENT.replace("[permissions.twsrt.network.domains]", "");
+        assert!(network_proxy_warning(&without_domains, None).is_none());
+    }
+}
+
+#[cfg(test)]
+mod runtime_tests {
+    use super::*;
+
+    fn profile(filesystem: &[(&str, Access)], workspace: &[(&str, Access)]) -> Profile {
+        let mut profile = Profile::default();
+        for (key, access) in filesystem {
+            profile.filesystem.set(key, *access);
+        }
+        for (key, access) in workspace {
+            profile.workspace_rules.set(key, *access);
+        }
+        profile
+    }
+
+    fn warnings_for(profile: &Profile, home: &Path) -> Vec<String> {
+        let mut warnings = Vec::new();
+        runtime_warnings(profile, home, &mut warnings);
+        warnings
+    }
+
+    #[test]
+    fn deny_globs_are_named_because_codex_expands_them_per_command() {
+        let home = tempfile::tempdir().unwrap();
+        let p = profile(
+            &[
+                ("~/.config/*/token", Access::Deny),
+                ("~/.ssh", Access::Deny),
+            ],
+            &[("**/.env", Access::Deny), ("*.lock", Access::Read)],
+        );
+        let warnings = warnings_for(&p, home.path());
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("expands deny globs only when a command starts"));
+        assert!(warnings[0].ends_with(": ~/.config/*/token, **/.env"));
+    }
+
+    #[test]
+    fn rules_inside_protected_workspace_directories_are_named() {
+        let home = tempfile::tempdir().unwrap();
+        let p = profile(
+            &[],
+            &[
+                (".git/config", Access::Deny),
+                (".codex", Access::Deny),
+                (".github/x", Access::Read),
+                ("src/.git", Access::Deny),
+            ],
+        );
+        let warnings = warnings_for(&p, home.path());
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].ends_with("does not exist: .git/config, .codex"));
+    }
+
+    #[test]
+    fn two_rules_under_one_missing_directory_are_named() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir(home.path().join(".docker")).unwrap();
+        let abs = home.path().join("opt");
+        let abs_a = format!("{}/data/a", abs.display());
+        let abs_b = format!("{}/data/sub/b", abs.display());
+        let p = profile(
+            &[
+                // ~/.docker exists: no warning for its two files.
+                ("~/.docker/config.json", Access::Deny),
+                ("~/.docker/daemon.json", Access::Read),
+                // ~/.kube does not: one rule alone is fine, two are not.
+                ("~/.gcloud/key", Access::Deny),
+                ("~/.kube/config", Access::Deny),
+                ("~/.kube/cache/x", Access::Read),
+                (abs_a.as_str(), Access::Deny),
+                (abs_b.as_str(), Access::Deny),
+                ("~/.kube/*.yaml", Access::Deny),
+            ],
+            &[
+                ("config/prod.env", Access::Deny),
+                ("config/locked.cfg", Access::Read),
+                ("secrets", Access::Deny),
+                ("vault/x", Access::Deny),
+            ],
+        );
+        let warnings = warnings_for(&p, home.path());
+        let last = warnings.last().unwrap();
+        let listed = last.rsplit_once("in each workspace): ").unwrap().1;
+        let mut want = [
+            abs.display().to_string(),
+            home.path().join("opt/data").display().to_string(),
+            "config".to_string(),
+            "~/.kube".to_string(),
+        ];
+        want.sort();
+        assert_eq!(listed, want.join(", "));
+        assert!(!last.contains(".docker") && !last.contains("gcloud") && !last.contains("vault"));
     }
 }

@@ -48,6 +48,19 @@ const LEGACY_REMINDER: &str = "A legacy sandbox_mode setting (or the --sandbox f
      managed config.toml, so run `codex doctor` after changing other layers.";
 const RULES_REMINDER: &str = "Codex execution rules are consulted only for requests to run \
      outside the sandbox; commands inside the sandbox never see them.";
+/// Measured with Codex 0.171: deny globs are expanded when a command starts.
+fn glob_warning(globs: &str) -> String {
+    format!(
+        "Codex (measured with 0.171) expands deny globs only when a command starts, by walking \
+         every workspace root: a command can still create a new matching file and write to it, \
+         and a file that vanishes during the walk (common in /tmp) makes the command fail; keep \
+         busy directories out of allowWrite: {globs}"
+    )
+}
+const NETWORK_PROXY_REMINDER: &str = "Codex (measured with 0.171) enforces the allow/deny lists \
+     in [permissions.twsrt.network.domains] only when its experimental network_proxy feature is \
+     on, and the managed config.toml does not enable it: sandboxed commands can reach any host. \
+     Add `[features]` `network_proxy = true` to that file to enforce the lists.";
 
 struct Fixture {
     dir: TempDir,
@@ -154,8 +167,10 @@ fn kitchen_sink_preview_matches_the_reference() {
         "2 allowWrite path(s) are also named by SRT deny rules; the deny stays and the workspace root(s) were skipped: /tmp/sec, ~/.ssh",
         "2 bash allow rule(s) skipped: in Codex an allow rule runs the command outside the sandbox without asking: git status, ls",
         "1 bash ask rule(s) skipped: Codex already asks before running anything outside the sandbox, so they need no output",
+        &glob_warning("**/.env, *.pem"),
         RULES_REMINDER,
         LEGACY_REMINDER,
+        NETWORK_PROXY_REMINDER,
     ]
     .iter()
     .map(|w| f.expand(w))
@@ -188,7 +203,10 @@ fn escapes_and_non_ascii_match_the_reference() {
     );
     let (preview, warnings) = f.preview(false).unwrap();
     assert_eq!(preview, f.expand(include_str!("testdata/escapes.preview")));
-    assert_eq!(warnings, [RULES_REMINDER, LEGACY_REMINDER]);
+    assert_eq!(
+        warnings,
+        [RULES_REMINDER, LEGACY_REMINDER, NETWORK_PROXY_REMINDER]
+    );
 }
 
 #[test]
@@ -237,7 +255,9 @@ fn relative_write_paths_and_deny_overlaps() {
              which blocks reading as well as writing",
             "1 allowWrite pattern(s) skipped: a Codex workspace root must be one concrete \
              directory: /opt/data/**/",
+            &glob_warning("z*, q*"),
             LEGACY_REMINDER,
+            NETWORK_PROXY_REMINDER,
         ]
     );
 }
@@ -268,8 +288,9 @@ fn without_rules_target_there_is_no_rules_section_or_reminder() {
     let (preview, warnings) = f.preview(false).unwrap();
     assert!(preview.starts_with(&f.expand("--- config: {D}/c.toml (managed fragment) ---\n")));
     assert!(!preview.contains("--- rules:"));
-    assert_eq!(warnings.len(), 3);
+    assert_eq!(warnings.len(), 4);
     assert_eq!(warnings[2], LEGACY_REMINDER);
+    assert_eq!(warnings[3], NETWORK_PROXY_REMINDER);
     let (plan, _) = f.stage().unwrap();
     assert_eq!(plan.steps.len(), 2, "config and the restart line only");
 }
@@ -362,7 +383,7 @@ fn stage_writes_merged_config_rules_and_the_restart_line() {
     assert_eq!(name, "codex");
     assert_eq!(shown, &f.preview(false).unwrap().0);
     assert!(!shown.contains("SECRET"));
-    assert_eq!(warnings.len(), 3);
+    assert_eq!(warnings.len(), 5);
 }
 
 #[test]
@@ -463,7 +484,7 @@ fn diff_reports_missing_files_then_drift_entries() {
             extra: vec![]
         }
     );
-    assert_eq!(warnings.len(), 3);
+    assert_eq!(warnings.len(), 5);
 
     // Formatting, comments and key order inside the profile are not drift.
     let path = f.path(".codex/config.toml");
@@ -602,4 +623,43 @@ fn merge_into_dotted_permissions_keeps_the_document_valid() {
         Some(":workspace")
     );
     assert_eq!(doc["a"]["b"].as_integer(), Some(1));
+}
+
+/// Measured with Codex 0.171: `network.domains` is enforced only with the
+/// `network_proxy` feature on. Every command that emits the table warns
+/// unless the managed config.toml turns the feature on.
+#[test]
+fn the_network_proxy_warning_goes_only_when_the_managed_config_enables_the_feature() {
+    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    let last = |w: &Warnings| w.last().cloned().unwrap_or_default();
+    assert_eq!(last(&f.preview(false).unwrap().1), NETWORK_PROXY_REMINDER);
+    assert_eq!(last(&f.stage().unwrap().1), NETWORK_PROXY_REMINDER);
+    f.apply();
+    assert_eq!(last(&f.diff().1), NETWORK_PROXY_REMINDER);
+
+    let path = f.path(".codex/config.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("{text}\n[features]\nnetwork_proxy = true\n")).unwrap();
+    for warnings in [
+        f.preview(false).unwrap().1,
+        f.stage().unwrap().1,
+        f.diff().1,
+    ] {
+        assert!(!warnings.contains(&NETWORK_PROXY_REMINDER.to_string()));
+        assert_eq!(last(&warnings), LEGACY_REMINDER);
+    }
+    // A feature switched off, or switched on somewhere twsrt does not manage,
+    // still warns.
+    std::fs::write(
+        &path,
+        format!("{text}\n[features]\nnetwork_proxy = false\n"),
+    )
+    .unwrap();
+    assert_eq!(last(&f.stage().unwrap().1), NETWORK_PROXY_REMINDER);
+    std::fs::write(
+        &path,
+        format!("{text}\n[profiles.p.features]\nnetwork_proxy = true\n"),
+    )
+    .unwrap();
+    assert_eq!(last(&f.diff().1), NETWORK_PROXY_REMINDER);
 }

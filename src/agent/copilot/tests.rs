@@ -123,3 +123,94 @@ fn diff_compares_flag_lines_as_sets() {
     );
     assert!(Path::new(&target).exists());
 }
+
+#[test]
+fn flags_are_quoted_like_the_format_they_replace() {
+    let old = |name: &str, value: &str| format!("{name} '{}'", value.replace('\'', r"'\''"));
+    for value in [
+        "",
+        "a",
+        "'",
+        "''",
+        "it's",
+        "'a'b'",
+        "x y",
+        "\u{e9}'\u{1F600}",
+    ] {
+        assert_eq!(super::flag("--allow-url", value), old("--allow-url", value));
+        assert_eq!(
+            super::shell_flag("--deny-tool", value),
+            old("--deny-tool", &format!("shell({value})"))
+        );
+    }
+}
+
+#[test]
+fn flag_lines_read_back_like_line_by_line_accumulation() {
+    // The way the lines were read before: accumulated into a buffer.
+    fn accumulated(text: &str) -> Vec<String> {
+        let mut flags = Vec::new();
+        let mut pending = String::new();
+        let mut in_quote = false;
+        for line in text.split('\n') {
+            let mut chars = line.chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\'' => in_quote = !in_quote,
+                    '\\' if !in_quote => {
+                        chars.next();
+                    }
+                    _ => {}
+                }
+            }
+            pending.push_str(line);
+            if in_quote {
+                pending.push('\n');
+                continue;
+            }
+            let flag = pending.trim();
+            let flag = flag.strip_suffix('\\').unwrap_or(flag).trim_end();
+            if !flag.is_empty() {
+                flags.push(flag.to_string());
+            }
+            pending.clear();
+        }
+        let flag = pending.trim();
+        if !flag.is_empty() {
+            flags.push(flag.to_string());
+        }
+        flags
+    }
+    let pieces = [
+        "--a 'x' \\",
+        "'",
+        "\\",
+        " ",
+        "\n",
+        "\n\n",
+        "it's",
+        "\u{2028}",
+        "b\\'c",
+        "\t",
+    ];
+    for a in pieces {
+        for b in pieces {
+            for c in pieces {
+                for d in pieces {
+                    let text = format!("{a}{b}{c}{d}");
+                    assert_eq!(super::flag_lines(&text), accumulated(&text), "{text:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn compare_is_the_shared_set_difference() {
+    let generated: Vec<String> = ["a", "b", "b", "c"].map(String::from).to_vec();
+    let existing = ["c", "d", "d", "e"];
+    assert_eq!(
+        super::compare(&generated, &existing),
+        crate::agent::set_diff(generated.clone(), existing.map(String::from).to_vec())
+    );
+}

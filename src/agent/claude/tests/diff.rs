@@ -146,3 +146,78 @@ fn sections_of_the_wrong_type_read_as_empty() {
     assert_eq!(missing, ["WebFetch(domain:a.io)", "network:a.io"]);
     assert!(extra.is_empty(), "{extra:?}");
 }
+
+/// The comparison against the renderer's description of the generated
+/// document agrees with the one against the built document.
+#[test]
+fn comparing_without_building_agrees_with_comparing_the_document() {
+    use crate::agent::claude::{generate, input, render};
+    use serde_json::{Map, Value};
+
+    let mut fixtures: Vec<Fixture> = CASES.iter().map(|case| Fixture::case(case)).collect();
+    for overrides in [
+        "[sandbox_overrides.full]\nnetwork = \"x\"\nfilesystem = { denyRead = [1, \"a\"] }\n\
+         enabled = true\n[sandbox_overrides.yolo]\nnetwork = { allowedDomains = [\"a.b\", 3], \
+         httpProxyPort = 1 }\nfilesystem = []\n",
+        "[sandbox_overrides.full]\n[sandbox_overrides.yolo]\n",
+    ] {
+        fixtures.push(Fixture::new(
+            r#"{"enabled": true, "ignoreViolations": {"*": ["/x"]},
+                "network": {"allowedDomains": ["a.b", "c.d"], "allowLocalBinding": null,
+                            "httpProxyPort": 8080, "allowUnixSockets": []},
+                "filesystem": {"denyRead": ["~/.ssh", "*.pem"], "allowWrite": ["."]}}"#,
+            r#"{"ask": ["git push"], "deny": ["rm -rf", "rm -rf"], "allow": ["ls"]}"#,
+            Some(overrides),
+            "",
+        ));
+    }
+    let sorted = |mut e: diff::Entries| {
+        e.missing.sort();
+        e.extra.sort();
+        e
+    };
+    let mut compared = 0;
+    for fixture in &fixtures {
+        for yolo in [false, true] {
+            let ctx = fixture.ctx(yolo);
+            let home = fixture.home();
+            let document = generate(&ctx, &home);
+            let mut disks: Vec<Map<String, Value>> = vec![
+                Map::new(),
+                document.clone(),
+                serde_json::from_str(
+                    r#"{"permissions": {"deny": [5, "Bash(rm -rf)", "x"], "ask": "no",
+                        "allow": ["WebFetch(domain:a.b)", "WebFetch(domain:z)", "Read"]},
+                        "sandbox": {"network": {"allowedDomains": ["a.b", false, "q"],
+                        "httpProxyPort": 8080.0, "allowLocalBinding": null},
+                        "filesystem": {"denyRead": ["~/.ssh", "*.pem"], "allowWrite": 1},
+                        "enabled": true, "ignoreViolations": {"*": ["/x"]}}}"#,
+                )
+                .unwrap(),
+                serde_json::from_str(r#"{"permissions": [], "sandbox": {"network": 1}}"#).unwrap(),
+            ];
+            for case in CASES {
+                for mode in ["full", "yolo"] {
+                    if let Some(text) = read_opt(case, &format!("disk_{mode}.json")) {
+                        disks.push(serde_json::from_str(&text).unwrap());
+                    }
+                }
+            }
+            for disk in &disks {
+                let input = input(&ctx, &home);
+                let whole = Value::Object(disk.clone());
+                let view = crate::jsonc::Json::of(&whole);
+                let text = serde_json::to_string(disk).unwrap();
+                let parsed = crate::jsonc::parse_plain_json_view(&text).unwrap();
+                assert_eq!(parsed, view);
+                assert_eq!(
+                    sorted(diff::entries_generated(&render::generated(&input), &view)),
+                    sorted(diff::entries(&document, disk)),
+                    "yolo {yolo}, disk {disk:?}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 50);
+}

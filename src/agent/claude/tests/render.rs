@@ -32,6 +32,55 @@ fn every_case_renders_like_the_reference() {
 }
 
 #[test]
+fn the_web_fetch_head_is_the_prefix_merge_and_diff_own() {
+    let fixture = Fixture::new(
+        r#"{"network": {"allowedDomains": ["x.y"]}}"#,
+        "{}",
+        None,
+        "",
+    );
+    let generated = generate(&fixture.ctx(false), &fixture.home());
+    assert_eq!(
+        generated["permissions"]["allow"][0],
+        format!("{}x.y)", crate::agent::claude::merge::WEB_FETCH_PREFIX)
+    );
+}
+
+/// The preview is written without building the document; it must print
+/// exactly what the document prints.
+#[test]
+fn direct_preview_prints_the_generated_document() {
+    let mut fixtures: Vec<Fixture> = CASES.iter().map(|case| Fixture::case(case)).collect();
+    // Overrides that replace, null out or add sections, and odd pass-through values.
+    for overrides in [
+        "[sandbox_overrides.full]\nnetwork = \"x\"\nfilesystem = { a = [1, 2.5, \"\\u00e9\"] }\nnew = {}\n\
+         [sandbox_overrides.yolo]\nenabled = true\nfilesystem = []\nextra = [[], {}]\n",
+        "[sandbox_overrides.full]\n[sandbox_overrides.yolo]\n",
+    ] {
+        fixtures.push(Fixture::new(
+            r#"{"enabled": true, "ignoreViolations": {"*": ["/x"]},
+                "network": {"allowedDomains": ["a.b", "\u00e9.x"], "allowLocalBinding": null,
+                            "httpProxyPort": 8080, "allowUnixSockets": []},
+                "filesystem": {"denyRead": ["~/.ssh", "*.pem", "/\"q\"\\"], "allowWrite": ["."]}}"#,
+            r#"{"ask": ["git push"], "deny": ["rm -rf \u2028"]}"#,
+            Some(overrides),
+            "",
+        ));
+    }
+    fixtures.push(Fixture::new("{}", "{}", Some(""), ""));
+    for fixture in &fixtures {
+        for yolo in [false, true] {
+            let ctx = fixture.ctx(yolo);
+            assert_eq!(
+                crate::agent::claude::preview(&ctx, &fixture.home()),
+                to_pretty(&Value::Object(generate(&ctx, &fixture.home()))),
+                "yolo {yolo}"
+            );
+        }
+    }
+}
+
+#[test]
 fn deny_read_suffix_depends_on_globs_and_existing_files() {
     let fixture = Fixture::new(
         r#"{"filesystem": {"denyRead": ["~/dir", "~/file", "~/file/", "*.pem", "/a/b?", "/x[y]", "~/gone"]}}"#,

@@ -1,0 +1,909 @@
+#!/usr/bin/env python3
+"""Check twsrt's generated files against the real clients that read them.
+
+`make test-clients` runs this after scripts/install-clients.sh. For every
+policy case (the example policy, its yolo mode, and the edge policies in
+tests/clients/policies/) it runs `twsrt generate -w` into a scratch HOME and
+asks Codex CLI, Claude Code and Copilot CLI what they make of the result.
+It then measures the known Codex gaps twsrt warns about (each must still be
+there, and the warning too), and finally breaks one generated file per check
+(a "mutant") and requires that check to fail, so a check that cannot fail is
+caught too. doc/clients.md says what each check proves.
+
+Nothing may reach the network. The checks run in a network namespace of
+their own (only a loopback interface) with a private /tmp, via
+`unshare --net --mount`, when the machine allows it (root), and in any case
+every proxy variable points at a dead local port
+(http://127.0.0.1:9), Claude Code's non-essential traffic is switched off,
+update checks are off, and `codex doctor` is never run (it has no offline
+switch). The clients get a scrubbed environment: no API keys or tokens.
+
+Usage: run.py --twsrt PATH [--bin DIR] [--only CASE] [--no-mutants] [--keep]
+Exit status 0 when every check passed, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import os
+import re
+import shlex
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+POLICIES = Path(__file__).resolve().parent / "policies"
+DEAD_PROXY = "http://127.0.0.1:9"
+TIMEOUT = 90
+# A host no allowedDomains entry of any case matches.
+CANARY_HOST = "twsrt-canary.invalid"
+# Stable fragment of twsrt's warning about Codex's network_proxy feature.
+NETWORK_PROXY_WARNING = "experimental network_proxy feature"
+
+
+@dataclass
+class Case:
+    name: str
+    source: Path
+    yolo: bool = False
+
+
+CASES = [
+    Case("example", ROOT / "example"),
+    Case("yolo", ROOT / "example", yolo=True),
+    Case("globs", POLICIES / "globs"),
+    Case("relative", POLICIES / "relative"),
+    Case("sockets", POLICIES / "sockets"),
+    Case("overrides", POLICIES / "overrides"),
+]
+
+
+class CheckFailed(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------
+# Network isolation
+
+
+def bring_loopback_up() -> None:
+    """`ip link set lo up` without needing iproute2."""
+    siocgifflags, siocsifflags, iff_up = 0x8913, 0x8914, 0x1
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        ifreq = struct.pack("16sH14x", b"lo", 0)
+        flags = struct.unpack("16sH14x", fcntl.ioctl(s, siocgifflags, ifreq))[1]
+        fcntl.ioctl(s, siocsifflags, struct.pack("16sH14x", b"lo", flags | iff_up))
+
+
+OLD_TMP: Path | None = None
+
+
+def private_tmp() -> None:
+    """Give this mount namespace an empty /tmp of its own.
+
+    The example policy makes /tmp a Codex workspace root, and Codex walks
+    every workspace root for the deny globs when a command starts; another
+    program removing its temp files during that walk makes the command fail
+    (a gap twsrt warns about). A private /tmp keeps the checks deterministic.
+    The real /tmp stays reachable under OLD_TMP (for a twsrt binary or a
+    client cache that lives there, and for the scratch tree)."""
+    global OLD_TMP
+    keep = Path(tempfile.mkdtemp(prefix="twsrt-clients-tmp-", dir="/run"))
+    subprocess.run(["mount", "--bind", "/tmp", str(keep)], check=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "mode=1777", "twsrt-clients-tmp", "/tmp"],
+                   check=True)
+    OLD_TMP = keep
+
+
+def release_private_tmp() -> None:
+    if OLD_TMP is not None:
+        subprocess.run(["umount", "-l", str(OLD_TMP)], capture_output=True)
+        try:
+            OLD_TMP.rmdir()
+        except OSError:
+            pass
+
+
+def outside(path: Path) -> Path:
+    """A path as seen from inside the private /tmp."""
+    path = path.absolute()
+    if OLD_TMP is not None and (path == Path("/tmp") or Path("/tmp") in path.parents):
+        return OLD_TMP / path.relative_to("/tmp")
+    return path
+
+
+def isolate() -> str:
+    """Re-run this script, once, in fresh network and mount namespaces (only a
+    loopback interface, a private /tmp). Returns how the run is isolated."""
+    if os.environ.get("TWSRT_CLIENTS_NETNS") == "1":
+        bring_loopback_up()
+        private_tmp()
+        return "own network namespace (loopback only), private /tmp, dead proxies"
+    unshare = shutil.which("unshare")
+    flags = ["--net", "--mount", "--propagation", "private"]
+    if os.environ.get("TWSRT_CLIENTS_NETNS") != "0" and unshare:
+        probe = subprocess.run([unshare, *flags, "true"], capture_output=True)
+        if probe.returncode == 0:
+            env = dict(os.environ, TWSRT_CLIENTS_NETNS="1")
+            sys.stdout.flush()
+            os.execve(unshare, [unshare, *flags, sys.executable, *sys.argv], env)
+    return ("dead proxies only (unshare --net --mount is not permitted here; "
+            "a busy /tmp can make the example's Codex checks flaky)")
+
+
+# --------------------------------------------------------------------------
+# Environment and processes
+
+
+@dataclass
+class Env:
+    """One scratch world: HOME, project directory and TMPDIR."""
+
+    root: Path
+    bin: Path
+
+    @property
+    def home(self) -> Path:
+        return self.root / "home"
+
+    @property
+    def proj(self) -> Path:
+        return self.root / "proj"
+
+    @property
+    def tmp(self) -> Path:
+        # Outside HOME, so it never contains CODEX_HOME.
+        return self.root / "tmp"
+
+    @property
+    def codex_home(self) -> Path:
+        return self.home / ".codex"
+
+    def vars(self) -> dict[str, str]:
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(self.home),
+            "CODEX_HOME": str(self.codex_home),
+            "TMPDIR": str(self.tmp),
+            "XDG_CONFIG_HOME": str(self.home / ".config"),
+            "XDG_CACHE_HOME": str(self.home / ".cache"),
+            "XDG_DATA_HOME": str(self.home / ".local/share"),
+            "XDG_STATE_HOME": str(self.home / ".local/state"),
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            "TERM": "xterm-256color",
+            "NO_COLOR": "1",
+            "RUST_BACKTRACE": "0",
+            "NO_UPDATE_NOTIFIER": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+            "NO_PROXY": "",
+            "no_proxy": "",
+        }
+        for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+            env[name] = env[name.lower()] = DEAD_PROXY
+        return env
+
+    def run(self, argv: list[str], cwd: Path | None = None, timeout: int = TIMEOUT):
+        try:
+            return subprocess.run(
+                [str(a) for a in argv],
+                cwd=cwd or self.proj,
+                env=self.vars(),
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                errors="replace",
+                timeout=timeout,
+            )
+        except subprocess.TimeoutExpired as e:
+            raise CheckFailed(f"timed out after {timeout} s: {shlex.join(map(str, argv))}") from e
+
+    def client(self, name: str) -> str:
+        return str(self.bin / name)
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    text = " | ".join(line.strip() for line in text.strip().splitlines() if line.strip())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# --------------------------------------------------------------------------
+# The policy under test and the files it plants
+
+
+def expand(pattern: str, env: Env) -> Path:
+    if pattern == "~" or pattern.startswith("~/"):
+        return env.home / pattern[2:]
+    if pattern.startswith("/"):
+        return Path(pattern)
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    return env.proj / pattern
+
+
+def is_glob(pattern: str) -> bool:
+    return any(c in pattern for c in "*?[")
+
+
+def glob_sample(pattern: str) -> str:
+    """One concrete path the glob matches."""
+    sample = pattern.replace("**/", "twsrt-sub/").replace("**", "twsrt-sub/twsrt-probe")
+    sample = re.sub(r"\[([^\]]*)\]", lambda m: m.group(1).lstrip("!^")[:1] or "x", sample)
+    return sample.replace("*", "twsrt-probe").replace("?", "x")
+
+
+def looks_like_file(path: Path) -> bool:
+    name = path.name
+    return bool(re.search(r".\.[A-Za-z0-9]+$", name)) or name in {
+        ".netrc", ".bashrc", ".zshrc", ".gitconfig", ".env", "Makefile", "credentials", "config",
+    }
+
+
+def under(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+@dataclass
+class Probe:
+    kind: str  # "secret" (unreadable), "readonly" (readable, not writable),
+    # "writable" (a file can be created), "project" (readable)
+    rule: str
+    path: Path
+    content: str = ""
+
+
+@dataclass
+class World:
+    case: Case
+    env: Env
+    config: dict
+    srt: dict = field(default_factory=dict)
+    bash: dict = field(default_factory=dict)
+    probes: list[Probe] = field(default_factory=list)
+    generate_stderr: str = ""
+
+    def config_path(self, key: str, default: str | None = None) -> Path | None:
+        value = self.config.get("targets", {}).get(key, default)
+        if value is None:
+            return None
+        return expand(value, self.env) if value.startswith("~") else self.env.proj / value
+
+
+def plant(world: World) -> None:
+    """Create what the policy protects, so the checks have something to read."""
+    env, fs = world.env, world.srt.get("filesystem", {})
+    n = 0
+
+    def secret(rule: str, kind: str, path: Path, as_file: bool) -> None:
+        nonlocal n
+        if not under(path, env.root):
+            return  # never touch anything outside the scratch tree
+        n += 1
+        # Content no path or error message can contain by chance.
+        content = f"CONTENT-{kind.upper()}-{n}-{os.urandom(4).hex()}"
+        target = path if as_file else path / "twsrt-secret"
+        if target.exists() and target.is_dir():
+            target = target / "twsrt-secret"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            target.write_text(content + "\n")
+        else:
+            content = target.read_text().strip()
+        world.probes.append(Probe(kind, rule, target, content))
+
+    def glob_samples(rule: str) -> list[Path]:
+        """A match in a subdirectory and, for `**/`, one at the top too."""
+        samples = [expand(glob_sample(rule), env)]
+        if "**/" in rule:
+            samples.append(expand(glob_sample(rule.replace("**/", "", 1)), env))
+        return samples
+
+    for rule in fs.get("denyRead", []):
+        if is_glob(rule):
+            for sample in glob_samples(rule):
+                secret(rule, "secret", sample, True)
+        else:
+            path = expand(rule, env)
+            secret(rule, "secret", path, looks_like_file(path) and not path.is_dir())
+    for rule in fs.get("denyWrite", []):
+        if is_glob(rule):
+            # Codex cannot make a glob read-only; twsrt compiles it to deny.
+            for sample in glob_samples(rule):
+                secret(rule, "secret", sample, True)
+        else:
+            path = expand(rule, env)
+            secret(rule, "readonly", path, not path.is_dir())
+    denied = [expand(r, env) for r in fs.get("denyRead", []) + fs.get("denyWrite", [])
+              if not is_glob(r)]
+    for rule in fs.get("allowWrite", []):
+        base = rule[:-3] if rule.endswith("/**") else rule
+        if is_glob(base):
+            continue  # twsrt skips it for Codex (and says so)
+        path = expand(base, env)
+        if not under(path, env.root) and path != Path("/tmp"):
+            continue
+        if any(under(path, d) for d in denied):
+            continue  # an allowWrite inside a deny: the deny wins
+        path.mkdir(parents=True, exist_ok=True)
+        world.probes.append(Probe("writable", rule, path))
+    project = env.proj / "twsrt-project.txt"
+    content = f"CONTENT-PROJECT-{os.urandom(4).hex()}"
+    project.write_text(content + "\n")
+    world.probes.append(Probe("project", "(a project file)", project, content))
+
+
+def twsrt(world: World, twsrt_bin: Path, *args: str):
+    argv = [twsrt_bin, "-c", world.env.proj / "config.toml", "generate", *args]
+    if world.case.yolo:
+        argv.append("--yolo")
+    return world.env.run(argv)
+
+
+def build_world(case: Case, root: Path, bin_dir: Path, twsrt_bin: Path,
+                plant_files: bool = True) -> World:
+    env = Env(root, bin_dir)
+    if root.exists():
+        shutil.rmtree(root)
+    for d in (env.home, env.tmp):
+        d.mkdir(parents=True)
+    shutil.copytree(case.source, env.proj, ignore=shutil.ignore_patterns("out"))
+    config = tomllib.loads((env.proj / "config.toml").read_text())
+    world = World(case, env, config)
+    # A first, throwaway run yields the canonical srt and bash documents.
+    first = twsrt(world, twsrt_bin, "-w")
+    if first.returncode != 0:
+        raise CheckFailed(f"twsrt generate -w failed: {one_line(first.stderr)}")
+    sources = config["sources"]
+    world.srt = json.loads((env.proj / sources["srt"]["output"]).read_text())
+    world.bash = json.loads((env.proj / sources["bash"]["output"]).read_text())
+    shutil.rmtree(env.home)
+    env.home.mkdir()
+    if plant_files:
+        plant(world)
+    # The run under test: the secrets exist, as they would for a user.
+    result = twsrt(world, twsrt_bin, "-w")
+    if result.returncode != 0:
+        raise CheckFailed(f"twsrt generate -w failed: {one_line(result.stderr)}")
+    world.generate_stderr = result.stderr
+    return world
+
+
+# --------------------------------------------------------------------------
+# Codex
+
+
+def codex_sandbox(world: World, *argv: str, extra: tuple[str, ...] = ()):
+    return world.env.run([world.env.client("codex"), "sandbox", *extra, "--", *argv])
+
+
+def check_codex_load(world: World) -> list[str]:
+    """`codex sandbox -- true` loads config.toml and builds the twsrt profile."""
+    result = codex_sandbox(world, "true")
+    if result.returncode != 0:
+        return [f"codex sandbox -- true exited {result.returncode}: "
+                f"{one_line(result.stderr + result.stdout)}"]
+    return []
+
+
+def probe_script(probes: list[Probe]) -> str:
+    lines = []
+    for i, p in enumerate(probes):
+        q = shlex.quote(str(p.path))
+        lines.append(f"echo '@@{i} read'; head -c 200 -- {q} 2>&1; echo; echo \"@@rc=$?\"")
+        if p.kind == "readonly":
+            lines.append(f"echo '@@{i} write'; (: >> {q}) 2>&1; echo \"@@rc=$?\"")
+        if p.kind == "writable":
+            name = shlex.quote(str(p.path / f"twsrt-probe-{os.getpid()}-{i}"))
+            lines.append(f"echo '@@{i} create'; (set -C; : > {name}) 2>&1; echo \"@@rc=$?\"")
+    return "\n".join(lines) + "\n"
+
+
+def parse_probe_output(text: str) -> dict[tuple[int, str], tuple[int, str]]:
+    results = {}
+    for block in re.split(r"^@@(?=\d+ )", text, flags=re.M)[1:]:
+        header, _, rest = block.partition("\n")
+        index, op = header.split()
+        body, _, rc = rest.rpartition("@@rc=")
+        results[(int(index), op)] = (int(rc.strip() or -1), body)
+    return results
+
+
+def check_codex_files(world: World) -> list[str]:
+    """Inside `codex sandbox`, each denied path is unreadable, each denyWrite
+    file readable but not writable, each allowWrite root writable, and a
+    project file readable."""
+    probes = [p for p in world.probes if p.kind != "writable" or p.path.is_dir()]
+    result = codex_sandbox(world, "sh", "-c", probe_script(probes))
+    if result.returncode != 0 and "@@" not in result.stdout:
+        return [f"codex sandbox could not run the probes (exit {result.returncode}): "
+                f"{one_line(result.stderr)}"]
+    got = parse_probe_output(result.stdout)
+    failures = []
+    for i, p in enumerate(probes):
+        rc, out = got.get((i, "read"), (-1, "(no result)"))
+        leaked = p.content and p.content in out
+        if p.kind == "secret" and leaked:
+            failures.append(f"denied {p.rule}: {p.path} is readable in the sandbox")
+        if p.kind in ("project", "readonly") and not leaked:
+            failures.append(f"{p.rule}: {p.path} is not readable in the sandbox: {one_line(out)}")
+        if p.kind == "readonly":
+            rc, out = got.get((i, "write"), (-1, "(no result)"))
+            if rc == 0:
+                failures.append(f"denyWrite {p.rule}: {p.path} is writable in the sandbox")
+        if p.kind == "writable":
+            rc, out = got.get((i, "create"), (-1, "(no result)"))
+            for leftover in p.path.glob(f"twsrt-probe-{os.getpid()}-{i}"):
+                leftover.unlink()
+            if rc != 0:
+                failures.append(f"allowWrite {p.rule}: cannot create a file in {p.path}: "
+                                f"{one_line(out)}")
+    return failures
+
+
+def rule_words(rule: str) -> list[str]:
+    return shlex.split(rule)
+
+
+def check_codex_rules(world: World) -> list[str]:
+    """`codex execpolicy check` forbids every bash deny rule, alone and with
+    arguments after it, and forbids no command outside the deny rules."""
+    rules_path = world.config_path("codex_rules")
+    if rules_path is None:
+        return []
+    deny = [rule_words(r) for r in world.bash.get("deny", [])]
+
+    def expected(cmd: list[str]) -> bool:
+        return any(cmd[: len(d)] == d for d in deny)
+
+    commands = []
+    for words in deny:
+        commands += [words, words + ["--twsrt-extra", "arg"]]
+        # Near misses: the rule without its last word, or with it changed.
+        commands += [words[:-1] + ["twsrt-other"], words[:-1] + [words[-1] + "x"]]
+    for rule in world.bash.get("allow", []) + world.bash.get("ask", []):
+        commands.append(rule_words(rule) + ["arg"])
+    commands += [["ls", "-la"], ["echo", "hello"], ["git", "status"], ["cat", "README.md"]]
+    failures, seen = [], set()
+    codex = world.env.client("codex")
+    for cmd in commands:
+        if not cmd or tuple(cmd) in seen:
+            continue
+        seen.add(tuple(cmd))
+        result = world.env.run([codex, "execpolicy", "check", "--rules", rules_path, *cmd])
+        if result.returncode != 0:
+            return [f"codex execpolicy check refused {rules_path}: {one_line(result.stderr)}"]
+        decision = json.loads(result.stdout).get("decision")
+        forbidden = decision == "forbidden"
+        if forbidden != expected(cmd):
+            want = "forbidden" if expected(cmd) else "no match"
+            failures.append(f"{shlex.join(cmd)}: codex says {decision or 'no match'}, "
+                            f"the policy wants {want}")
+    return failures
+
+
+def check_codex_network(world: World) -> list[str]:
+    """The network_proxy gap. twsrt warns about it; without the feature Codex
+    routes nothing through its proxy (the gap is still there); with the
+    feature on, Codex's proxy refuses a denied domain and a host outside the
+    allowlist by the written network.domains; and with `[features]
+    network_proxy = true` in config.toml twsrt stops warning and keeps it."""
+    failures = []
+    network = world.srt.get("network", {})
+    if NETWORK_PROXY_WARNING not in world.generate_stderr:
+        failures.append("twsrt generate did not warn that Codex ignores the domain lists "
+                        "without its network_proxy feature")
+    probe = "printf 'proxy=%s\\n' \"${CODEX_NETWORK_PROXY_ACTIVE:-off}\""
+    result = codex_sandbox(world, "sh", "-c", probe)
+    if "proxy=off" not in result.stdout:
+        failures.append("gap closed? without network_proxy Codex now routes sandboxed traffic "
+                        f"through its proxy ({one_line(result.stdout + result.stderr)}): "
+                        "re-measure and revisit twsrt's network_proxy warning")
+    hosts = [(h, "blocked-by-denylist") for h in network.get("deniedDomains", [])[:1]]
+    hosts.append((CANARY_HOST, "blocked-by-allowlist"))
+    for host, verdict in hosts:
+        host = host.replace("*.", "twsrt-probe.")
+        curl = f"curl -sS -o /dev/null -D - --max-time 10 https://{host}/ 2>&1"
+        result = codex_sandbox(world, "sh", "-c", curl, extra=("--enable", "network_proxy"))
+        if verdict not in result.stdout.lower():
+            failures.append(f"with network_proxy on, Codex's proxy did not answer {host} with "
+                            f"{verdict}: {one_line(result.stdout + result.stderr)}")
+    # Turn the feature on in the managed config, as the warning advises.
+    config = codex_config(world)
+    config.write_text(config.read_text() + "\n[features]\nnetwork_proxy = true\n")
+    again = world.env.run([TWSRT_BIN, "-c", world.env.proj / "config.toml", "generate",
+                           "codex", "-w", *(["--yolo"] if world.case.yolo else [])])
+    if again.returncode != 0:
+        return failures + [f"twsrt generate codex -w failed: {one_line(again.stderr)}"]
+    if NETWORK_PROXY_WARNING in again.stderr:
+        failures.append("twsrt still warns about network_proxy with the feature enabled")
+    if "network_proxy = true" not in config.read_text():
+        failures.append("twsrt's merge dropped [features] network_proxy = true")
+    result = world.env.run([world.env.client("codex"), "features", "list"])
+    if not re.search(r"^network_proxy\s.*\btrue\s*$", result.stdout, re.M):
+        failures.append(f"codex features list does not show network_proxy on: "
+                        f"{one_line(result.stderr)}")
+    return failures
+
+
+# --------------------------------------------------------------------------
+# Claude Code
+
+TMUX_SOCKET: Path | None = None
+
+
+def run_in_tmux(env: Env, argv: list[str], tag: str) -> tuple[int, str]:
+    """Run argv on a terminal (a detached tmux pane) and return its exit status
+    and output. tmux runs on a private socket, so the pane inherits this
+    process's network namespace, never another tmux server's."""
+    out, rc_file, script = (env.root / f"{tag}.{s}" for s in ("out", "rc", "sh"))
+    for f in (out, rc_file):
+        f.unlink(missing_ok=True)
+    exports = "".join(f"export {k}={shlex.quote(v)}\n" for k, v in env.vars().items())
+    script.write_text(
+        f"{exports}cd {shlex.quote(str(env.proj))}\n"
+        f"{shlex.join(argv)} > {shlex.quote(str(out))} 2>&1\n"
+        f"echo $? > {shlex.quote(str(rc_file))}\n"
+        f"tmux -S {shlex.quote(str(TMUX_SOCKET))} wait-for -S {tag}\n"
+    )
+    tmux = ["tmux", "-S", str(TMUX_SOCKET), "-f", "/dev/null"]
+    subprocess.run([*tmux, "new-session", "-d", "-x", "200", "-y", "50", "sh", str(script)],
+                   check=True, env=env.vars())
+    try:
+        subprocess.run([*tmux, "wait-for", tag], timeout=TIMEOUT, check=True)
+    except subprocess.TimeoutExpired as e:
+        raise CheckFailed(f"timed out after {TIMEOUT} s in tmux: {shlex.join(argv)}") from e
+    return int(rc_file.read_text().strip() or -1), out.read_text(errors="replace")
+
+
+def check_claude_doctor(world: World) -> list[str]:
+    """`claude doctor` (on a terminal) lists no invalid setting and no skipped
+    rule for the settings twsrt wrote (settings.json, the symlink)."""
+    rc, out = run_in_tmux(world.env, [world.env.client("claude"), "doctor"], "doctor")
+    if "Claude Code doctor" not in out:
+        return [f"claude doctor did not run (exit {rc}): {one_line(out)}"]
+    failures = []
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == "Invalid settings":
+            for item in lines[i + 1:]:
+                if not item.strip():
+                    break
+                failures.append(f"claude doctor: {item.strip()}")
+    for line in lines:
+        if re.search(r"was skipped|did not load|Invalid permission rule", line) and \
+                f"claude doctor: {line.strip()}" not in failures:
+            failures.append(f"claude doctor: {line.strip()}")
+    return failures
+
+
+CLAUDE_COMPLAINT = re.compile(
+    r"rule|setting|permission|sandbox|skipped|invalid|did not load|known tool", re.I)
+
+
+def check_claude_print(world: World) -> list[str]:
+    """`claude -p` (no login) reaches the login check and warns about nothing
+    in the settings: no rule that matches no known tool, no skipped entry."""
+    result = world.env.run([world.env.client("claude"), "-p", "twsrt client check"])
+    text = result.stdout + result.stderr
+    failures = [f"claude -p: {line.strip()}" for line in result.stderr.splitlines()
+                if CLAUDE_COMPLAINT.search(line)]
+    if "Not logged in" not in text:
+        failures.append(f"claude -p did not reach the login check (exit {result.returncode}): "
+                        f"{one_line(text)}")
+    return failures
+
+
+# --------------------------------------------------------------------------
+# Copilot CLI
+
+
+def copilot_snippet(world: World) -> Path:
+    key = "copilot_output_yolo" if world.case.yolo else "copilot_output"
+    default = None
+    path = world.config_path(key, default)
+    if path is None and world.case.yolo:
+        base = world.config_path("copilot_output")
+        path = base.with_name(base.stem + ".yolo" + base.suffix) if base else None
+    if path is None:
+        raise CheckFailed(f"the case sets no {key}")
+    return path
+
+
+def check_copilot_flags(world: World) -> list[str]:
+    """The flag snippet, pasted into a launch command as documented, parses:
+    without a login Copilot stops at the login error, not at a flag error."""
+    snippet = copilot_snippet(world).read_text()
+    script = world.env.root / "copilot-launch.sh"
+    script.write_text('exec "$1" \\\n' + snippet + "  -p 'twsrt client check'\n")
+    result = world.env.run(["bash", script, world.env.client("copilot")])
+    text = result.stdout + result.stderr
+    failures = [f"copilot: {line.strip()}" for line in text.splitlines()
+                if re.search(r"invalid|unknown option|error: (?!no authentication)", line, re.I)]
+    if "No authentication information found" not in text:
+        failures.append(f"copilot did not reach the login check (exit {result.returncode}): "
+                        f"{one_line(text)}")
+    return failures
+
+
+# --------------------------------------------------------------------------
+# Known gaps: what Codex does wrong with a valid profile. Each one must still
+# be there (else twsrt's warning and SECURITY_CONCEPT.md need revisiting) and
+# twsrt must warn about it.
+
+
+def gap_new_glob_file(world: World) -> tuple[bool, str]:
+    script = "echo CONTENT-NEW > twsrt-new.pem && cat twsrt-new.pem"
+    result = codex_sandbox(world, "sh", "-c", script)
+    (world.env.proj / "twsrt-new.pem").unlink(missing_ok=True)
+    present = "CONTENT-NEW" in result.stdout
+    return present, ("a new file matching the deny glob **/*.pem was created and read back"
+                     if present else f"refused: {one_line(result.stdout + result.stderr)}")
+
+
+def gap_sandbox_fails(world: World) -> tuple[bool, str]:
+    result = codex_sandbox(world, "true")
+    return sandbox_failure(result)
+
+
+def gap_sandbox_fails_in_home(world: World) -> tuple[bool, str]:
+    """Codex started in HOME, which makes HOME writable: the missing ~/.kube
+    then needs a mount point."""
+    codex = world.env.client("codex")
+    return sandbox_failure(world.env.run([codex, "sandbox", "--", "true"], cwd=world.env.home))
+
+
+def sandbox_failure(result) -> tuple[bool, str]:
+    present = result.returncode != 0 and "bwrap" in result.stderr
+    return present, (one_line(result.stderr) if present else
+                     f"codex sandbox -- true exited {result.returncode}")
+
+
+GAPS = [
+    ("gap-glob", "expands deny globs only when a command starts", gap_new_glob_file),
+    ("gap-parent", "two or more rules lie under one directory that does not exist",
+     gap_sandbox_fails_in_home),
+    ("gap-protected", "keeps .git, .codex and .agents read-only", gap_sandbox_fails),
+]
+
+
+def run_gaps(report: Report, scratch: Path, bin_dir: Path) -> None:
+    for name, warning, measure in GAPS:
+        start = time.monotonic()
+        failures, note = [], ""
+        try:
+            world = build_world(Case(name, POLICIES / name), scratch / name, bin_dir, TWSRT_BIN,
+                                plant_files=False)
+            if warning not in world.generate_stderr:
+                failures.append(f"twsrt generate no longer warns about it ({warning!r})")
+            present, detail = measure(world)
+            if present:
+                note = f"still there: {detail}"
+            else:
+                failures.append(f"gap closed? {detail}: re-measure, then drop or reword twsrt's "
+                                "warning and the SECURITY_CONCEPT.md entry")
+        except CheckFailed as e:
+            failures.append(str(e))
+        report.result(f"codex {name}", failures, time.monotonic() - start, note)
+
+
+# --------------------------------------------------------------------------
+# Mutants: one deliberately broken output per check
+
+
+def edit_text(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    if old not in text:
+        raise CheckFailed(f"mutant: {old!r} not found in {path}")
+    path.write_text(text.replace(old, new, 1))
+
+
+def edit_json(path: Path, change) -> None:
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def codex_config(w: World) -> Path:
+    return w.config_path("codex_config", "~/.codex/config.toml")
+
+
+def claude_settings(w: World) -> Path:
+    return w.env.home / ".claude/settings.json"
+
+
+def drop_rule_block(path: Path, first_word: str) -> None:
+    text = path.read_text()
+    block = re.search(r'\nprefix_rule\(\n    pattern = \["%s"\],.*?\n\)\n' % first_word, text, re.S)
+    if not block:
+        raise CheckFailed(f"mutant: no prefix_rule for {first_word} in {path}")
+    path.write_text(text.replace(block.group(0), "\n", 1))
+
+
+MUTANTS = [
+    ("codex-load", "an access value Codex does not know ('readwrite')",
+     lambda w: edit_text(codex_config(w), '"~/.ssh" = "deny"', '"~/.ssh" = "readwrite"')),
+    ("codex-files", "the filesystem table misspelled (Codex ignores unknown keys)",
+     lambda w: edit_text(codex_config(w), "[permissions.twsrt.filesystem]",
+                         "[permissions.twsrt.filesytem]")),
+    ("codex-files", "the project file denied",
+     lambda w: edit_text(codex_config(w), '[permissions.twsrt.filesystem.":workspace_roots"]\n',
+                         '[permissions.twsrt.filesystem.":workspace_roots"]\n'
+                         '"twsrt-project.txt" = "deny"\n')),
+    ("codex-rules", "the prefix_rule for sudo removed",
+     lambda w: drop_rule_block(w.config_path("codex_rules"), "sudo")),
+    ("codex-rules", "the git push --force rule cut to git push",
+     lambda w: edit_text(w.config_path("codex_rules"), 'pattern = ["git", "push", "--force"]',
+                         'pattern = ["git", "push"]')),
+    ("codex-network", "a denied domain dropped from network.domains",
+     lambda w: edit_text(codex_config(w), '"pastebin.com" = "deny"\n', "")),
+    ("claude-doctor", "sandbox.enabled as a string",
+     lambda w: edit_json(claude_settings(w),
+                         lambda d: d["sandbox"].__setitem__("enabled", "false"))),
+    ("claude-doctor", "a lower-case tool name in a deny rule",
+     lambda w: edit_json(claude_settings(w),
+                         lambda d: d["permissions"]["deny"].append("bash(rm)"))),
+    ("claude-print", "a deny rule for a tool that does not exist",
+     lambda w: edit_json(claude_settings(w),
+                         lambda d: d["permissions"]["deny"].append("Reed(~/.aws)"))),
+    ("copilot-flags", "an unbalanced parenthesis in a --deny-tool value",
+     lambda w: edit_text(copilot_snippet(w), "'shell(sudo)'", "'shell(sudo'")),
+]
+
+CHECKS = {
+    "codex-load": check_codex_load,
+    "codex-files": check_codex_files,
+    "codex-rules": check_codex_rules,
+    "codex-network": check_codex_network,
+    "claude-doctor": check_claude_doctor,
+    "claude-print": check_claude_print,
+    "copilot-flags": check_copilot_flags,
+}
+
+
+# --------------------------------------------------------------------------
+# Driver
+
+
+TWSRT_BIN: Path = Path("twsrt")
+
+
+class Report:
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+
+    def result(self, label: str, failures: list[str], seconds: float, note: str = "") -> None:
+        status = "FAIL" if failures else "PASS"
+        if failures:
+            self.failed += 1
+        else:
+            self.passed += 1
+        print(f"{status}  {label:<42} {seconds:5.1f} s{('  ' + note) if note else ''}", flush=True)
+        for line in failures:
+            print(f"      {line}", flush=True)
+
+
+def run_check(report: Report, label: str, fn, world: World) -> None:
+    start = time.monotonic()
+    try:
+        failures = fn(world)
+    except CheckFailed as e:
+        failures = [str(e)]
+    report.result(label, failures, time.monotonic() - start)
+
+
+def versions(bin_dir: Path, env: Env) -> str:
+    out = []
+    for name in ("codex", "claude", "copilot"):
+        result = env.run([bin_dir / name, "--version"], cwd=env.root)
+        out.append(f"{name} {one_line(result.stdout.splitlines()[0] if result.stdout else '?')}")
+    return ", ".join(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--twsrt", required=True, type=Path)
+    cache = Path(os.environ.get("TWSRT_CLIENTS_CACHE", Path.home() / ".cache/twsrt-clients"))
+    parser.add_argument("--bin", type=Path, default=cache / "node_modules/.bin")
+    parser.add_argument("--only", action="append", help="run only this case (repeatable)")
+    parser.add_argument("--no-mutants", action="store_true")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    args = parser.parse_args()
+    twsrt_arg, bin_arg = args.twsrt.absolute(), args.bin.absolute()
+    isolation = isolate()
+    try:
+        return run_all(args, isolation, outside(twsrt_arg).resolve(), outside(bin_arg).resolve())
+    finally:
+        release_private_tmp()
+
+
+def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
+    global TWSRT_BIN, TMUX_SOCKET
+    TWSRT_BIN = twsrt_bin
+    for name in ("codex", "claude", "copilot"):
+        if not (bin_dir / name).exists():
+            print(f"{bin_dir / name} not found: run scripts/install-clients.sh", file=sys.stderr)
+            return 2
+    if not shutil.which("tmux"):
+        print("tmux not found: run scripts/install-clients.sh", file=sys.stderr)
+        return 2
+
+    started = time.monotonic()
+    scratch = Path(tempfile.mkdtemp(prefix="twsrt-clients-", dir=outside(Path(tempfile.gettempdir()))))
+    TMUX_SOCKET = scratch / "tmux.sock"
+    report = Report()
+    try:
+        probe_env = Env(scratch / "versions", bin_dir)
+        for d in (probe_env.home, probe_env.tmp):
+            d.mkdir(parents=True)
+        print(f"clients: {versions(bin_dir, probe_env)}")
+        print(f"network: {isolation}")
+        print(f"scratch: {scratch}\n", flush=True)
+        cases = [c for c in CASES if not args.only or c.name in args.only]
+        for case in cases:
+            start = time.monotonic()
+            try:
+                world = build_world(case, scratch / case.name, bin_dir, TWSRT_BIN)
+            except CheckFailed as e:
+                report.result(f"{case.name}: twsrt generate -w", [str(e)], time.monotonic() - start)
+                continue
+            mode = " --yolo" if case.yolo else ""
+            report.result(f"{case.name}: twsrt generate{mode} -w", [], time.monotonic() - start,
+                          f"({len(world.probes)} probes planted)")
+            for name, fn in CHECKS.items():
+                run_check(report, f"{case.name}: {name}", fn, world)
+        if not args.only:
+            print("\nknown Codex gaps: twsrt warns, and the gap is still there", flush=True)
+            run_gaps(report, scratch, bin_dir)
+        if not args.no_mutants and (not args.only or "example" in args.only):
+            print("\nmutants: each check must fail on a deliberately broken output", flush=True)
+            example = CASES[0]
+            for i, (check, what, mutate) in enumerate(MUTANTS):
+                start = time.monotonic()
+                try:
+                    world = build_world(example, scratch / f"mutant-{i}", bin_dir, TWSRT_BIN)
+                    mutate(world)
+                    failures = CHECKS[check](world)
+                except CheckFailed as e:
+                    report.result(f"mutant {check}: {what}", [str(e)], time.monotonic() - start)
+                    continue
+                if failures:
+                    report.result(f"mutant {check}", [], time.monotonic() - start,
+                                  f"caught {what}: {failures[0]}")
+                else:
+                    report.result(f"mutant {check}: {what}",
+                                  ["the check passed on a broken output"],
+                                  time.monotonic() - start)
+    finally:
+        subprocess.run(["tmux", "-S", str(TMUX_SOCKET), "kill-server"], capture_output=True)
+        if args.keep:
+            shown = scratch
+            if OLD_TMP is not None and OLD_TMP in scratch.parents:
+                shown = Path("/tmp") / scratch.relative_to(OLD_TMP)
+            print(f"\nkept {shown}")
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+    print(f"\nclient checks: {time.monotonic() - started:.0f} s")
+    print(f"{report.passed} passed, {report.failed} failed")
+    return 1 if report.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

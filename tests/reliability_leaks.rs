@@ -1,0 +1,373 @@
+//! Nothing leaks: values twsrt does not own (API keys in the Claude
+//! settings' `env`, MCP env, headers and tokens in the Codex config, even a
+//! comment) never appear on stdout or stderr, whatever the command: preview,
+//! `-w`, `--dry-run`, `diff`, `-v`, or an error about the file that holds
+//! them. Every planted value carries the marker `LEAK`, and every output
+//! stream of every run is checked for the marker.
+
+mod support;
+use support::*;
+
+const MARKER: &str = "LEAK";
+
+const TARGETS: &str = r#"
+[targets]
+claude_settings = "~/.claude/settings.full.json"
+codex_config = "~/.codex/config.toml"
+codex_rules = "~/.codex/rules/twsrt.rules"
+copilot_output = "~/copilot-flags.txt"
+"#;
+
+const CLAUDE_TARGET: &str = ".claude/settings.full.json";
+const CODEX_CONFIG: &str = ".codex/config.toml";
+
+/// A Claude settings file with foreign secrets in every place one can hide.
+const CLAUDE_WITH_SECRETS: &str = r#"{
+  "env": {"ANTHROPIC_API_KEY": "sk-ant-LEAK-claude-env-0001"},
+  "apiKeyHelper": "echo LEAK-claude-helper-0002",
+  "mcpServers": {"x": {"headers": {"Authorization": "Bearer LEAK-claude-mcp-0003"}}},
+  "permissions": {"allow": ["Bash(export T=LEAK-claude-allow-0004)"], "defaultMode": "LEAK-mode-0005"},
+  "sandbox": {"excludedCommands": ["LEAK-claude-excluded-0006"]},
+  "model": "opus"
+}
+"#;
+
+/// A Codex config with MCP env, headers, bearer tokens and a comment.
+const CODEX_WITH_SECRETS: &str = r#"# token for staging: LEAK-codex-comment-0101
+model = "o3"
+
+[model_providers.corp]
+base_url = "https://llm.example.com"
+http_headers = { "X-Api-Key" = "LEAK-codex-provider-0102" }
+
+[mcp_servers.x]
+command = "x"
+env = { TOKEN = "LEAK-codex-env-0103" }
+bearer_token = "LEAK-codex-bearer-0104"
+
+[mcp_servers.y]
+url = "https://mcp.example.com"
+http_headers = { Authorization = "Bearer LEAK-codex-header-0105" }
+"#;
+
+/// The policy with every target configured (the Copilot and rules files
+/// exist, so `diff` gets as far as the Codex config).
+fn base() -> Test {
+    Test::with_policy()
+        .config_append(TARGETS)
+        .file("copilot-flags.txt", "--deny-tool 'shell(rm)'\n")
+        .file(".codex/rules/twsrt.rules", "")
+}
+
+fn planted() -> Test {
+    base()
+        .file(CLAUDE_TARGET, CLAUDE_WITH_SECRETS)
+        .file(CODEX_CONFIG, CODEX_WITH_SECRETS)
+}
+
+/// Run `args` and check that no output stream holds a planted value.
+fn run_clean(t: Test, args: &[&str], status: i32) -> Output {
+    let out = t
+        .args(args)
+        .status(status)
+        .stderr_lacks(MARKER)
+        .stderr_lacks("sk-ant")
+        .stderr_lacks("Bearer")
+        .run();
+    assert!(
+        !out.stdout.contains(MARKER) && !out.stdout.contains("Bearer"),
+        "{args:?}: stdout shows a foreign value:\n{}",
+        out.stdout
+    );
+    out
+}
+
+/// Every foreign value is still in the file after the write.
+fn assert_secrets_kept(out: &Output) {
+    let claude = out.read(CLAUDE_TARGET);
+    for s in ["0001", "0002", "0003", "0004", "0005", "0006"] {
+        assert!(claude.contains(s), "lost {s}:\n{claude}");
+    }
+    let codex = out.read(CODEX_CONFIG);
+    for s in ["0101", "0102", "0103", "0104", "0105"] {
+        assert!(codex.contains(s), "lost {s}:\n{codex}");
+    }
+}
+
+#[test]
+fn previews_and_dry_runs_show_only_generated_data() {
+    for args in [
+        &["generate"][..],
+        &["generate", "claude"],
+        &["generate", "codex"],
+        &["generate", "--yolo"],
+        &["-v", "generate"],
+        &["generate", "-w", "-n"],
+        &["-v", "generate", "-w", "-n"],
+        &["-v", "generate", "-w", "-n", "--yolo"],
+        &["generate", "claude", "-w", "-n"],
+        &["generate", "codex", "-w", "-n"],
+    ] {
+        let out = run_clean(planted(), args, 0);
+        assert!(!out.stdout.is_empty(), "{args:?} printed nothing");
+    }
+}
+
+#[test]
+fn writes_keep_foreign_values_without_printing_them() {
+    for args in [
+        &["generate", "-w"][..],
+        &["-v", "generate", "-w"],
+        &["-v", "generate", "-w", "--yolo"],
+        &["-v", "generate", "claude", "-w"],
+        &["-v", "generate", "codex", "-w"],
+    ] {
+        let out = run_clean(planted(), args, 0);
+        assert_secrets_kept(&out);
+    }
+}
+
+#[test]
+fn diff_names_only_managed_entries() {
+    run_clean(written(planted()), &["diff"], 0);
+    run_clean(written(planted()), &["-v", "diff", "--yolo"], 2);
+
+    // Drift in both files, next to the secrets: only entry names are shown.
+    let t = written(planted());
+    edit(
+        &t,
+        CLAUDE_TARGET,
+        "\"Bash(rm)\"",
+        "\"Bash(curl LEAK-drift-0201)\"",
+    );
+    edit(
+        &t,
+        CODEX_CONFIG,
+        "approval_policy = ",
+        "approval_policy = \"LEAK-drift-0202\"\n#",
+    );
+    let out = t.args(&["-v", "diff"]).status(1).run();
+    assert!(
+        out.stdout.contains("config:approval_policy"),
+        "{}",
+        out.stdout
+    );
+    // The hand-added deny rule sits in a list twsrt owns, so diff names it
+    // as extra: that is its job. No foreign value is named.
+    assert!(
+        out.stdout
+            .contains("Bash(curl LEAK-drift-0201) (in existing")
+    );
+    let shown = format!("{}{}", out.stdout, out.stderr);
+    for hidden in [
+        "0001", "0002", "0003", "0004", "0005", "0006", "0101", "0102", "0103", "0104", "0105",
+        "0202",
+    ] {
+        assert!(!shown.contains(hidden), "diff shows {hidden}:\n{shown}");
+    }
+}
+
+/// Every command that reads the targets, for the error cases.
+const READERS: &[&[&str]] = &[
+    &["generate", "-w"],
+    &["-v", "generate", "-w"],
+    &["-v", "generate", "-w", "-n"],
+    &["-v", "diff"],
+];
+
+/// Broken Claude settings with a key on or next to the offending spot:
+/// the error names the file (and for a syntax error line and column), never
+/// the content.
+#[test]
+fn errors_about_claude_settings_never_echo_the_file() {
+    let cases: &[(&str, &str)] = &[
+        (
+            r#"{"env": {"ANTHROPIC_API_KEY": "sk-ant-LEAK-0301" oops}}"#,
+            "is not valid JSON (line 1, column",
+        ),
+        (
+            "{\"env\": {\"ANTHROPIC_API_KEY\": \"sk-ant-LEAK-0302\n\"}}",
+            "is not valid JSON (line 2, column",
+        ),
+        (
+            r#"{"env": {"K": "LEAK-0303"}, "permissions": "LEAK-0304"}"#,
+            "`permissions` is not an object",
+        ),
+        (
+            r#"{"permissions": {"allow": "Bash(LEAK-0305)"}}"#,
+            "`permissions.allow` is not a list",
+        ),
+        (
+            r#"{"sandbox": "LEAK-0306", "env": {"K": "LEAK-0307"}}"#,
+            "`sandbox` is not an object",
+        ),
+        (r#"["sk-ant-LEAK-0308"]"#, "does not hold a JSON object"),
+        ("\"LEAK-0309\"", "does not hold a JSON object"),
+        (
+            "{\"env\": {\"K\": \"LEAK-0310<FF>\"}}",
+            "is not valid UTF-8",
+        ),
+    ];
+    for (text, fact) in cases {
+        for args in READERS {
+            let t = base().file(CODEX_CONFIG, CODEX_WITH_SECRETS);
+            let t = write_bytes(t, CLAUDE_TARGET, text);
+            let before = t.tree();
+            let out = run_clean(expect(t, args, CLAUDE_TARGET, fact), args, 1);
+            assert_eq!(tree(out.home.path()), before, "{args:?} {text}");
+        }
+    }
+}
+
+/// The same for a regular settings.json that would be migrated.
+#[test]
+fn errors_about_a_settings_json_to_migrate_never_echo_it() {
+    let t = base().file(
+        ".claude/settings.json",
+        r#"{"env": {"ANTHROPIC_API_KEY": "sk-ant-LEAK-0401"}, }"#,
+    );
+    let before = t.tree();
+    let out = run_clean(
+        t.stderr_contains("{HOME}/.claude/settings.json: is not valid JSON (line 1, column"),
+        &["-v", "generate", "-w"],
+        1,
+    );
+    assert_eq!(tree(out.home.path()), before);
+}
+
+/// A Codex config whose syntax error sits on a line holding a token.
+#[test]
+fn toml_errors_name_file_line_and_column_but_never_the_line() {
+    let cases: &[(&str, &str)] = &[
+        // An unclosed string.
+        (
+            "[mcp_servers.x]\ncommand = \"x\"\nbearer_token = \"LEAK-0501\nmodel = 1\n",
+            ".codex/config.toml:3:",
+        ),
+        // A bare value.
+        (
+            "[mcp_servers.x]\nbearer_token = LEAK-0502\n",
+            ".codex/config.toml:2:",
+        ),
+        // An unclosed inline table.
+        (
+            "[mcp_servers.x]\nenv = { TOKEN = \"LEAK-0503\" \n",
+            ".codex/config.toml:2:",
+        ),
+        // A duplicate key whose value is the token.
+        (
+            "[mcp_servers.x]\nbearer_token = \"a\"\nbearer_token = \"LEAK-0504\"\n",
+            ".codex/config.toml:3:",
+        ),
+        // A duplicate header inside an inline table.
+        (
+            "[mcp_servers.y]\nhttp_headers = { Authorization = \"Bearer LEAK-0505\", Authorization = \"x\" }\n",
+            ".codex/config.toml:2:",
+        ),
+        // A key that is itself the secret, duplicated.
+        (
+            "[mcp_servers.x.env]\nLEAK-0506 = 1\nLEAK-0506 = 2\n",
+            ".codex/config.toml:3:",
+        ),
+        // A bad escape inside the token.
+        (
+            "[mcp_servers.x]\nbearer_token = \"LEAK-0507\\q\"\n",
+            ".codex/config.toml:2:",
+        ),
+        // Not UTF-8 right after the token.
+        (
+            "[mcp_servers.x]\nbearer_token = \"LEAK-0508<FF>\"\n",
+            ".codex/config.toml:2:",
+        ),
+        // Dotted key extending a value.
+        (
+            "[mcp_servers.x]\ntoken = \"LEAK-0509\"\ntoken.more = 1\n",
+            ".codex/config.toml:3:",
+        ),
+    ];
+    for (text, fact) in cases {
+        for args in READERS {
+            let t = base().file(CLAUDE_TARGET, CLAUDE_WITH_SECRETS);
+            let t = write_bytes(t, CODEX_CONFIG, text);
+            let before = t.tree();
+            let out = run_clean(expect(t, args, CODEX_CONFIG, fact), args, 1);
+            assert!(out.stderr.contains("invalid TOML"), "{}", out.stderr);
+            assert_eq!(tree(out.home.path()), before, "{args:?} {text}");
+        }
+    }
+}
+
+/// A Codex config that parses but cannot be merged: the error names what is
+/// wrong, not the values.
+#[test]
+fn codex_merge_errors_never_echo_values() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "permissions = \"LEAK-0601\"\n[mcp_servers.x]\nbearer_token = \"LEAK-0602\"\n",
+            "`permissions` is not written as tables",
+        ),
+        (
+            "sandbox_mode = \"LEAK-0603\"\n[mcp_servers.x]\nbearer_token = \"LEAK-0604\"\n",
+            "legacy setting(s) sandbox_mode",
+        ),
+    ];
+    for (text, fact) in cases {
+        for args in [&["-v", "generate", "-w"][..], &["-v", "diff"]] {
+            let t = base()
+                .file(CLAUDE_TARGET, CLAUDE_WITH_SECRETS)
+                .file(CODEX_CONFIG, text);
+            let before = t.tree();
+            let out = run_clean(expect(t, args, CODEX_CONFIG, fact), args, 1);
+            assert_eq!(tree(out.home.path()), before, "{args:?} {text}");
+        }
+    }
+}
+
+/// Run `generate -w` in the scenario's HOME before the command under test.
+fn written(t: Test) -> Test {
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_twsrt"))
+        .args(["generate", "-w"])
+        .current_dir(t.home())
+        .env_clear()
+        .env("HOME", t.home())
+        .env("NO_COLOR", "1")
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .output()
+        .expect("run twsrt");
+    assert!(status.status.success(), "{status:?}");
+    t
+}
+
+fn edit(t: &Test, rel: &str, from: &str, to: &str) {
+    let path = t.home().join(rel);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{rel} lacks {from:?}:\n{text}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// `generate` must fail naming the file `rel`, with `fact`; `diff` may instead read a
+/// section of the wrong shape as drift (exit 1 either way).
+fn expect(t: Test, args: &[&str], rel: &str, fact: &str) -> Test {
+    if args.contains(&"diff") {
+        t
+    } else {
+        t.stderr_contains(&format!("Error: {{HOME}}/{rel}"))
+            .stderr_contains(fact)
+    }
+}
+
+/// `Test::file` takes text; `<FF>` in `text` stands for the byte 0xff (not
+/// UTF-8).
+fn write_bytes(t: Test, rel: &str, text: &str) -> Test {
+    let mut bytes = Vec::new();
+    for (i, part) in text.split("<FF>").enumerate() {
+        if i > 0 {
+            bytes.push(0xff);
+        }
+        bytes.extend_from_slice(part.as_bytes());
+    }
+    let path = t.home().join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+    t
+}
