@@ -211,8 +211,21 @@ fn flag_lines(text: &str) -> Vec<&str> {
 }
 
 /// The flags as sets: generated but not in the file are missing, in the
-/// file but not generated are extra (both sorted).
+/// file but not generated are extra (both sorted). A file twsrt wrote holds
+/// the flags in the order they are generated, so the leading flags both
+/// sides share are set aside without a lookup.
 fn compare(generated: &[String], existing: &[&str]) -> AgentDiff {
+    let shared = generated
+        .iter()
+        .zip(existing)
+        .take_while(|(g, e)| g.as_str() == **e)
+        .count();
+    if shared == generated.len() && shared == existing.len() {
+        return AgentDiff::Compared {
+            missing: Vec::new(),
+            extra: Vec::new(),
+        };
+    }
     let have: FxHashSet<&str> = existing.iter().copied().collect();
     let want: FxHashSet<&str> = generated.iter().map(String::as_str).collect();
     let mut missing: Vec<String> = want

@@ -62,7 +62,12 @@ pub fn check_opposing(profile: &str, fragments: &[ParsedFragment]) -> Result<()>
 
 /// [`check_opposing`] on the composed lists.
 pub fn check_opposing_composed(profile: &str, composed: &Composed) -> Result<()> {
-    let mut first: FxHashMap<&str, (&str, &Path)> = FxHashMap::default();
+    let total = KEYS
+        .iter()
+        .map(|(key, _)| composed.list(&format!("/{key}")).size_hint().0)
+        .sum();
+    let mut first: FxHashMap<&str, (&str, &Path)> =
+        FxHashMap::with_capacity_and_hasher(total, Default::default());
     for (key, _) in KEYS {
         for (v, path) in composed.list(&format!("/{key}")) {
             match first.get(v) {
@@ -95,6 +100,7 @@ fn list<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a str> {
 }
 
 pub fn rules(composed: &Value, out: &mut Vec<SecurityRule>) {
+    out.reserve(KEYS.iter().map(|(key, _)| list(composed, key).count()).sum());
     for (key, action) in KEYS {
         for pattern in list(composed, key) {
             out.push(SecurityRule {

@@ -82,8 +82,10 @@ pub fn check_opposing(profile: &str, fragments: &[ParsedFragment]) -> Result<()>
 /// [`check_opposing`] on the composed lists.
 pub fn check_opposing_composed(profile: &str, composed: &Composed) -> Result<()> {
     for ((s1, k1), (s2, k2)) in OPPOSING {
-        let mut allowed: FxHashMap<&str, &Path> = FxHashMap::default();
-        for (v, path) in composed.list(&format!("/{s1}/{k1}")) {
+        let allowed_list = composed.list(&format!("/{s1}/{k1}"));
+        let mut allowed: FxHashMap<&str, &Path> =
+            FxHashMap::with_capacity_and_hasher(allowed_list.size_hint().0, Default::default());
+        for (v, path) in allowed_list {
             allowed.entry(v).or_insert(path);
         }
         if allowed.is_empty() {
@@ -115,6 +117,12 @@ fn list<'a>(value: &'a Value, section: &str, key: &str) -> impl Iterator<Item = 
 }
 
 pub fn rules(composed: &Value, out: &mut Vec<SecurityRule>) {
+    out.reserve(
+        RULE_LISTS
+            .iter()
+            .map(|(section, key, _, _)| list(composed, section, key).count())
+            .sum(),
+    );
     for (section, key, scope, action) in RULE_LISTS {
         for pattern in list(composed, section, key) {
             out.push(SecurityRule {

@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::agent::claude::merge::WEB_FETCH_PREFIX;
 use crate::agent::claude::render::{Domains, Generated};
 use crate::agent::claude::render::{FILESYSTEM_KEYS, NETWORK_KEYS, SANDBOX_KEYS};
-use crate::compose::{FxHashMap, FxHashSet, equality_key};
+use crate::compose::{FxHashSet, equality_key};
 use crate::jsonc::Json;
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -114,7 +114,7 @@ fn compare<'v>(
         out.compare_sets(
             "",
             &|f: &mut dyn FnMut(&str)| permissions(section, f),
-            texts(disk_list(disk_permissions, section), managed),
+            disk_list(disk_permissions, section),
             managed,
         );
     }
@@ -124,7 +124,7 @@ fn compare<'v>(
     out.compare_sets(
         "network:",
         domains,
-        texts(disk_list(disk_network, "allowedDomains"), |_| true),
+        disk_list(disk_network, "allowedDomains"),
         |_| true,
     );
 
@@ -142,43 +142,70 @@ fn compare<'v>(
 }
 
 impl Entries {
-    /// Generated entries (those `keep` accepts) not in `have` are missing,
-    /// entries of `have` not generated are extra; both are reported as
-    /// `prefix` + entry. The generated side is never collected: each entry
-    /// is looked up in `have` as it comes.
+    /// Generated entries (those `keep` accepts) that are not on disk are
+    /// missing, entries on disk (`have`, those `keep` accepts) that are not
+    /// generated are extra: a comparison of sets, reported as `prefix` +
+    /// entry.
+    ///
+    /// A file twsrt wrote lists the entries in the order they are generated,
+    /// so both sides are walked in step first; the leading entries they
+    /// share are in both sets and need no lookup. Only what follows the
+    /// first difference is compared through hash sets (which then hold
+    /// every entry on disk, shared or not, and every generated one).
     fn compare_sets(
         &mut self,
         prefix: &str,
         want: &EachEntry,
-        mut have: Texts,
+        have: Option<&[Json]>,
         keep: impl Fn(&str) -> bool,
     ) {
+        let have: Vec<Cow<str>> = have
+            .unwrap_or_default()
+            .iter()
+            .map(disk_display)
+            .filter(|s| keep(s))
+            .collect();
+        // In step: `shared` leading entries are equal on both sides; the
+        // generated entries after them are collected.
+        let mut shared = 0;
+        let mut rest: Vec<String> = Vec::new();
+        want(&mut |text: &str| {
+            if !keep(text) {
+                return;
+            }
+            if rest.is_empty() && have.get(shared).is_some_and(|h| h == text) {
+                shared += 1;
+            } else {
+                rest.push(text.to_string());
+            }
+        });
+        if rest.is_empty() && shared == have.len() {
+            return;
+        }
         let with_prefix = |s: &str| {
             let mut entry = String::with_capacity(prefix.len() + s.len());
             entry.push_str(prefix);
             entry.push_str(s);
             entry
         };
-        let mut missing: FxHashSet<String> = FxHashSet::default();
-        want(&mut |text: &str| {
-            if !keep(text) {
-                return;
+        let on_disk: FxHashSet<&str> = have.iter().map(|s| s.as_ref()).collect();
+        let generated: FxHashSet<&str> = have[..shared]
+            .iter()
+            .map(|s| s.as_ref())
+            .chain(rest.iter().map(String::as_str))
+            .collect();
+        let mut missing: FxHashSet<&str> = FxHashSet::default();
+        for text in &rest {
+            if !on_disk.contains(text.as_str()) && missing.insert(text) {
+                self.missing.push(with_prefix(text));
             }
-            match have.get_mut(text) {
-                Some(found) => *found = true,
-                None => {
-                    if !missing.contains(text) {
-                        missing.insert(text.to_string());
-                    }
-                }
+        }
+        let mut extra: FxHashSet<&str> = FxHashSet::default();
+        for text in &have[shared..] {
+            if !generated.contains(text.as_ref()) && extra.insert(text) {
+                self.extra.push(with_prefix(text));
             }
-        });
-        self.missing.extend(missing.iter().map(|s| with_prefix(s)));
-        self.extra.extend(
-            have.iter()
-                .filter(|(_, found)| !**found)
-                .map(|(s, _)| with_prefix(s)),
-        );
+        }
     }
 
     fn compare_keys<'v>(
@@ -244,24 +271,6 @@ fn disk_object<'j, 'a>(parent: &'j Json<'a>, key: &str) -> &'j Json<'a> {
 
 fn disk_list<'j, 'a>(parent: &'j Json<'a>, key: &str) -> Option<&'j [Json<'a>]> {
     parent.get(key).and_then(Json::as_array)
-}
-
-/// The entries of a list on disk as they read in the report, each with
-/// whether it was generated too.
-type Texts<'a> = FxHashMap<Cow<'a, str>, bool>;
-
-/// The entries of a list as text, keeping those `keep` accepts.
-fn texts<'j>(items: Option<&'j [Json]>, keep: impl Fn(&str) -> bool) -> Texts<'j> {
-    let items = items.unwrap_or_default();
-    let mut set = Texts::with_capacity_and_hasher(items.len(), Default::default());
-    set.extend(
-        items
-            .iter()
-            .map(disk_display)
-            .filter(|s| keep(s))
-            .map(|s| (s, false)),
-    );
-    set
 }
 
 /// How an entry reads in the report: strings as they are, other values as

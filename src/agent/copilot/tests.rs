@@ -207,10 +207,23 @@ fn flag_lines_read_back_like_line_by_line_accumulation() {
 
 #[test]
 fn compare_is_the_shared_set_difference() {
-    let generated: Vec<String> = ["a", "b", "b", "c"].map(String::from).to_vec();
-    let existing = ["c", "d", "d", "e"];
-    assert_eq!(
-        super::compare(&generated, &existing),
-        crate::agent::set_diff(generated.clone(), existing.map(String::from).to_vec())
-    );
+    let cases: [(&[&str], &[&str]); 6] = [
+        (&["a", "b", "b", "c"], &["c", "d", "d", "e"]),
+        (&["a", "b"], &["a", "b"]),
+        (&["a", "b"], &["a", "b", "a"]),
+        (&["a", "b", "b"], &["a", "b"]),
+        (&[], &[]),
+        (&["a", "b", "c"], &["a", "c", "b", "x"]),
+    ];
+    for (generated, existing) in cases {
+        let generated: Vec<String> = generated.iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            super::compare(&generated, existing),
+            crate::agent::set_diff(
+                generated.clone(),
+                existing.iter().map(|s| s.to_string()).collect()
+            ),
+            "{generated:?} {existing:?}"
+        );
+    }
 }

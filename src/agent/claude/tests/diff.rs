@@ -196,6 +196,45 @@ fn comparing_without_building_agrees_with_comparing_the_document() {
                 .unwrap(),
                 serde_json::from_str(r#"{"permissions": [], "sandbox": {"network": 1}}"#).unwrap(),
             ];
+            // The generated document, its lists edited: reversed, shortened,
+            // grown in the middle, with duplicates.
+            let edits: [fn(&mut Vec<Value>); 5] = [
+                |l| l.reverse(),
+                |l| {
+                    if !l.is_empty() {
+                        l.remove(0);
+                    }
+                },
+                |l| l.insert(l.len() / 2, Value::String("Bash(new)".into())),
+                |l| {
+                    let copy = l.clone();
+                    l.extend(copy);
+                },
+                |l| {
+                    if l.len() > 2 {
+                        l.swap(1, 2);
+                        l.pop();
+                    }
+                },
+            ];
+            for edit in edits {
+                let mut disk = document.clone();
+                for section in ["deny", "allow", "ask"] {
+                    if let Some(Value::Array(list)) =
+                        disk.get_mut("permissions").and_then(|p| p.get_mut(section))
+                    {
+                        edit(list);
+                    }
+                }
+                if let Some(Value::Array(list)) = disk
+                    .get_mut("sandbox")
+                    .and_then(|s| s.get_mut("network"))
+                    .and_then(|n| n.get_mut("allowedDomains"))
+                {
+                    edit(list);
+                }
+                disks.push(disk);
+            }
             for case in CASES {
                 for mode in ["full", "yolo"] {
                     if let Some(text) = read_opt(case, &format!("disk_{mode}.json")) {
