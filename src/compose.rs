@@ -61,15 +61,25 @@ impl Composed {
     /// The string entries of the list at `pointer` (an RFC 6901 JSON pointer),
     /// in order, each with the file of the first fragment that listed it.
     pub fn list<'s>(&'s self, pointer: &str) -> impl Iterator<Item = (&'s str, &'s Path)> {
-        let items = self
-            .value
+        let sources = self.sources.get(pointer).map_or(&[][..], Vec::as_slice);
+        self.items(pointer)
+            .iter()
+            .zip(sources)
+            .filter_map(|(item, &source)| {
+                Some((item.as_str()?, self.paths[source as usize].as_path()))
+            })
+    }
+
+    /// How many entries the list at `pointer` has.
+    pub fn list_len(&self, pointer: &str) -> usize {
+        self.items(pointer).len()
+    }
+
+    fn items(&self, pointer: &str) -> &[Value] {
+        self.value
             .pointer(pointer)
             .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice);
-        let sources = self.sources.get(pointer).map_or(&[][..], Vec::as_slice);
-        items.iter().zip(sources).filter_map(|(item, &source)| {
-            Some((item.as_str()?, self.paths[source as usize].as_path()))
-        })
+            .map_or(&[][..], Vec::as_slice)
     }
 }
 

@@ -269,7 +269,9 @@ mod fast {
             depth: 0,
             max_depth,
             comments,
-            stack: Vec::new(),
+            // Room for the items of the longest list without regrowing it
+            // (an item takes a dozen bytes of text or more).
+            stack: Vec::with_capacity(text.len() / 16),
         };
         p.blanks()?;
         if p.peek()? != b'{' {

@@ -64,7 +64,7 @@ pub fn check_opposing(profile: &str, fragments: &[ParsedFragment]) -> Result<()>
 pub fn check_opposing_composed(profile: &str, composed: &Composed) -> Result<()> {
     let total = KEYS
         .iter()
-        .map(|(key, _)| composed.list(&format!("/{key}")).size_hint().0)
+        .map(|(key, _)| composed.list_len(&format!("/{key}")))
         .sum();
     let mut first: FxHashMap<&str, (&str, &Path)> =
         FxHashMap::with_capacity_and_hasher(total, Default::default());
@@ -100,7 +100,11 @@ fn list<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a str> {
 }
 
 pub fn rules(composed: &Value, out: &mut Vec<SecurityRule>) {
-    out.reserve(KEYS.iter().map(|(key, _)| list(composed, key).count()).sum());
+    out.reserve(
+        KEYS.iter()
+            .map(|(key, _)| list(composed, key).count())
+            .sum(),
+    );
     for (key, action) in KEYS {
         for pattern in list(composed, key) {
             out.push(SecurityRule {

@@ -82,10 +82,10 @@ pub fn check_opposing(profile: &str, fragments: &[ParsedFragment]) -> Result<()>
 /// [`check_opposing`] on the composed lists.
 pub fn check_opposing_composed(profile: &str, composed: &Composed) -> Result<()> {
     for ((s1, k1), (s2, k2)) in OPPOSING {
-        let allowed_list = composed.list(&format!("/{s1}/{k1}"));
+        let pointer = format!("/{s1}/{k1}");
         let mut allowed: FxHashMap<&str, &Path> =
-            FxHashMap::with_capacity_and_hasher(allowed_list.size_hint().0, Default::default());
-        for (v, path) in allowed_list {
+            FxHashMap::with_capacity_and_hasher(composed.list_len(&pointer), Default::default());
+        for (v, path) in composed.list(&pointer) {
             allowed.entry(v).or_insert(path);
         }
         if allowed.is_empty() {
