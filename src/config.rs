@@ -124,15 +124,7 @@ pub fn load(path: &Path) -> Result<Config> {
 }
 
 pub fn parse(text: &str, path: &Path) -> Result<Config> {
-    let doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
-        let (line, column) = line_column(text, e.span().map(|s| s.start).unwrap_or(0));
-        Error::TomlSyntax {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message: e.message().trim().to_string(),
-        }
-    })?;
+    let doc: DocumentMut = crate::tomltext::parse_document(text, path)?;
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
     Loader {
         path,

@@ -14,6 +14,24 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// Parse a TOML document. A syntax error names the file, line and column and
+/// the parser's description, never the offending line: in a file twsrt does
+/// not own, that line may hold a credential.
+pub fn parse_document(
+    text: &str,
+    path: &std::path::Path,
+) -> crate::error::Result<toml_edit::DocumentMut> {
+    text.parse::<toml_edit::DocumentMut>().map_err(|e| {
+        let (line, column) = line_column(text, e.span().map(|s| s.start).unwrap_or(0));
+        crate::error::Error::TomlSyntax {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: e.message().trim().to_string(),
+        }
+    })
+}
+
 /// Convert a TOML item into JSON. `None` when it holds something JSON has no
 /// type for (dates and times), or a float that is not finite.
 pub fn toml_to_json(item: &Item) -> Option<Value> {

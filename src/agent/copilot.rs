@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
-use crate::compose::FxHashSet;
 use crate::error::{Error, Result};
 use crate::paths::yolo_variant;
 use crate::plan::{FileKind, Plan};
@@ -226,21 +225,10 @@ fn compare(generated: &[String], existing: &[&str]) -> AgentDiff {
             extra: Vec::new(),
         };
     }
-    let have: FxHashSet<&str> = existing.iter().copied().collect();
-    let want: FxHashSet<&str> = generated.iter().map(String::as_str).collect();
-    let mut missing: Vec<String> = want
-        .iter()
-        .filter(|g| !have.contains(*g))
-        .map(|s| s.to_string())
-        .collect();
-    let mut extra: Vec<String> = have
-        .iter()
-        .filter(|e| !want.contains(*e))
-        .map(|s| s.to_string())
-        .collect();
-    missing.sort();
-    extra.sort();
-    AgentDiff::Compared { missing, extra }
+    crate::agent::set_diff(
+        generated.iter().map(String::as_str),
+        existing.iter().copied(),
+    )
 }
 
 #[cfg(test)]

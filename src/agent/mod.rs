@@ -72,11 +72,14 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// Compare two entry lists as sets: `missing` are generated but not on
-/// disk, `extra` are on disk but not generated.
-pub fn set_diff(generated: Vec<String>, existing: Vec<String>) -> AgentDiff {
-    use std::collections::HashSet;
-    let have: HashSet<&str> = existing.iter().map(String::as_str).collect();
-    let want: HashSet<&str> = generated.iter().map(String::as_str).collect();
+/// disk, `extra` are on disk but not generated; both sorted.
+pub fn set_diff<'a>(
+    generated: impl IntoIterator<Item = &'a str>,
+    existing: impl IntoIterator<Item = &'a str>,
+) -> AgentDiff {
+    use crate::compose::FxHashSet;
+    let have: FxHashSet<&str> = existing.into_iter().collect();
+    let want: FxHashSet<&str> = generated.into_iter().collect();
     let mut missing: Vec<String> = want
         .iter()
         .filter(|g| !have.contains(*g))

@@ -12,7 +12,6 @@ use toml_edit::{Decor, DocumentMut, Item, Key, Table};
 
 use super::render::OWNED_KEYS;
 use crate::error::{Error, Result};
-use crate::tomltext::line_column;
 
 /// Legacy top-level settings that make Codex ignore `default_permissions`.
 pub const LEGACY_KEYS: [&str; 2] = ["sandbox_mode", "sandbox_workspace_write"];
@@ -20,15 +19,7 @@ pub const LEGACY_KEYS: [&str; 2] = ["sandbox_mode", "sandbox_workspace_write"];
 /// Parse an existing config.toml. A syntax error names the file, line and
 /// column only: the offending line may hold a credential.
 pub fn parse_existing(text: &str, path: &Path) -> Result<DocumentMut> {
-    text.parse::<DocumentMut>().map_err(|e| {
-        let (line, column) = line_column(text, e.span().map(|s| s.start).unwrap_or(0));
-        Error::TomlSyntax {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message: e.message().trim().to_string(),
-        }
-    })
+    crate::tomltext::parse_document(text, path)
 }
 
 pub fn reject_legacy(doc: &DocumentMut, path: &Path) -> Result<()> {

@@ -206,24 +206,25 @@ fn flag_lines_read_back_like_line_by_line_accumulation() {
 }
 
 #[test]
-fn compare_is_the_shared_set_difference() {
-    let cases: [(&[&str], &[&str]); 6] = [
-        (&["a", "b", "b", "c"], &["c", "d", "d", "e"]),
-        (&["a", "b"], &["a", "b"]),
-        (&["a", "b"], &["a", "b", "a"]),
-        (&["a", "b", "b"], &["a", "b"]),
-        (&[], &[]),
-        (&["a", "b", "c"], &["a", "c", "b", "x"]),
-    ];
-    for (generated, existing) in cases {
-        let generated: Vec<String> = generated.iter().map(|s| s.to_string()).collect();
-        assert_eq!(
-            super::compare(&generated, existing),
-            crate::agent::set_diff(
-                generated.clone(),
-                existing.iter().map(|s| s.to_string()).collect()
-            ),
-            "{generated:?} {existing:?}"
-        );
-    }
+fn compare_reports_the_set_difference_sorted_and_deduplicated() {
+    let diff = |g: &[&str], e: &[&str]| {
+        let g: Vec<String> = g.iter().map(|s| s.to_string()).collect();
+        match super::compare(&g, e) {
+            AgentDiff::Compared { missing, extra } => (missing, extra),
+            other => panic!("{other:?}"),
+        }
+    };
+    let none: (Vec<String>, Vec<String>) = (vec![], vec![]);
+    assert_eq!(diff(&["a", "b"], &["a", "b"]), none);
+    assert_eq!(diff(&["a", "b"], &["a", "b", "a"]), none);
+    assert_eq!(diff(&["a", "b", "b"], &["a", "b"]), none);
+    assert_eq!(diff(&[], &[]), none);
+    assert_eq!(
+        diff(&["c", "a", "b", "b"], &["e", "c", "d", "d"]),
+        (vec!["a".into(), "b".into()], vec!["d".into(), "e".into()])
+    );
+    assert_eq!(
+        diff(&["a", "b", "c"], &["a", "c", "b", "x"]),
+        (vec![], vec!["x".into()])
+    );
 }
