@@ -4,7 +4,9 @@
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use crate::compose::FxHashMap;
+use std::io::ErrorKind;
+
+use crate::compose::{FxHashMap, FxHashSet};
 
 /// One probe on its own, the plain way: `~` expanded, the path normalised by
 /// `Path::components`, one `stat` (see [`FileProbe::is_existing_file`]).
@@ -15,29 +17,44 @@ pub fn is_existing_file(pattern: &str, home: &Path) -> bool {
 }
 
 /// [`is_existing_file`] for many patterns, with at most one `stat` each and
-/// none under a directory already known not to exist.
+/// none where a directory listing already rules the path out.
 ///
-/// A path can only be a file when its parent (the text before its last
-/// component) resolves to a directory. When two probes under the same parent
-/// have failed, the parent is checked once; if it is not a directory, every
-/// later probe under it answers "no" without a `stat`. Policies list many
-/// paths under a few directories that do not exist on a given machine
-/// (`~/.aws/...` without AWS), so this saves most of the calls.
+/// A path can only be a file when each of its components exists. Policies
+/// list many paths under a few directories, most of which do not exist on a
+/// given machine (`~/.aws/...` without AWS, `/var/lib/<app>/keys` for apps
+/// not installed). So once two probes under the same parent or grandparent
+/// have failed, that directory is read once (one `getdents`, or one failed
+/// `open` when it does not exist), and a later path whose name is not in the
+/// listing answers "no" without a `stat`. A listing only ever says "no": a
+/// name that is listed is still `stat`ed, so symlinks and file types are
+/// judged by the kernel as before.
 pub struct FileProbe<'h> {
     home: &'h Path,
     /// The normalised path of the current probe (one buffer for all).
     path: String,
-    /// By the parent's bytes (the paths are normalised, so equal paths are
+    /// By the directory's bytes (the paths are normalised, so equal paths are
     /// equal bytes; hashing bytes is much cheaper than hashing a `Path`).
-    parents: FxHashMap<Vec<u8>, Parent>,
+    dirs: FxHashMap<Vec<u8>, Dir>,
+    /// How many paths were `stat`ed and directories read (for tests).
+    #[cfg(test)]
+    calls: usize,
 }
 
-enum Parent {
-    /// One probe under it failed.
-    Missed,
-    Directory,
-    NotADirectory,
+enum Dir {
+    /// This many probes under it failed; not read yet.
+    Missed(u8),
+    /// Its entries' names.
+    Listed(FxHashSet<Vec<u8>>),
+    /// It does not exist or is not a directory: nothing under it exists.
+    Missing,
+    /// It could not be read (no read permission, too large): `stat` as usual.
+    Unlisted,
 }
+
+/// Failed probes under a directory before it is read.
+const MISSES_BEFORE_LISTING: u8 = 2;
+/// Larger directories are not kept in memory; their paths are `stat`ed.
+const MAX_LISTED_ENTRIES: usize = 1024;
 
 impl<'h> FileProbe<'h> {
     /// Probes for patterns whose `~` is `home`.
@@ -45,7 +62,9 @@ impl<'h> FileProbe<'h> {
         FileProbe {
             home,
             path: String::new(),
-            parents: FxHashMap::default(),
+            dirs: FxHashMap::default(),
+            #[cfg(test)]
+            calls: 0,
         }
     }
 
@@ -81,45 +100,94 @@ impl<'h> FileProbe<'h> {
     }
 
     fn probe(&mut self, normal: &str) -> bool {
-        // The text before the last component (as `Path::parent` has it).
-        let parent = match normal.rfind('/') {
-            Some(0) if normal.len() > 1 => Some("/"),
-            Some(0) => None,
-            Some(i) => Some(&normal[..i]),
-            None => None,
-        };
-        if let Some(parent) = parent
-            && let Some(Parent::NotADirectory) = self.parents.get(parent.as_bytes())
+        // The parent and grandparent with the name under each.
+        let parent = split_parent(normal);
+        let grandparent = parent.and_then(|(dir, _)| split_parent(dir));
+        for (dir, name) in [parent, grandparent].into_iter().flatten() {
+            if self.rules_out(dir, name) {
+                return false;
+            }
+        }
+        #[cfg(test)]
         {
-            return false;
+            self.calls += 1;
         }
         match std::fs::metadata(normal) {
             Ok(meta) => meta.is_file(),
             Err(_) => {
-                if let Some(parent) = parent {
-                    self.missed(Path::new(parent));
+                for (dir, _) in [parent, grandparent].into_iter().flatten() {
+                    self.missed(dir);
                 }
                 false
             }
         }
     }
 
-    fn missed(&mut self, parent: &Path) {
-        let key = parent.as_os_str().as_bytes();
-        match self.parents.get_mut(key) {
-            None => {
-                self.parents.insert(key.to_vec(), Parent::Missed);
-            }
-            Some(state @ Parent::Missed) => {
-                *state = if std::fs::metadata(parent).is_ok_and(|m| m.is_dir()) {
-                    Parent::Directory
-                } else {
-                    Parent::NotADirectory
-                };
-            }
-            Some(_) => {}
+    /// Whether what is known of `dir` proves that `dir/name` does not exist.
+    fn rules_out(&self, dir: &str, name: &str) -> bool {
+        match self.dirs.get(dir.as_bytes()) {
+            Some(Dir::Missing) => true,
+            // `..` is never in a listing, and `dir/..` may well exist.
+            Some(Dir::Listed(names)) => name != ".." && !names.contains(name.as_bytes()),
+            _ => false,
         }
     }
+
+    fn missed(&mut self, dir: &str) {
+        let key = dir.as_bytes();
+        let misses = match self.dirs.get_mut(key) {
+            None => {
+                self.dirs.insert(key.to_vec(), Dir::Missed(1));
+                return;
+            }
+            Some(Dir::Missed(count)) => {
+                *count += 1;
+                *count
+            }
+            Some(_) => return,
+        };
+        if misses >= MISSES_BEFORE_LISTING {
+            #[cfg(test)]
+            {
+                self.calls += 1;
+            }
+            self.dirs.insert(key.to_vec(), list(Path::new(dir)));
+        }
+    }
+}
+
+/// A path's parent and last name, as `Path::parent` and `Path::file_name`
+/// have them for a normalised path; `None` at the root or for a bare name.
+fn split_parent(normal: &str) -> Option<(&str, &str)> {
+    match normal.rfind('/') {
+        Some(0) if normal.len() > 1 => Some(("/", &normal[1..])),
+        Some(0) => None,
+        Some(i) => Some((&normal[..i], &normal[i + 1..])),
+        None => None,
+    }
+}
+
+/// Reads `dir` once. Only "does not exist" and "not a directory" make it
+/// [`Dir::Missing`]: any other failure leaves its paths to `stat`.
+fn list(dir: &Path) -> Dir {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            return Dir::Missing;
+        }
+        Err(_) => return Dir::Unlisted,
+    };
+    let mut names = FxHashSet::default();
+    for entry in entries {
+        let Ok(entry) = entry else {
+            return Dir::Unlisted;
+        };
+        if names.len() == MAX_LISTED_ENTRIES {
+            return Dir::Unlisted;
+        }
+        names.insert(entry.file_name().as_bytes().to_vec());
+    }
+    Dir::Listed(names)
 }
 
 /// The path as `Path::components` collects it: repeated slashes and `.`
@@ -334,5 +402,83 @@ mod tests {
                 "{pattern}"
             );
         }
+    }
+
+    #[test]
+    fn listings_answer_like_single_probes() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let home = dir.path();
+        for d in ["lib/a1", "lib/a2", "lib/link-target", "etc"] {
+            std::fs::create_dir_all(home.join(d)).unwrap();
+        }
+        for f in [
+            "lib/a1/keys",
+            "lib/a2/other",
+            "lib/link-target/keys",
+            "etc/p1",
+        ] {
+            std::fs::write(home.join(f), "x").unwrap();
+        }
+        std::os::unix::fs::symlink("link-target", home.join("lib/l")).unwrap();
+        std::os::unix::fs::symlink("a1/keys", home.join("lib/kl")).unwrap();
+        let mut patterns: Vec<String> = Vec::new();
+        for i in 0..40 {
+            patterns.push(format!("~/lib/app{i}/keys"));
+            patterns.push(format!("~/etc/p{i}"));
+            patterns.push(format!("~/gone/p{i}"));
+            patterns.push(format!("~/lib/app{i}/../a1/keys"));
+        }
+        for p in [
+            "~/lib/a1/keys",
+            "~/lib/a2/keys",
+            "~/lib/l/keys",
+            "~/lib/kl",
+            "~/lib/a1/../a1/keys",
+            "~/lib/a1/..",
+            "~/lib/..",
+            "~/lib/../etc/p1",
+            "~/etc/p1/x",
+            "~/lib",
+        ] {
+            patterns.push(p.to_string());
+        }
+        let mut probe = FileProbe::new(home);
+        for round in 0..2 {
+            for pattern in &patterns {
+                assert_eq!(
+                    probe.is_existing_file(pattern),
+                    is_existing_file(pattern, home),
+                    "{pattern} (round {round})"
+                );
+            }
+        }
+        // The 80 probes under ~/lib/appN and ~/gone cost a few listings,
+        // not a stat each.
+        let mut probe = FileProbe::new(home);
+        for i in 0..40 {
+            assert!(!probe.is_existing_file(&format!("~/lib/app{i}/keys")));
+            assert!(!probe.is_existing_file(&format!("~/gone/p{i}")));
+        }
+        assert!(probe.calls <= 8, "{} calls", probe.calls);
+    }
+
+    #[test]
+    fn a_directory_too_large_to_list_is_probed_path_by_path() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let home = dir.path();
+        std::fs::create_dir(home.join("big")).unwrap();
+        for i in 0..=MAX_LISTED_ENTRIES {
+            std::fs::create_dir(home.join(format!("big/d{i}"))).unwrap();
+        }
+        std::fs::write(home.join("big/d7/f"), "x").unwrap();
+        let mut probe = FileProbe::new(home);
+        for i in 0..20 {
+            assert!(!probe.is_existing_file(&format!("~/big/x{i}/f")));
+        }
+        assert!(probe.is_existing_file("~/big/d7/f"));
+        assert!(matches!(
+            probe.dirs.get(home.join("big").as_os_str().as_bytes()),
+            Some(Dir::Unlisted)
+        ));
     }
 }
