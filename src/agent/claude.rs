@@ -36,6 +36,17 @@ impl Agent for Claude {
         Ok(preview(ctx, &home_dir()))
     }
 
+    /// Streamed: a large policy's settings never sit in memory as one string.
+    fn write_preview(
+        &self,
+        ctx: &Ctx,
+        _warnings: &mut Warnings,
+        out: &mut dyn std::io::Write,
+    ) -> Result<()> {
+        render::write_preview(&input(ctx, &home_dir()), out);
+        Ok(())
+    }
+
     fn stage(&self, ctx: &Ctx, plan: &mut Plan, _warnings: &mut Warnings) -> Result<()> {
         stage(ctx, plan, &home_dir())
     }

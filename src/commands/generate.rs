@@ -39,6 +39,14 @@ pub fn run(config_path: &Path, args: &GenerateArgs) -> Result<i32> {
     };
     let mut warnings: Warnings = Vec::new();
 
+    if !args.write && agents.len() == 1 {
+        // One agent: nothing can fail after its first byte, so it is written
+        // as it is rendered.
+        agents[0].write_preview(&ctx, &mut warnings, &mut std::io::stdout().lock())?;
+        print_warnings(&warnings);
+        exit_without_freeing(compiled);
+        return Ok(0);
+    }
     if !args.write {
         // Render everything before printing anything: an error in one agent
         // must not leave a half-printed preview behind.

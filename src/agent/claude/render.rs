@@ -53,6 +53,20 @@ pub fn preview(input: &Input) -> String {
     settings(input).to_pretty()
 }
 
+/// [`preview`] followed by a newline, written to `out` in pieces of about
+/// 32 KiB instead of as one string. Write errors (a closed pipe) are ignored
+/// as for every other stdout line.
+pub fn write_preview(input: &Input, out: &mut dyn std::io::Write) {
+    const PIECE: usize = 32 * 1024;
+    let mut buffer = String::with_capacity(2 * PIECE);
+    let mut flush = |piece: &str| {
+        let _ = out.write_all(piece.as_bytes());
+    };
+    settings(input).write_pretty(&mut buffer, PIECE, &mut flush);
+    buffer.push('\n');
+    flush(&buffer);
+}
+
 /// The generated document as `diff` reads it, without building it.
 pub fn generated<'a, 'i>(input: &'i Input<'a>) -> Generated<'a, 'i> {
     Generated(settings(input))
@@ -378,7 +392,22 @@ impl Settings<'_, '_> {
             .map(|r| 4 * (6 * r.pattern.len() + 32))
             .sum();
         let mut out = String::with_capacity(rules + 4096);
-        let mut root = PrettyObject::open(&mut out, 0);
+        self.write_pretty(&mut out, usize::MAX, &mut |_| {});
+        out
+    }
+
+    /// Writes the document into `out`, handing `out` to `flush` and emptying
+    /// it whenever it has grown past `flush_at` bytes, so a large document is
+    /// streamed through a small buffer (fresh memory is dear at start-up).
+    /// What is left in `out` at the end is the document's tail.
+    fn write_pretty(&self, out: &mut String, flush_at: usize, flush: &mut dyn FnMut(&str)) {
+        let mut spill = |out: &mut String| {
+            if out.len() >= flush_at {
+                flush(out);
+                out.clear();
+            }
+        };
+        let mut root = PrettyObject::open(out, 0);
         let mut permissions = PrettyObject::open(root.key("permissions"), 1);
         for &(key, list) in self.lists() {
             // Items three levels deep, as the affixes have them.
@@ -393,6 +422,7 @@ impl Settings<'_, '_> {
                 out.push_str(rule.head.json);
                 pyjson::write_str_body(out, rule.pattern);
                 out.push_str(rule.tail.json);
+                spill(out);
             });
             if !empty {
                 out.push_str("\n    ");
@@ -412,22 +442,26 @@ impl Settings<'_, '_> {
                     }
                     list.close();
                     for (k, v) in keys {
-                        pyjson::write_pretty_indented(network.key(k), v, 3);
+                        let out = network.key(k);
+                        pyjson::write_pretty_indented(out, v, 3);
+                        spill(out);
                     }
                     network.close();
                 }
                 Part::Keys(keys) => {
                     let mut section = PrettyObject::open(out, 2);
                     for (k, v) in keys {
-                        pyjson::write_pretty_indented(section.key(k), v, 3);
+                        let out = section.key(k);
+                        pyjson::write_pretty_indented(out, v, 3);
+                        spill(out);
                     }
                     section.close();
                 }
                 Part::Value(value) => pyjson::write_pretty_indented(out, value, 2),
             }
+            spill(out);
         }
         sandbox.close();
         root.close();
-        out
     }
 }
