@@ -55,6 +55,8 @@ pub struct Composed {
     pub value: Value,
     paths: Vec<PathBuf>,
     sources: FxHashMap<String, Vec<u32>>,
+    /// The composition's own index of each list, kept for lookups.
+    arrays: FxHashMap<String, ArrayIndex>,
 }
 
 impl Composed {
@@ -70,6 +72,17 @@ impl Composed {
             })
     }
 
+    /// Lookups in the list at `pointer`, through the index the composition
+    /// built anyway (no table of its own); `None` when there is no list.
+    pub fn lookup(&self, pointer: &str) -> Option<ListLookup<'_>> {
+        Some(ListLookup {
+            items: self.items(pointer),
+            index: self.arrays.get(pointer)?,
+            sources: self.sources.get(pointer)?,
+            paths: &self.paths,
+        })
+    }
+
     /// How many entries the list at `pointer` has.
     pub fn list_len(&self, pointer: &str) -> usize {
         self.items(pointer).len()
@@ -80,6 +93,24 @@ impl Composed {
             .pointer(pointer)
             .and_then(Value::as_array)
             .map_or(&[][..], Vec::as_slice)
+    }
+}
+
+/// One composed list, ready for lookups (see [`Composed::lookup`]).
+pub struct ListLookup<'c> {
+    items: &'c [Value],
+    index: &'c ArrayIndex,
+    sources: &'c [u32],
+    paths: &'c [PathBuf],
+}
+
+impl<'c> ListLookup<'c> {
+    /// The file of the first fragment that listed the string `text`, if the
+    /// list has it.
+    pub fn source_of(&self, text: &str) -> Option<&'c Path> {
+        let position = self.index.position(self.items, text)?;
+        let source = *self.sources.get(position)?;
+        self.paths.get(source as usize).map(PathBuf::as_path)
     }
 }
 
@@ -117,6 +148,7 @@ impl<'a> Composer<'a> {
             value: Value::Object(self.acc),
             paths: self.paths,
             sources: self.sources,
+            arrays: self.arrays,
         }
     }
 
@@ -160,12 +192,12 @@ impl<'a> Composer<'a> {
                     })
                     .collect(),
             ),
-            array @ Value::Array(_) => {
-                let array = dedup_fresh(array);
-                let len = array.as_array().map_or(0, Vec::len);
+            Value::Array(mut items) => {
+                let seen = ArrayIndex::dedup(&mut items);
+                self.arrays.insert(pointer.clone(), seen);
                 self.sources
-                    .insert(pointer.clone(), vec![index as u32; len]);
-                array
+                    .insert(pointer.clone(), vec![index as u32; items.len()]);
+                Value::Array(items)
             }
             other => other,
         }
@@ -231,35 +263,6 @@ impl<'a> Composer<'a> {
     }
 }
 
-/// A fragment's own list is de-duplicated too (the reference copies it as is:
-/// a documented divergence, see doc/compatibility.md). An item is compared as
-/// written; nested lists of the items kept are de-duplicated afterwards.
-fn dedup_fresh(value: Value) -> Value {
-    match value {
-        Value::Array(items) => {
-            let keep: Vec<bool> = {
-                let mut seen = FxHashSet::with_capacity_and_hasher(items.len(), Default::default());
-                items.iter().map(|v| seen.insert(Key::of(v))).collect()
-            };
-            Value::Array(
-                items
-                    .into_iter()
-                    .zip(keep)
-                    .filter(|(_, keep)| *keep)
-                    // List items are atomic values, as in the reference: a
-                    // list inside an item is kept as written, so composing a
-                    // composition again changes nothing.
-                    .map(|(v, _)| v)
-                    .collect(),
-            )
-        }
-        Value::Object(map) => {
-            Value::Object(map.into_iter().map(|(k, v)| (k, dedup_fresh(v))).collect())
-        }
-        other => other,
-    }
-}
-
 /// The entries of one composed array, by [`Key`]: an open-addressing table of
 /// (the high half of the hash, position in the array), eight bytes a slot.
 struct ArrayIndex {
@@ -270,12 +273,46 @@ struct ArrayIndex {
 const EMPTY_SLOT: u32 = u32::MAX;
 
 impl ArrayIndex {
+    /// Removes later duplicates from a fragment's own list, in place and in
+    /// order, and returns the index of what is left. (The reference copies a
+    /// fragment's list as is: a documented divergence, see
+    /// doc/compatibility.md.) List items are atomic values, as in the
+    /// reference: a list inside an item is kept as written, so composing a
+    /// composition again changes nothing.
+    fn dedup(items: &mut Vec<Value>) -> Self {
+        let mut index = ArrayIndex::with_room(items.len());
+        let mut kept = 0;
+        for i in 0..items.len() {
+            let key = Key::of(&items[i]);
+            let tag = key.tag();
+            if index.find(&items[..kept], tag, &key).is_err() {
+                drop(key);
+                // Survivors move down over the duplicates, keeping their order.
+                items.swap(kept, i);
+                index.insert(tag, kept);
+                kept += 1;
+            }
+        }
+        items.truncate(kept);
+        index
+    }
+
+    fn with_room(entries: usize) -> Self {
+        ArrayIndex {
+            slots: vec![(0, EMPTY_SLOT); (entries * 2).next_power_of_two().max(16)],
+            len: 0,
+        }
+    }
+
+    /// The position in `items` of the string `text`, if it is there.
+    fn position(&self, items: &[Value], text: &str) -> Option<usize> {
+        let key = Key::Str(text);
+        self.find(items, key.tag(), &key).ok()
+    }
+
     /// The index of `items` (already free of duplicates), with room for `more`.
     fn of(items: &[Value], more: usize) -> Self {
-        let mut index = ArrayIndex {
-            slots: vec![(0, EMPTY_SLOT); ((items.len() + more) * 2).next_power_of_two().max(16)],
-            len: 0,
-        };
+        let mut index = ArrayIndex::with_room(items.len() + more);
         for (i, item) in items.iter().enumerate() {
             let key = Key::of(item);
             let tag = key.tag();
@@ -286,8 +323,8 @@ impl ArrayIndex {
         index
     }
 
-    /// `Ok(())` when an equal entry is there, else `Err(slot)` for it.
-    fn find(&self, items: &[Value], tag: u32, key: &Key) -> std::result::Result<(), usize> {
+    /// `Ok(position)` of the equal entry in `items`, else `Err(slot)` for it.
+    fn find(&self, items: &[Value], tag: u32, key: &Key) -> std::result::Result<usize, usize> {
         let mask = self.slots.len() - 1;
         let mut slot = tag as usize & mask;
         loop {
@@ -296,7 +333,7 @@ impl ArrayIndex {
                 return Err(slot);
             }
             if t == tag && Key::of(&items[i as usize]) == *key {
-                return Ok(());
+                return Ok(i as usize);
             }
             slot = (slot + 1) & mask;
         }

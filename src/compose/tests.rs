@@ -224,3 +224,32 @@ fn incremental_composition_agrees_with_composing_in_one_go() {
     }
     assert!(errors > 300, "only {errors} error cases");
 }
+
+#[test]
+fn lookups_name_the_first_fragment_that_listed_an_entry() {
+    let frags = [
+        frag("a", r#"{"l": ["x", "y", "x", 1, "z", "y"]}"#),
+        frag("b", r#"{"l": ["w", "z", "v"], "m": ["x"]}"#),
+    ];
+    let mut composer = Composer::new("p", "srt");
+    for f in &frags {
+        composer.add(f.clone()).unwrap();
+    }
+    let composed = composer.finish();
+    // A fragment's own duplicates go, in place and in order.
+    assert_eq!(composed.value["l"], json!(["x", "y", 1, "z", "w", "v"]));
+    let source = |pointer: &str, text: &str| {
+        composed
+            .lookup(pointer)?
+            .source_of(text)
+            .map(|p| p.display().to_string())
+    };
+    assert_eq!(source("/l", "z").as_deref(), Some("/f/a.jsonc"));
+    assert_eq!(source("/l", "w").as_deref(), Some("/f/b.jsonc"));
+    assert_eq!(source("/m", "x").as_deref(), Some("/f/b.jsonc"));
+    // Only strings are looked up, and only in the list named.
+    assert_eq!(source("/l", "1"), None);
+    assert_eq!(source("/l", "q"), None);
+    assert_eq!(source("/m", "y"), None);
+    assert_eq!(source("/nothing", "x"), None);
+}

@@ -2,8 +2,6 @@
 
 use serde_json::Value;
 
-use std::path::Path;
-
 use crate::compose::{Composed, FxHashMap, ParsedFragment};
 use crate::error::{Error, Result};
 use crate::rules::{Action, Scope, SecurityRule};
@@ -60,18 +58,16 @@ pub fn check_opposing(profile: &str, fragments: &[ParsedFragment]) -> Result<()>
     Ok(())
 }
 
-/// [`check_opposing`] on the composed lists.
+/// [`check_opposing`] on the composed lists, through the composition's own
+/// index of each list: an entry of a later key is looked up in each earlier
+/// key's list, so the first key that has it is the one named.
 pub fn check_opposing_composed(profile: &str, composed: &Composed) -> Result<()> {
-    let total = KEYS
-        .iter()
-        .map(|(key, _)| composed.list_len(&format!("/{key}")))
-        .sum();
-    let mut first: FxHashMap<&str, (&str, &Path)> =
-        FxHashMap::with_capacity_and_hasher(total, Default::default());
-    for (key, _) in KEYS {
+    let lists = KEYS.map(|(key, _)| composed.lookup(&format!("/{key}")));
+    for (later, (key, _)) in KEYS.iter().enumerate().skip(1) {
         for (v, path) in composed.list(&format!("/{key}")) {
-            match first.get(v) {
-                Some((other_key, other)) if *other_key != key => {
+            let earlier = KEYS.iter().zip(&lists).take(later);
+            for ((other_key, _), list) in earlier {
+                if let Some(other) = list.as_ref().and_then(|l| l.source_of(v)) {
                     return Err(opposing(
                         profile,
                         SourceKind::Bash,
@@ -79,10 +75,6 @@ pub fn check_opposing_composed(profile: &str, composed: &Composed) -> Result<()>
                         (other_key, other),
                         (key, path),
                     ));
-                }
-                Some(_) => {}
-                None => {
-                    first.insert(v, (key, path));
                 }
             }
         }

@@ -2,8 +2,6 @@
 
 use serde_json::Value;
 
-use std::path::Path;
-
 use crate::compose::{Composed, FxHashMap, ParsedFragment};
 use crate::error::{Error, Result};
 use crate::rules::{Action, Scope, SecurityRule};
@@ -79,20 +77,15 @@ pub fn check_opposing(profile: &str, fragments: &[ParsedFragment]) -> Result<()>
     Ok(())
 }
 
-/// [`check_opposing`] on the composed lists.
+/// [`check_opposing`] on the composed lists, through the composition's own
+/// index of each list.
 pub fn check_opposing_composed(profile: &str, composed: &Composed) -> Result<()> {
     for ((s1, k1), (s2, k2)) in OPPOSING {
-        let pointer = format!("/{s1}/{k1}");
-        let mut allowed: FxHashMap<&str, &Path> =
-            FxHashMap::with_capacity_and_hasher(composed.list_len(&pointer), Default::default());
-        for (v, path) in composed.list(&pointer) {
-            allowed.entry(v).or_insert(path);
-        }
-        if allowed.is_empty() {
+        let Some(first) = composed.lookup(&format!("/{s1}/{k1}")) else {
             continue;
-        }
+        };
         for (v, path) in composed.list(&format!("/{s2}/{k2}")) {
-            if let Some(a) = allowed.get(v) {
+            if let Some(a) = first.source_of(v) {
                 return Err(opposing(
                     profile,
                     SourceKind::Srt,
