@@ -159,7 +159,7 @@ impl<'h> FileProbe<'h> {
 /// A path's parent and last name, as `Path::parent` and `Path::file_name`
 /// have them for a normalised path; `None` at the root or for a bare name.
 fn split_parent(normal: &str) -> Option<(&str, &str)> {
-    match normal.rfind('/') {
+    match normal.bytes().rposition(|b| b == b'/') {
         Some(0) if normal.len() > 1 => Some(("/", &normal[1..])),
         Some(0) => None,
         Some(i) => Some((&normal[..i], &normal[i + 1..])),

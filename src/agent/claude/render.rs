@@ -54,17 +54,20 @@ pub fn preview(input: &Input) -> String {
 }
 
 /// [`preview`] followed by a newline, written to `out` in pieces of about
-/// 32 KiB instead of as one string. Write errors (a closed pipe) are ignored
-/// as for every other stdout line.
+/// 64 KiB instead of as one string. Each piece ends at a line end, so that a
+/// line-buffered stdout passes it on in one `write`. Write errors (a closed
+/// pipe) are ignored as for every other stdout line.
 pub fn write_preview(input: &Input, out: &mut dyn std::io::Write) {
-    const PIECE: usize = 32 * 1024;
-    let mut buffer = String::with_capacity(2 * PIECE);
+    const PIECE: usize = 64 * 1024;
+    let mut buffer = String::with_capacity(PIECE + 4096);
     let mut flush = |piece: &str| {
-        let _ = out.write_all(piece.as_bytes());
+        let lines = piece.rfind('\n').map_or(0, |i| i + 1);
+        let _ = out.write_all(&piece.as_bytes()[..lines]);
+        lines
     };
     settings(input).write_pretty(&mut buffer, PIECE, &mut flush);
     buffer.push('\n');
-    flush(&buffer);
+    let _ = out.write_all(buffer.as_bytes());
 }
 
 /// The generated document as `diff` reads it, without building it.
@@ -392,19 +395,25 @@ impl Settings<'_, '_> {
             .map(|r| 4 * (6 * r.pattern.len() + 32))
             .sum();
         let mut out = String::with_capacity(rules + 4096);
-        self.write_pretty(&mut out, usize::MAX, &mut |_| {});
+        self.write_pretty(&mut out, usize::MAX, &mut |_| 0);
         out
     }
 
-    /// Writes the document into `out`, handing `out` to `flush` and emptying
-    /// it whenever it has grown past `flush_at` bytes, so a large document is
-    /// streamed through a small buffer (fresh memory is dear at start-up).
-    /// What is left in `out` at the end is the document's tail.
-    fn write_pretty(&self, out: &mut String, flush_at: usize, flush: &mut dyn FnMut(&str)) {
+    /// Writes the document into `out`, handing `out` to `flush` whenever it
+    /// has grown past `flush_at` bytes and dropping the bytes `flush` says it
+    /// took, so a large document is streamed through a small buffer (fresh
+    /// memory is dear at start-up). What is left in `out` at the end is the
+    /// rest of the document.
+    fn write_pretty(
+        &self,
+        out: &mut String,
+        flush_at: usize,
+        flush: &mut dyn FnMut(&str) -> usize,
+    ) {
         let mut spill = |out: &mut String| {
             if out.len() >= flush_at {
-                flush(out);
-                out.clear();
+                let taken = flush(out);
+                out.drain(..taken.min(out.len()));
             }
         };
         let mut root = PrettyObject::open(out, 0);

@@ -178,3 +178,52 @@ fn sixty_four_thousand_rules_render_quickly() {
     );
     assert!(start.elapsed().as_secs() < 20);
 }
+
+/// `generate claude` streams the preview in pieces; what arrives must be the
+/// document plus a newline, whatever the size and wherever the pieces end.
+#[test]
+fn the_streamed_preview_is_the_document_and_a_newline() {
+    let entries = |prefix: &str, n: usize| {
+        (0..n)
+            .map(|i| format!("\"{prefix}{i}-\\u00e9\\\"q\\\\ \\u2028\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let large = Fixture::new(
+        &format!(
+            r#"{{"network": {{"allowedDomains": [{}], "deniedDomains": [{}]}},
+                "filesystem": {{"denyRead": [{}], "denyWrite": [{}], "allowWrite": [{}]}}}}"#,
+            entries("a", 1500),
+            entries("d", 700),
+            entries("~/r/", 2500),
+            entries("/w/", 900),
+            entries("./aw", 300),
+        ),
+        &format!(
+            r#"{{"ask": [{}], "deny": [{}]}}"#,
+            entries("ask ", 800),
+            entries("deny ", 1200)
+        ),
+        None,
+        "",
+    );
+    let small = Fixture::case(CASES[0]);
+    for (fixture, at_least) in [(&large, 500_000), (&small, 100)] {
+        for yolo in [false, true] {
+            let ctx = fixture.ctx(yolo);
+            let mut streamed = Vec::new();
+            crate::agent::claude::render::write_preview(
+                &crate::agent::claude::input(&ctx, &fixture.home()),
+                &mut streamed,
+            );
+            let expected = to_pretty(&Value::Object(generate(&ctx, &fixture.home()))) + "\n";
+            // Several pieces for the large policy.
+            assert!(expected.len() > at_least, "{}", expected.len());
+            assert_eq!(
+                String::from_utf8(streamed).unwrap(),
+                expected,
+                "yolo {yolo}"
+            );
+        }
+    }
+}
