@@ -299,7 +299,7 @@ impl ArrayIndex {
 
     fn with_room(entries: usize) -> Self {
         ArrayIndex {
-            slots: vec![(0, EMPTY_SLOT); (entries * 2).next_power_of_two().max(16)],
+            slots: vec![(0, EMPTY_SLOT); (entries * 4 / 3 + 1).next_power_of_two().max(16)],
             len: 0,
         }
     }
@@ -340,7 +340,9 @@ impl ArrayIndex {
     }
 
     fn insert(&mut self, tag: u32, position: usize) {
-        if (self.len + 1) * 2 > self.slots.len() {
+        // At most three quarters full: probes stay short, and the table is a
+        // third smaller than at half full (fresh memory is dear).
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
             let grown = vec![(0, EMPTY_SLOT); self.slots.len() * 2];
             let old = std::mem::replace(&mut self.slots, grown);
             for (t, i) in old.into_iter().filter(|&(_, i)| i != EMPTY_SLOT) {
