@@ -64,7 +64,8 @@ pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
         // a time. Errors keep their order: every fragment is read and checked
         // before a composition conflict is reported, and a conflict before an
         // opposing-action error.
-        let mut composer = Composer::new(&profile.name, kind.name());
+        let mut composer =
+            Composer::new(&profile.name, kind.name()).expecting(profile.fragments(kind).len());
         let mut conflict = None;
         for fragment in profile.fragments(kind) {
             let bytes = std::fs::read(&fragment.path).map_err(|e| Error::io(&fragment.path, e))?;

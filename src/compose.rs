@@ -48,6 +48,8 @@ pub struct Composer<'a> {
     /// JSON pointer of an array under an object key -> for each entry, the
     /// fragment it first came from.
     sources: FxHashMap<String, Vec<u32>>,
+    /// How many fragments will be added in all (0: unknown), to size lists.
+    expected: usize,
 }
 
 /// A composed document, with the fragment each list entry came from.
@@ -125,6 +127,29 @@ impl<'a> Composer<'a> {
             origin: FxHashMap::default(),
             arrays: FxHashMap::default(),
             sources: FxHashMap::default(),
+            expected: 0,
+        }
+    }
+
+    /// Tells the composer how many fragments will be added in all. A list
+    /// then grows at most once per fragment that finds it full, by that
+    /// fragment's list times the fragments still to come, instead of
+    /// doubling and copying itself into fresh memory again and again.
+    /// Capacity never written costs no memory (pages are only touched when
+    /// written), so over-estimating is cheap.
+    pub fn expecting(mut self, fragments: usize) -> Self {
+        self.expected = fragments;
+        self
+    }
+
+    /// Makes room in `items` for `incoming` more entries from fragment
+    /// `index`, and for as many from each fragment after it. Best effort: a
+    /// reservation that cannot be had is skipped, and the list grows as
+    /// usual.
+    fn make_room(&self, items: &mut Vec<Value>, incoming: usize, index: usize) {
+        if items.capacity() - items.len() < incoming {
+            let remaining = self.expected.saturating_sub(index).max(1);
+            let _ = items.try_reserve(incoming.saturating_mul(remaining));
         }
     }
 
@@ -194,6 +219,8 @@ impl<'a> Composer<'a> {
             ),
             Value::Array(mut items) => {
                 let seen = ArrayIndex::dedup(&mut items);
+                let len = items.len();
+                self.make_room(&mut items, len, index + 1);
                 self.arrays.insert(pointer.clone(), seen);
                 self.sources
                     .insert(pointer.clone(), vec![index as u32; items.len()]);
@@ -213,6 +240,7 @@ impl<'a> Composer<'a> {
         match (existing, new) {
             (Value::Object(a), Value::Object(b)) => self.merge_object(a, b, pointer, index),
             (Value::Array(a), Value::Array(b)) => {
+                self.make_room(a, b.len(), index);
                 let seen = match self.arrays.get_mut(pointer.as_str()) {
                     Some(seen) => seen,
                     None => self

@@ -140,7 +140,7 @@ impl Rng {
 /// What compile does, fragment by fragment: the composition or the first
 /// error (a conflict, then an opposing-action error).
 fn incremental(kind: SourceKind, frags: &[ParsedFragment]) -> std::result::Result<String, String> {
-    let mut composer = Composer::new("p", kind.name());
+    let mut composer = Composer::new("p", kind.name()).expecting(frags.len());
     for f in frags {
         composer.add(f.clone()).map_err(|e| e.to_string())?;
     }
@@ -252,4 +252,32 @@ fn lookups_name_the_first_fragment_that_listed_an_entry() {
     assert_eq!(source("/l", "q"), None);
     assert_eq!(source("/m", "y"), None);
     assert_eq!(source("/nothing", "x"), None);
+}
+
+#[test]
+fn a_list_is_sized_once_for_the_fragments_to_come() {
+    let list = |from: usize| {
+        let items: Vec<String> = (from..from + 100).map(|i| format!("\"e{i}\"")).collect();
+        frag(
+            &format!("f{from}"),
+            &format!(r#"{{"l": [{}]}}"#, items.join(",")),
+        )
+    };
+    let frags: Vec<_> = (0..4).map(|i| list(i * 50)).collect();
+    let mut composer = Composer::new("p", "srt").expecting(frags.len());
+    composer.add(frags[0].clone()).unwrap();
+    let capacity = |c: &Composer| c.acc["l"].as_array().map(Vec::capacity).unwrap();
+    // Room for this fragment's 100 entries and as many from each of the 3 to come.
+    let first = capacity(&composer);
+    assert!(first >= 400, "{first}");
+    for f in &frags[1..] {
+        composer.add(f.clone()).unwrap();
+        assert_eq!(capacity(&composer), first, "no regrowth");
+    }
+    let composed = composer.finish();
+    assert_eq!(composed.list_len("/l"), 250);
+    // Without a count, the list grows as entries come.
+    let mut plain = Composer::new("p", "srt");
+    plain.add(frags[0].clone()).unwrap();
+    assert!(capacity(&plain) < 400);
 }
