@@ -35,7 +35,6 @@ pub struct Compiled {
     pub profile: ResolvedProfile,
     /// In registry order: srt, then bash.
     pub canonical: Vec<Canonical>,
-    pub rules: Vec<SecurityRule>,
 }
 
 impl Compiled {
@@ -52,12 +51,22 @@ impl Compiled {
     pub fn srt(&self) -> &Value {
         self.document(SourceKind::Srt)
     }
+
+    /// The normalized rules of every document, in registry order, each
+    /// pattern borrowed from its document. Built once per command (see
+    /// [`crate::agent::Ctx`]), never per agent.
+    pub fn rules(&self) -> Vec<SecurityRule<'_>> {
+        let mut rules = Vec::new();
+        for doc in &self.canonical {
+            doc.kind.rules(&doc.value, &mut rules);
+        }
+        rules
+    }
 }
 
 pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
     let profile = resolve(config, profile)?;
     let mut canonical = Vec::new();
-    let mut rules = Vec::new();
     for source in &config.sources {
         let kind = source.kind;
         // Fragments are merged as they are read, so only one is in memory at
@@ -98,17 +107,11 @@ pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
         }
         let composed = composer.finish();
         kind.check_opposing_composed(&profile.name, &composed)?;
-        let value = composed.value;
-        kind.rules(&value, &mut rules);
         canonical.push(Canonical {
             kind,
             output: source.output.clone(),
-            value,
+            value: composed.value,
         });
     }
-    Ok(Compiled {
-        profile,
-        canonical,
-        rules,
-    })
+    Ok(Compiled { profile, canonical })
 }

@@ -21,25 +21,29 @@ pub enum Action {
     Deny,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SecurityRule {
+/// One rule. The pattern is borrowed from the compiled document it was
+/// listed in (see [`crate::compile::Compiled::rules`]): a large policy has
+/// thousands of rules, and a copy of each pattern would cost an allocation
+/// and fresh memory for nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SecurityRule<'a> {
     pub scope: Scope,
     pub action: Action,
-    pub pattern: String,
+    pub pattern: &'a str,
     pub source: SourceKind,
 }
 
-impl SecurityRule {
+impl SecurityRule<'_> {
     pub fn is(&self, scope: Scope, action: Action) -> bool {
         self.scope == scope && self.action == action
     }
 }
 
 /// Rules of one (scope, action), in order.
-pub fn select(
-    rules: &[SecurityRule],
+pub fn select<'r, 'a>(
+    rules: &'r [SecurityRule<'a>],
     scope: Scope,
     action: Action,
-) -> impl Iterator<Item = &SecurityRule> {
+) -> impl Iterator<Item = &'r SecurityRule<'a>> {
     rules.iter().filter(move |r| r.is(scope, action))
 }

@@ -47,11 +47,7 @@ fn claude_merge_never_writes_infinity() {
     )
     .unwrap();
     let compiled = compile(&config, None).unwrap();
-    let ctx = Ctx {
-        config: &config,
-        compiled: &compiled,
-        yolo: false,
-    };
+    let ctx = Ctx::new(&config, &compiled, false);
     let mut plan = Plan::default();
     if Claude.stage(&ctx, &mut plan, &mut Vec::new()).is_err() {
         return; // refused: fine
@@ -133,11 +129,7 @@ fn copilot_refuses_a_nul_in_a_flag_value() {
     let dir = tempfile::tempdir().unwrap();
     let config = policy(dir.path(), "{}", r#"{"deny": ["rm\u0000 -rf"]}"#);
     let compiled = compile(&config, None).unwrap();
-    let ctx = Ctx {
-        config: &config,
-        compiled: &compiled,
-        yolo: false,
-    };
+    let ctx = Ctx::new(&config, &compiled, false);
     let err = Copilot.preview(&ctx, &mut Vec::new()).unwrap_err();
     assert!(err.to_string().contains("NUL"), "{err}");
     assert!(
@@ -148,11 +140,7 @@ fn copilot_refuses_a_nul_in_a_flag_value() {
     // A NUL in a rule Copilot does not render is no concern of its.
     let config = policy(dir.path(), "{}", r#"{"allow": ["rm\u0000 -rf"]}"#);
     let compiled = compile(&config, None).unwrap();
-    let ctx = Ctx {
-        config: &config,
-        compiled: &compiled,
-        yolo: false,
-    };
+    let ctx = Ctx::new(&config, &compiled, false);
     assert!(Copilot.preview(&ctx, &mut Vec::new()).is_ok());
 }
 
@@ -169,11 +157,7 @@ fn copilot_diff_reads_back_values_with_line_breaks() {
         r#"{"deny": ["line one\nline 'two'", "plain"]}"#,
     );
     let compiled = compile(&config, None).unwrap();
-    let ctx = Ctx {
-        config: &config,
-        compiled: &compiled,
-        yolo: false,
-    };
+    let ctx = Ctx::new(&config, &compiled, false);
     let rendering = Copilot.preview(&ctx, &mut Vec::new()).unwrap();
     std::fs::write(dir.path().join("flags"), format!("{rendering}\n")).unwrap();
     assert_eq!(
@@ -209,11 +193,7 @@ fn codex_merge_settles_after_a_second_run_like_the_reference() {
         "{}",
     );
     let compiled = compile(&config, None).unwrap();
-    let ctx = Ctx {
-        config: &config,
-        compiled: &compiled,
-        yolo: false,
-    };
+    let ctx = Ctx::new(&config, &compiled, false);
     let fragment = twsrt::agent::codex::fuzz_fragment(&ctx).unwrap();
     let merge = |text: &str| twsrt::agent::codex::fuzz_merge(text, &fragment).unwrap();
     let first = merge("[permissions.twsrt]\nextends = \"x\"\n\n[foo]\na = 1\n");

@@ -50,10 +50,11 @@ fuzz_target!(|data: &[u8]| {
     } else {
         config.overrides_full = overrides;
     }
-    let compiled = twsrt_fuzz::compiled(rules, srt);
+    let compiled = twsrt_fuzz::compiled(srt);
     let ctx = Ctx {
         config: &config,
         compiled: &compiled,
+        rules,
         yolo,
     };
     let home = Path::new(twsrt_fuzz::DIR);

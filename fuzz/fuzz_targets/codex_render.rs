@@ -34,10 +34,11 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn check_fragment(config: &twsrt::config::Config, rules: &[SecurityRule]) {
-    let compiled = twsrt_fuzz::compiled(rules.to_vec(), Value::Object(Default::default()));
+    let compiled = twsrt_fuzz::compiled(Value::Object(Default::default()));
     let ctx = Ctx {
         config,
         compiled: &compiled,
+        rules: rules.to_vec(),
         yolo: false,
     };
     let Ok(fragment) = twsrt::agent::codex::fuzz_fragment(&ctx) else {
@@ -58,10 +59,10 @@ fn check_fragment(config: &twsrt::config::Config, rules: &[SecurityRule]) {
     let expected: HashSet<String> = rules
         .iter()
         .filter(|r| r.scope == Scope::Network)
-        .map(|r| r.pattern.clone())
+        .map(|r| r.pattern.to_string())
         .collect();
     assert_eq!(domains, expected, "domain keys");
-    let patterns: HashSet<&str> = rules.iter().map(|r| r.pattern.as_str()).collect();
+    let patterns: HashSet<&str> = rules.iter().map(|r| r.pattern).collect();
     for key in keys(profile.get("filesystem")) {
         if key != ":workspace_roots" {
             assert!(
@@ -79,10 +80,11 @@ fn check_fragment(config: &twsrt::config::Config, rules: &[SecurityRule]) {
 }
 
 fn check_rules(config: &twsrt::config::Config, deny: &[SecurityRule]) {
-    let compiled = twsrt_fuzz::compiled(deny.to_vec(), Value::Object(Default::default()));
+    let compiled = twsrt_fuzz::compiled(Value::Object(Default::default()));
     let ctx = Ctx {
         config,
         compiled: &compiled,
+        rules: deny.to_vec(),
         yolo: false,
     };
     let preview = match Codex.preview(&ctx, &mut Vec::new()) {
@@ -90,7 +92,7 @@ fn check_rules(config: &twsrt::config::Config, deny: &[SecurityRule]) {
         Err(e) => {
             let splittable = deny
                 .iter()
-                .all(|r| twsrt_fuzz::shlex_split(&r.pattern).is_some_and(|w| !w.is_empty()));
+                .all(|r| twsrt_fuzz::shlex_split(r.pattern).is_some_and(|w| !w.is_empty()));
             assert!(!splittable, "refused splittable rules: {e}");
             return;
         }
@@ -129,11 +131,11 @@ fn check_rules(config: &twsrt::config::Config, deny: &[SecurityRule]) {
     assert!(current.is_none(), "unclosed prefix_rule");
     assert_eq!(blocks.len(), deny.len(), "one prefix_rule per deny rule");
     for ((pattern, matched), rule) in blocks.iter().zip(deny) {
-        let words = twsrt_fuzz::shlex_split(&rule.pattern).expect("rendered, so splittable");
+        let words = twsrt_fuzz::shlex_split(rule.pattern).expect("rendered, so splittable");
         assert_eq!(pattern, &words, "pattern words of {:?}", rule.pattern);
         assert_eq!(
             matched,
-            &vec![rule.pattern.clone()],
+            &vec![rule.pattern.to_string()],
             "match of {:?}",
             rule.pattern
         );

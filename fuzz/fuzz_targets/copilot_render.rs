@@ -34,10 +34,11 @@ fuzz_target!(|data: &[u8]| {
     let flags_file = scratch().join("flags");
     config.targets.copilot_output = Some(flags_file.clone());
     config.targets.copilot_output_yolo = Some(flags_file.clone());
-    let compiled = twsrt_fuzz::compiled(rules.clone(), Value::Object(Default::default()));
+    let compiled = twsrt_fuzz::compiled(Value::Object(Default::default()));
     let ctx = Ctx {
         config: &config,
         compiled: &compiled,
+        rules: rules.clone(),
         yolo,
     };
     let mut warnings = Vec::new();
@@ -89,8 +90,8 @@ fn expected(rules: &[SecurityRule], yolo: bool) -> Vec<String> {
                     pair("--allow-tool", tool.into());
                 }
             }
-            (Scope::Network, Action::Allow) if !yolo => pair("--allow-url", r.pattern.clone()),
-            (Scope::Network, Action::Deny) => pair("--deny-url", r.pattern.clone()),
+            (Scope::Network, Action::Allow) if !yolo => pair("--allow-url", r.pattern.to_string()),
+            (Scope::Network, Action::Deny) => pair("--deny-url", r.pattern.to_string()),
             (Scope::Execute, Action::Ask) if !yolo => {
                 pair("--deny-tool", format!("shell({})", r.pattern))
             }

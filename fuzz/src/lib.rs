@@ -51,7 +51,7 @@ const LISTS: [(u8, Scope, Action); 8] = [
 ];
 
 /// One rule from a record (`None` for an empty record).
-pub fn rule(record: &str) -> Option<SecurityRule> {
+pub fn rule(record: &str) -> Option<SecurityRule<'_>> {
     let first = *record.as_bytes().first()?;
     let (scope, action) = LISTS
         .iter()
@@ -62,7 +62,10 @@ pub fn rule(record: &str) -> Option<SecurityRule> {
             (s, a)
         });
     // Drop the whole first character (it may be multi-byte after lossy decoding).
-    let pattern: String = record.chars().skip(1).collect();
+    let pattern = record
+        .char_indices()
+        .nth(1)
+        .map_or("", |(i, _)| &record[i..]);
     let source = if scope == Scope::Execute {
         SourceKind::Bash
     } else {
@@ -76,7 +79,7 @@ pub fn rule(record: &str) -> Option<SecurityRule> {
     })
 }
 
-pub fn rules(records: &[String]) -> Vec<SecurityRule> {
+pub fn rules(records: &[String]) -> Vec<SecurityRule<'_>> {
     records.iter().filter_map(|r| rule(r)).collect()
 }
 
@@ -93,10 +96,10 @@ pub fn config() -> Config {
     twsrt::config::parse(text, &Path::new(DIR).join("config.toml")).expect("fixed config")
 }
 
-/// A compiled policy holding `rules` and the composed srt document `srt`
-/// (the rule lists in `srt` are left as given: generators take the rules
-/// from `rules` and only the pass-through keys from `srt`).
-pub fn compiled(rules: Vec<SecurityRule>, srt: Value) -> Compiled {
+/// A compiled policy holding the composed srt document `srt` (its rule
+/// lists are left as given: the targets put their own rules into the `Ctx`,
+/// and generators take only the pass-through keys from `srt`).
+pub fn compiled(srt: Value) -> Compiled {
     let canonical = |kind: SourceKind, value: Value| Canonical {
         kind,
         output: PathBuf::from(DIR).join(format!("{}.json", kind.name())),
@@ -111,7 +114,6 @@ pub fn compiled(rules: Vec<SecurityRule>, srt: Value) -> Compiled {
             canonical(SourceKind::Srt, srt),
             canonical(SourceKind::Bash, Value::Object(Map::new())),
         ],
-        rules,
     }
 }
 
@@ -343,7 +345,7 @@ mod tests {
         assert_eq!(records(b"a\xffb"), ["a", "b"]);
         let r = rule("dgit push").unwrap();
         assert_eq!(
-            (r.scope, r.action, r.pattern.as_str()),
+            (r.scope, r.action, r.pattern),
             (Scope::Execute, Action::Deny, "git push")
         );
     }

@@ -47,7 +47,7 @@ pub fn included_in_all(config: &Config) -> bool {
 /// The managed config fragment, with the policy warnings.
 fn render_config(ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
     let profile = policy::translate(
-        &ctx.compiled.rules,
+        &ctx.rules,
         ctx.compiled.srt(),
         ctx.config.overrides(ctx.yolo),
         &home_dir(),
@@ -76,11 +76,10 @@ fn render_rules(ctx: &Ctx) -> Result<Option<(PathBuf, String)>> {
         return Ok(None);
     };
     let deny = ctx
-        .compiled
         .rules
         .iter()
         .filter(|r| r.is(Scope::Execute, Action::Deny))
-        .map(|r| r.pattern.as_str());
+        .map(|r| r.pattern);
     Ok(Some((path.clone(), render::rules_file(deny)?)))
 }
 

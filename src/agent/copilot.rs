@@ -24,7 +24,7 @@ impl Copilot {
             flags.push("--yolo".to_string());
         }
         let mut write_tools_done = false;
-        for rule in &ctx.compiled.rules {
+        for rule in &ctx.rules {
             match (rule.scope, rule.action) {
                 (Scope::Write, Action::Allow) if !ctx.yolo && !write_tools_done => {
                     write_tools_done = true;
@@ -33,18 +33,18 @@ impl Copilot {
                     }
                 }
                 (Scope::Network, Action::Allow) if !ctx.yolo => {
-                    flags.push(flag("--allow-url", &rule.pattern));
+                    flags.push(flag("--allow-url", rule.pattern));
                 }
-                (Scope::Network, Action::Deny) => flags.push(flag("--deny-url", &rule.pattern)),
+                (Scope::Network, Action::Deny) => flags.push(flag("--deny-url", rule.pattern)),
                 (Scope::Execute, Action::Ask) if !ctx.yolo => {
                     warnings.push(format!(
                         "Copilot has no ask tier: bash ask rule '{}' becomes --deny-tool",
                         rule.pattern
                     ));
-                    flags.push(shell_flag("--deny-tool", &rule.pattern));
+                    flags.push(shell_flag("--deny-tool", rule.pattern));
                 }
                 (Scope::Execute, Action::Deny) => {
-                    flags.push(shell_flag("--deny-tool", &rule.pattern));
+                    flags.push(shell_flag("--deny-tool", rule.pattern));
                 }
                 _ => {}
             }

@@ -9,13 +9,27 @@ use crate::compile::Compiled;
 use crate::config::Config;
 use crate::error::Result;
 use crate::plan::Plan;
+use crate::rules::SecurityRule;
 
 /// Everything a generator may look at. Generators never write; they read
 /// their own existing target files only in `stage` and `diff`.
 pub struct Ctx<'a> {
     pub config: &'a Config,
     pub compiled: &'a Compiled,
+    /// `compiled.rules()`, built once for every agent of the command.
+    pub rules: Vec<SecurityRule<'a>>,
     pub yolo: bool,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(config: &'a Config, compiled: &'a Compiled, yolo: bool) -> Self {
+        Ctx {
+            config,
+            compiled,
+            rules: compiled.rules(),
+            yolo,
+        }
+    }
 }
 
 /// Warnings are collected while rendering and printed to stderr after the

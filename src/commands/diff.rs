@@ -31,11 +31,7 @@ pub fn run(config_path: &Path, args: &DiffArgs) -> Result<i32> {
                 .join(", ")
         )
     });
-    let ctx = Ctx {
-        config: &config,
-        compiled: &compiled,
-        yolo: args.yolo,
-    };
+    let ctx = Ctx::new(&config, &compiled, args.yolo);
     let mut warnings: Warnings = Vec::new();
     let mut drift = false;
 

@@ -19,6 +19,7 @@ pub fn run(config_path: &Path, args: &GenerateArgs) -> Result<i32> {
         select_agents(&args.agent)?
     };
     let compiled = compile(&config, args.profile.as_deref())?;
+    let ctx = Ctx::new(&config, &compiled, args.yolo);
     ui::debug(|| {
         format!(
             "profile: {}; mode: {}; agents: {}; rules: {}",
@@ -29,14 +30,9 @@ pub fn run(config_path: &Path, args: &GenerateArgs) -> Result<i32> {
                 .map(|a| a.name())
                 .collect::<Vec<_>>()
                 .join(", "),
-            compiled.rules.len()
+            ctx.rules.len()
         )
     });
-    let ctx = Ctx {
-        config: &config,
-        compiled: &compiled,
-        yolo: args.yolo,
-    };
     let mut warnings: Warnings = Vec::new();
 
     if !args.write && agents.len() == 1 {
@@ -44,6 +40,7 @@ pub fn run(config_path: &Path, args: &GenerateArgs) -> Result<i32> {
         // as it is rendered.
         agents[0].write_preview(&ctx, &mut warnings, &mut std::io::stdout().lock())?;
         print_warnings(&warnings);
+        drop(ctx); // one list of borrowed patterns: a single free
         exit_without_freeing(compiled);
         return Ok(0);
     }
@@ -61,6 +58,7 @@ pub fn run(config_path: &Path, args: &GenerateArgs) -> Result<i32> {
             ui::data(&text);
         }
         print_warnings(&warnings);
+        drop(ctx); // one list of borrowed patterns: a single free
         exit_without_freeing(compiled);
         return Ok(0);
     }

@@ -91,7 +91,7 @@ fn list<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a str> {
         .filter_map(Value::as_str)
 }
 
-pub fn rules(composed: &Value, out: &mut Vec<SecurityRule>) {
+pub fn rules<'a>(composed: &'a Value, out: &mut Vec<SecurityRule<'a>>) {
     out.reserve(
         KEYS.iter()
             .map(|(key, _)| list(composed, key).count())
@@ -102,7 +102,7 @@ pub fn rules(composed: &Value, out: &mut Vec<SecurityRule>) {
             out.push(SecurityRule {
                 scope: Scope::Execute,
                 action,
-                pattern: pattern.to_string(),
+                pattern,
                 source: SourceKind::Bash,
             });
         }

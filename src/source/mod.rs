@@ -110,7 +110,7 @@ impl SourceKind {
         }
     }
 
-    pub fn rules(self, composed: &Value, out: &mut Vec<crate::rules::SecurityRule>) {
+    pub fn rules<'a>(self, composed: &'a Value, out: &mut Vec<crate::rules::SecurityRule<'a>>) {
         match self {
             SourceKind::Srt => srt::rules(composed, out),
             SourceKind::Bash => bash::rules(composed, out),

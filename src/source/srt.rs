@@ -109,7 +109,7 @@ fn list<'a>(value: &'a Value, section: &str, key: &str) -> impl Iterator<Item = 
         .filter_map(Value::as_str)
 }
 
-pub fn rules(composed: &Value, out: &mut Vec<SecurityRule>) {
+pub fn rules<'a>(composed: &'a Value, out: &mut Vec<SecurityRule<'a>>) {
     out.reserve(
         RULE_LISTS
             .iter()
@@ -121,7 +121,7 @@ pub fn rules(composed: &Value, out: &mut Vec<SecurityRule>) {
             out.push(SecurityRule {
                 scope,
                 action,
-                pattern: pattern.to_string(),
+                pattern,
                 source: SourceKind::Srt,
             });
         }

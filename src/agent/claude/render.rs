@@ -35,7 +35,7 @@ pub const SANDBOX_KEYS: [&str; 4] = [
 /// rendering is a pure function apart from the denyRead file probe, which
 /// takes the home directory explicitly.
 pub struct Input<'a> {
-    pub rules: &'a [SecurityRule],
+    pub rules: &'a [SecurityRule<'a>],
     pub srt: &'a Value,
     pub overrides: &'a Map<String, Value>,
     pub yolo: bool,
@@ -269,7 +269,7 @@ impl<'a> Settings<'a, '_> {
         let input = self.input;
         let mut probe = FileProbe::new(input.home);
         for rule in input.rules {
-            let p = rule.pattern.as_str();
+            let p = rule.pattern;
             let mut r = |head: &'static Affix, tail: &'static Affix| {
                 f(Rule {
                     head,
@@ -309,7 +309,7 @@ fn sandbox<'a>(input: &Input<'a>) -> Vec<(&'a str, Part<'a>)> {
         .rules
         .iter()
         .filter(|r| r.is(Scope::Network, Action::Allow))
-        .map(|r| r.pattern.as_str())
+        .map(|r| r.pattern)
         .collect();
     let mut sandbox = vec![(
         "network",

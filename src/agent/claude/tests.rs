@@ -98,11 +98,7 @@ bash = [\"base\"]
     }
 
     pub fn ctx(&self, yolo: bool) -> Ctx<'_> {
-        Ctx {
-            config: &self.config,
-            compiled: &self.compiled,
-            yolo,
-        }
+        Ctx::new(&self.config, &self.compiled, yolo)
     }
 
     /// The temp home directory a denyRead `~` points at.

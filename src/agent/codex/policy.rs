@@ -137,7 +137,7 @@ pub fn translate(
             | (Scope::Write, Action::Allow) => {}
             _ => continue,
         }
-        let pattern = rule.pattern.as_str();
+        let pattern = rule.pattern;
         check_path(pattern)?;
         let access = match rule.action {
             Action::Allow => Access::Write,
@@ -180,8 +180,8 @@ pub fn translate(
 
     for rule in rules.iter().filter(|r| r.scope == Scope::Network) {
         match rule.action {
-            Action::Allow => profile.domains.set(&rule.pattern, "allow"),
-            _ => profile.domains.set(&rule.pattern, "deny"),
+            Action::Allow => profile.domains.set(rule.pattern, "allow"),
+            _ => profile.domains.set(rule.pattern, "deny"),
         }
     }
 
@@ -450,7 +450,7 @@ fn bash_warnings(rules: &[SecurityRule], warnings: &mut Warnings) {
     let mut allowed: Vec<&str> = rules
         .iter()
         .filter(|r| r.is(Scope::Execute, Action::Allow))
-        .map(|r| r.pattern.as_str())
+        .map(|r| r.pattern)
         .collect();
     allowed.sort_unstable();
     if !allowed.is_empty() {

@@ -89,11 +89,7 @@ impl Fixture {
     }
 
     fn ctx(&self, yolo: bool) -> Ctx<'_> {
-        Ctx {
-            config: &self.config,
-            compiled: &self.compiled,
-            yolo,
-        }
+        Ctx::new(&self.config, &self.compiled, yolo)
     }
 
     fn expand(&self, text: &str) -> String {

@@ -19,11 +19,7 @@ fn setup(srt: &str, bash: &str, targets: &str) -> (tempfile::TempDir, crate::con
 
 fn preview(config: &crate::config::Config, yolo: bool) -> (String, Warnings) {
     let compiled = compile(config, None).unwrap();
-    let ctx = Ctx {
-        config,
-        compiled: &compiled,
-        yolo,
-    };
+    let ctx = Ctx::new(config, &compiled, yolo);
     let mut w = Vec::new();
     (Copilot.preview(&ctx, &mut w).unwrap(), w)
 }
@@ -69,11 +65,7 @@ fn stage_writes_the_target_or_prints_without_one() {
     let (dir, config) = setup(SRT, BASH, "copilot_output = \"flags.txt\"");
     let compiled = compile(&config, None).unwrap();
     for (yolo, name) in [(false, "flags.txt"), (true, "flags.yolo.txt")] {
-        let ctx = Ctx {
-            config: &config,
-            compiled: &compiled,
-            yolo,
-        };
+        let ctx = Ctx::new(&config, &compiled, yolo);
         let mut plan = Plan::default();
         Copilot.stage(&ctx, &mut plan, &mut Vec::new()).unwrap();
         let expected = if yolo { YOLO } else { FULL };
@@ -88,11 +80,7 @@ fn stage_writes_the_target_or_prints_without_one() {
     }
     let (_d, config) = setup(SRT, BASH, "");
     let compiled = compile(&config, None).unwrap();
-    let ctx = Ctx {
-        config: &config,
-        compiled: &compiled,
-        yolo: false,
-    };
+    let ctx = Ctx::new(&config, &compiled, false);
     let mut plan = Plan::default();
     Copilot.stage(&ctx, &mut plan, &mut Vec::new()).unwrap();
     assert!(matches!(&plan.steps[0], crate::plan::Step::Print { text, .. } if text == FULL));
@@ -102,11 +90,7 @@ fn stage_writes_the_target_or_prints_without_one() {
 fn diff_compares_flag_lines_as_sets() {
     let (dir, config) = setup(SRT, BASH, "copilot_output = \"flags.txt\"");
     let compiled = compile(&config, None).unwrap();
-    let ctx = Ctx {
-        config: &config,
-        compiled: &compiled,
-        yolo: false,
-    };
+    let ctx = Ctx::new(&config, &compiled, false);
     let target = dir.path().join("flags.txt");
     let missing = Copilot.diff(&ctx, &mut Vec::new()).unwrap();
     assert!(
