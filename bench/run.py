@@ -64,7 +64,7 @@ EVERYDAY = [
 # Not a target: what starting a process costs each tool on this machine, the
 # floor under every other port time.
 STARTUP = [
-    ("start-up (`--version`)", ["--version"], {0}, None),
+    ("--version", ["--version"], {0}, None),
 ]
 SIZED = [
     ("generate claude", ["generate", "claude"], {0}, None),
@@ -540,7 +540,7 @@ def document(info, rows, checks, options: str, extra_notes: list[str]) -> str:
         "does before every agent start: the port renders and checks everything, then leaves",
         "alone each file whose bytes would not change (the reference rewrites them).",
         "The machine is not isolated: compare the load average below before trusting",
-        "small differences. The start-up row (`--version`) is not a target: it is what",
+        "small differences. The `--version` row is not a target: it is what",
         "starting a process costs each tool here, the floor under every port time.",
         "Generated policies (`bench/gen_policy.py`): N rule-list entries in total over 8 srt",
         "and 8 bash fragments whose windows overlap the next fragment's by half.",
