@@ -91,6 +91,15 @@ pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
                     message: "the file is not valid UTF-8".into(),
                 }
             })?;
+            // The common case: a view of the text, whose list entries are
+            // copied only when they are new to the composition.
+            if let Some(view) = crate::jsonc::parse_view(&text) {
+                kind.validate_view(&fragment.path, &view)?;
+                if conflict.is_none() {
+                    conflict = composer.add_view(fragment.path.clone(), view).err();
+                }
+                continue;
+            }
             let value = crate::jsonc::parse(&text, &fragment.path)?;
             let parsed_fragment = ParsedFragment {
                 name: fragment.name.clone(),

@@ -586,5 +586,7 @@ fn push_pointer_token(pointer: &mut String, key: &str) {
     }
 }
 
+mod view;
+
 #[cfg(test)]
 mod tests;

@@ -58,6 +58,14 @@ pub fn parse(text: &str, path: &Path) -> Result<Value> {
     parse_slow(text, path)
 }
 
+/// [`parse`] as a [`Json`] view of `text` (no string is copied unless it
+/// holds an escape), when the one-pass parser accepts the text. `None` means
+/// "ask [`parse`]": it either reports the error or, for what the one-pass
+/// parser leaves to the full one (very deep nesting), returns the value.
+pub fn parse_view(text: &str) -> Option<Json<'_>> {
+    fast::parse_view(text)
+}
+
 /// The full parser: jsonc-parser plus the lexical checks, with positioned errors.
 fn parse_slow(text: &str, path: &Path) -> Result<Value> {
     parse_inner(text).map_err(|(pos, message)| {
@@ -245,6 +253,11 @@ mod fast {
 
     pub fn parse(text: &str) -> Option<Value> {
         parse_with::<Values>(text, true, MAX_DEPTH)
+    }
+
+    /// [`parse`] into a [`Json`] borrowing from `text`.
+    pub fn parse_view(text: &str) -> Option<Json<'_>> {
+        parse_with::<Views>(text, true, MAX_DEPTH)
     }
 
     /// Plain JSON (no comments), a JSON object at the top.

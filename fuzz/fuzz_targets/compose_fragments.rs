@@ -66,9 +66,25 @@ fn check(kind: SourceKind, fragments: &[ParsedFragment]) {
         (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "Composer error"),
         _ => panic!("Composer disagrees: {composed:?} / {streamed:?}"),
     }
+    // Fragments composed as views of their text (what `compile` does) give
+    // the same as composed as values.
+    let mut by_views = Composer::new("p", kind.name()).expecting(fragments.len());
+    let viewed = fragments
+        .iter()
+        .try_for_each(|f| by_views.add_view(f.path.clone(), twsrt::jsonc::Json::of(&f.value)));
+    match (&streamed, &viewed) {
+        (Ok(()), Ok(())) => {}
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "view composer error"),
+        _ => panic!("view composer disagrees: {streamed:?} / {viewed:?}"),
+    }
     if let (Ok(value), Ok(())) = (&composed, streamed) {
         let streamed = composer.finish();
         assert_eq!(pretty(value), pretty(&streamed.value), "Composer differs");
+        assert_eq!(
+            pretty(value),
+            pretty(&by_views.finish().value),
+            "view composer differs"
+        );
         if valid {
             let by_fragments = kind
                 .check_opposing("p", fragments)

@@ -1,4 +1,5 @@
 use super::*;
+use crate::jsonc::Json;
 use crate::source::SourceKind;
 use serde_json::json;
 
@@ -280,4 +281,115 @@ fn a_list_is_sized_once_for_the_fragments_to_come() {
     let mut plain = Composer::new("p", "srt");
     plain.add(frags[0].clone()).unwrap();
     assert!(capacity(&plain) < 400);
+}
+
+/// Composing fragments as views of their text gives exactly what composing
+/// their values gives: the same document, the same sources, the same
+/// conflicts with the same messages, for lists of mixed types (Python
+/// equality: 1, 1.0 and true are one entry), nested objects and scalars of
+/// every type at the same pointer.
+#[test]
+fn composing_views_agrees_with_composing_values() {
+    let mut rng = Rng(0x0bad_cafe_f00d_1234);
+    let pool = [
+        json!("a"),
+        json!("b"),
+        json!("\u{e9}"),
+        json!(""),
+        json!(1),
+        json!(1.0),
+        json!(true),
+        json!(null),
+        json!({"k": [1, "a"]}),
+        json!({"k": [1.0, "a"]}),
+        json!([1, "a"]),
+        json!([]),
+    ];
+    let scalars = [
+        json!(1),
+        json!(2.5),
+        json!("s"),
+        json!(false),
+        json!(null),
+        json!({"o": 1}),
+        json!([1]),
+    ];
+    let mut errors = 0;
+    for _ in 0..3_000 {
+        let frags: Vec<ParsedFragment> = (0..1 + rng.below(4))
+            .map(|i| {
+                let mut value = json!({});
+                for key in ["l", "m"] {
+                    if rng.below(3) > 0 {
+                        let items: Vec<Value> = (0..rng.below(6))
+                            .map(|_| pool[rng.below(pool.len() as u64) as usize].clone())
+                            .collect();
+                        if key == "m" {
+                            value["m"] = json!({ "n": items });
+                        } else {
+                            value[key] = Value::Array(items);
+                        }
+                    }
+                }
+                if rng.below(3) == 0 {
+                    value["s"] = scalars[rng.below(scalars.len() as u64) as usize].clone();
+                }
+                ParsedFragment {
+                    name: format!("f{i}"),
+                    path: PathBuf::from(format!("/f/f{i}.jsonc")),
+                    value,
+                }
+            })
+            .collect();
+        let by_values = {
+            let mut composer = Composer::new("p", "srt").expecting(frags.len());
+            frags
+                .iter()
+                .try_for_each(|f| composer.add(f.clone()))
+                .map(|()| composer.finish())
+                .map_err(|e| e.to_string())
+        };
+        let by_views = {
+            let mut composer = Composer::new("p", "srt").expecting(frags.len());
+            frags
+                .iter()
+                .try_for_each(|f| composer.add_view(f.path.clone(), Json::of(&f.value)))
+                .map(|()| composer.finish())
+                .map_err(|e| e.to_string())
+        };
+        match (by_values, by_views) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(
+                    serde_json::to_string(&a.value).unwrap(),
+                    serde_json::to_string(&b.value).unwrap(),
+                    "{frags:#?}"
+                );
+                for pointer in ["/l", "/m/n"] {
+                    let sources = |c: &Composed| -> Vec<(String, String)> {
+                        c.list(pointer)
+                            .map(|(v, p)| (v.to_string(), p.display().to_string()))
+                            .collect()
+                    };
+                    assert_eq!(sources(&a), sources(&b), "{frags:#?}");
+                    for text in ["a", "b", "\u{e9}", ""] {
+                        let source = |c: &Composed| {
+                            c.lookup(pointer)
+                                .and_then(|l| l.source_of(text).map(|p| p.to_path_buf()))
+                        };
+                        assert_eq!(source(&a), source(&b), "{pointer} {text:?} {frags:#?}");
+                    }
+                }
+            }
+            (Err(a), Err(b)) => {
+                errors += 1;
+                assert_eq!(a, b, "{frags:#?}");
+            }
+            (a, b) => panic!(
+                "values {:?}, views {:?}: {frags:#?}",
+                a.map(|c| c.value),
+                b.map(|c| c.value)
+            ),
+        }
+    }
+    assert!(errors > 300, "only {errors} conflicts");
 }

@@ -1,9 +1,12 @@
 //! The `bash` source kind: command rules for the agents' app layer.
 
+use std::path::Path;
+
 use serde_json::Value;
 
 use crate::compose::{Composed, FxHashMap, ParsedFragment};
 use crate::error::{Error, Result};
+use crate::jsonc::Json;
 use crate::rules::{Action, Scope, SecurityRule};
 use crate::source::{SourceKind, opposing, string_list};
 
@@ -14,12 +17,11 @@ const KEYS: [(&str, Action); 3] = [
     ("deny", Action::Deny),
 ];
 
-pub fn validate(fragment: &ParsedFragment) -> Result<()> {
-    let path = &fragment.path;
-    let Value::Object(map) = &fragment.value else {
+pub fn validate(path: &Path, fragment: &Json) -> Result<()> {
+    let Json::Object(members) = fragment else {
         return Err(Error::fragment(path, "the root must be an object"));
     };
-    for (key, value) in map {
+    for (key, value) in members {
         if !KEYS.iter().any(|(k, _)| k == key) {
             return Err(Error::fragment(
                 path,

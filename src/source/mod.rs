@@ -36,9 +36,10 @@ use serde_json::Value;
 
 use crate::compose::{Composed, ParsedFragment};
 use crate::error::{Error, Result};
+use crate::jsonc::Json;
 
 /// A rule list: an array of non-empty strings.
-pub(crate) fn string_list(path: &Path, key: &str, value: &Value) -> Result<()> {
+pub(crate) fn string_list(path: &Path, key: &str, value: &Json) -> Result<()> {
     let Some(items) = value.as_array() else {
         return Err(Error::fragment(
             path,
@@ -46,7 +47,11 @@ pub(crate) fn string_list(path: &Path, key: &str, value: &Value) -> Result<()> {
         ));
     };
     for (i, item) in items.iter().enumerate() {
-        match item.as_str() {
+        let text = match item {
+            Json::String(s) => Some(s.as_ref()),
+            _ => None,
+        };
+        match text {
             None => {
                 return Err(Error::fragment(
                     path,
@@ -85,10 +90,17 @@ pub(crate) fn opposing(
 }
 
 impl SourceKind {
+    /// Schema checks on one parsed fragment.
     pub fn validate(self, fragment: &ParsedFragment) -> Result<()> {
+        self.validate_view(&fragment.path, &Json::of(&fragment.value))
+    }
+
+    /// Schema checks on a fragment read as a view of its text (the way
+    /// compile reads fragments): the same checks and messages.
+    pub fn validate_view(self, path: &Path, fragment: &Json) -> Result<()> {
         match self {
-            SourceKind::Srt => srt::validate(fragment),
-            SourceKind::Bash => bash::validate(fragment),
+            SourceKind::Srt => srt::validate(path, fragment),
+            SourceKind::Bash => bash::validate(path, fragment),
         }
     }
 

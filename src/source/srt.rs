@@ -1,9 +1,12 @@
 //! The `srt` source kind: Sandbox Runtime settings.
 
+use std::path::Path;
+
 use serde_json::Value;
 
 use crate::compose::{Composed, FxHashMap, ParsedFragment};
 use crate::error::{Error, Result};
+use crate::jsonc::Json;
 use crate::rules::{Action, Scope, SecurityRule};
 use crate::source::{SourceKind, opposing, string_list};
 
@@ -18,11 +21,10 @@ const RULE_LISTS: [(&str, &str, Scope, Action); 5] = [
 
 /// Schema checks on one fragment. Unknown keys pass through untouched: srt
 /// grows new settings faster than twsrt, and the canonical file is srt's.
-pub fn validate(fragment: &ParsedFragment) -> Result<()> {
-    let path = &fragment.path;
+pub fn validate(path: &Path, fragment: &Json) -> Result<()> {
     for section in ["filesystem", "network"] {
-        match fragment.value.get(section) {
-            None | Some(Value::Object(_)) => {}
+        match fragment.get(section) {
+            None | Some(Json::Object(_)) => {}
             Some(_) => {
                 return Err(Error::fragment(
                     path,
@@ -32,7 +34,7 @@ pub fn validate(fragment: &ParsedFragment) -> Result<()> {
         }
     }
     for (section, key, _, _) in RULE_LISTS {
-        if let Some(v) = fragment.value.get(section).and_then(|s| s.get(key)) {
+        if let Some(v) = fragment.get(section).and_then(|s| s.get(key)) {
             string_list(path, &format!("{section}.{key}"), v)?;
         }
     }
