@@ -329,9 +329,21 @@ pub fn write_str_body(out: &mut String, s: &str) {
                 i += 8;
             }
             None => {
-                let mut last = [b'a'; 8];
-                last[..bytes.len() - i].copy_from_slice(&bytes[i..]);
-                if !word_needs_escape(u64::from_le_bytes(last)) {
+                // The rest, under eight bytes: as the last eight bytes of the
+                // string when it has that many (re-reading a few checked ones
+                // is cheaper than copying the rest out), else padded.
+                let rest = bytes.len() - i;
+                let clean = if rest == 0 {
+                    true
+                } else if let Some(tail) = bytes.len().checked_sub(8).and_then(|at| bytes.get(at..))
+                {
+                    !word_needs_escape(u64::from_le_bytes(tail.try_into().unwrap_or([0; 8])))
+                } else {
+                    let mut last = [b'a'; 8];
+                    last[..rest].copy_from_slice(&bytes[i..]);
+                    !word_needs_escape(u64::from_le_bytes(last))
+                };
+                if clean {
                     out.push_str(s);
                     return;
                 }
