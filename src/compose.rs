@@ -230,6 +230,37 @@ impl<'a> Composer<'a> {
         }
     }
 
+    /// Appends to the list `a` at `pointer` the entries of fragment `index`'s
+    /// list `b` that it does not hold yet, through `push` (which looks an
+    /// entry up and appends it when it is new), and records where they came
+    /// from.
+    fn union<T>(
+        &mut self,
+        a: &mut Vec<Value>,
+        b: Vec<T>,
+        pointer: &str,
+        index: usize,
+        push: impl Fn(&mut ArrayIndex, &mut Vec<Value>, T) -> bool,
+    ) {
+        self.make_room(a, b.len(), index);
+        let seen = match self.arrays.get_mut(pointer) {
+            Some(seen) => seen,
+            None => self
+                .arrays
+                .entry(pointer.to_string())
+                .or_insert_with(|| ArrayIndex::of(a, b.len())),
+        };
+        let mut sources = self.sources.get_mut(pointer);
+        a.reserve(b.len());
+        for item in b {
+            if push(seen, a, item)
+                && let Some(sources) = sources.as_mut()
+            {
+                sources.push(index as u32);
+            }
+        }
+    }
+
     fn merge_value(
         &mut self,
         existing: &mut Value,
@@ -240,23 +271,7 @@ impl<'a> Composer<'a> {
         match (existing, new) {
             (Value::Object(a), Value::Object(b)) => self.merge_object(a, b, pointer, index),
             (Value::Array(a), Value::Array(b)) => {
-                self.make_room(a, b.len(), index);
-                let seen = match self.arrays.get_mut(pointer.as_str()) {
-                    Some(seen) => seen,
-                    None => self
-                        .arrays
-                        .entry(pointer.clone())
-                        .or_insert_with(|| ArrayIndex::of(a, b.len())),
-                };
-                let mut sources = self.sources.get_mut(pointer.as_str());
-                a.reserve(b.len());
-                for item in b {
-                    if seen.push_new(a, item)
-                        && let Some(sources) = sources.as_mut()
-                    {
-                        sources.push(index as u32);
-                    }
-                }
+                self.union(a, b, pointer, index, ArrayIndex::push_new);
                 Ok(())
             }
             (a, b) if type_name(a) != type_name(&b) => {

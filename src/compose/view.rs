@@ -97,23 +97,7 @@ impl Composer<'_> {
         match (existing, new) {
             (Value::Object(a), Json::Object(b)) => self.merge_object_view(a, b, pointer, index),
             (Value::Array(a), Json::Array(b)) => {
-                self.make_room(a, b.len(), index);
-                let seen = match self.arrays.get_mut(pointer.as_str()) {
-                    Some(seen) => seen,
-                    None => self
-                        .arrays
-                        .entry(pointer.clone())
-                        .or_insert_with(|| ArrayIndex::of(a, b.len())),
-                };
-                let mut sources = self.sources.get_mut(pointer.as_str());
-                a.reserve(b.len());
-                for item in b {
-                    if seen.push_view(a, item)
-                        && let Some(sources) = sources.as_mut()
-                    {
-                        sources.push(index as u32);
-                    }
-                }
+                self.union(a, b, pointer, index, ArrayIndex::push_view);
                 Ok(())
             }
             (existing, new) => self.merge_value(existing, new.to_value(), pointer, index),
