@@ -27,25 +27,12 @@ cache="${TWSRT_CLIENTS_CACHE:-$HOME/.cache/twsrt-clients}"
 bin="$cache/node_modules/.bin"
 
 log() { printf 'install-clients: %s\n' "$*" >&2; }
+# shellcheck source=lib/packages.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/packages.sh"
 
 # tmux: `claude doctor` gets a terminal; curl: the Codex network probe;
 # unshare (util-linux): the checks run in a network namespace of their own.
-declare -A packages=([tmux]=tmux [curl]=curl [unshare]=util-linux)
-missing=()
-for cmd in tmux curl unshare; do
-    command -v "$cmd" >/dev/null 2>&1 || missing+=("${packages[$cmd]}")
-done
-if ((${#missing[@]})); then
-    if ! command -v apt-get >/dev/null 2>&1; then
-        log "missing ${missing[*]} and no apt-get: install them by hand"
-        exit 1
-    fi
-    sudo=()
-    if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
-    log "apt-get install ${missing[*]}"
-    "${sudo[@]}" apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+need_commands tmux=tmux curl=curl unshare=util-linux
 
 if ! command -v npm >/dev/null 2>&1; then
     log "npm not found: install Node.js >= 20 first"

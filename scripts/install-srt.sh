@@ -15,24 +15,10 @@ cache="${TWSRT_SRT_CACHE:-$HOME/.cache/twsrt-srt}"
 spec="@anthropic-ai/sandbox-runtime${TWSRT_SRT_VERSION:+@$TWSRT_SRT_VERSION}"
 
 log() { printf 'install-srt: %s\n' "$*" >&2; }
+# shellcheck source=lib/packages.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/packages.sh"
 
-# command -> Debian package
-declare -A packages=([bwrap]=bubblewrap [socat]=socat [rg]=ripgrep [curl]=curl)
-missing=()
-for cmd in bwrap socat rg curl; do
-    command -v "$cmd" >/dev/null 2>&1 || missing+=("${packages[$cmd]}")
-done
-if ((${#missing[@]})); then
-    if ! command -v apt-get >/dev/null 2>&1; then
-        log "missing ${missing[*]} and no apt-get: install them by hand"
-        exit 1
-    fi
-    sudo=()
-    if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
-    log "apt-get install ${missing[*]}"
-    "${sudo[@]}" apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+need_commands bwrap=bubblewrap socat=socat rg=ripgrep curl=curl
 
 srt="$cache/node_modules/.bin/srt"
 if [ ! -x "$srt" ]; then

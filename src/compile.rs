@@ -100,7 +100,8 @@ pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
                 }
                 continue;
             }
-            let value = crate::jsonc::parse(&text, &fragment.path)?;
+            // The one-pass parser refused it: the full one reports why.
+            let value = crate::jsonc::parse_slow(&text, &fragment.path)?;
             let parsed_fragment = ParsedFragment {
                 name: fragment.name.clone(),
                 path: fragment.path.clone(),

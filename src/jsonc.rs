@@ -60,14 +60,16 @@ pub fn parse(text: &str, path: &Path) -> Result<Value> {
 
 /// [`parse`] as a [`Json`] view of `text` (no string is copied unless it
 /// holds an escape), when the one-pass parser accepts the text. `None` means
-/// "ask [`parse`]": it either reports the error or, for what the one-pass
+/// "ask [`parse_slow`]": it either reports the error or, for what the one-pass
 /// parser leaves to the full one (very deep nesting), returns the value.
 pub fn parse_view(text: &str) -> Option<Json<'_>> {
     fast::parse_view(text)
 }
 
-/// The full parser: jsonc-parser plus the lexical checks, with positioned errors.
-fn parse_slow(text: &str, path: &Path) -> Result<Value> {
+/// The full parser: jsonc-parser plus the lexical checks, with positioned
+/// errors. [`parse`] without the one-pass attempt, for a caller whose
+/// [`parse_view`] already failed.
+pub fn parse_slow(text: &str, path: &Path) -> Result<Value> {
     parse_inner(text).map_err(|(pos, message)| {
         let (line, column) = line_column(text, pos);
         Error::Jsonc {
@@ -399,13 +401,8 @@ mod fast {
     /// Whether one of the eight bytes of `word` is `"`, `\\` or below U+0020.
     #[inline]
     fn special(word: u64) -> bool {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-        let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
-        let quote = has_zero(word ^ (ONES * u64::from(b'"')));
-        let backslash = has_zero(word ^ (ONES * u64::from(b'\\')));
-        (below_space | quote | backslash) != 0
+        use crate::swar::{bytes_below, bytes_equal};
+        (bytes_below(word, 0x20) | bytes_equal(word, b'"') | bytes_equal(word, b'\\')) != 0
     }
 
     struct Parser<'a, B: Build<'a>> {
@@ -1557,22 +1554,7 @@ mod tests {
         }
     }
 
-    /// A tiny deterministic generator (xorshift), so the differential tests
-    /// need no dependency and always see the same inputs.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-            items[(self.next() % items.len() as u64) as usize]
-        }
-    }
+    use crate::test_rng::Rng;
 
     const TOKENS: &[&str] = &[
         "{",

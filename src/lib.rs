@@ -19,5 +19,8 @@ pub mod profile;
 pub mod pyjson;
 pub mod rules;
 pub mod source;
+mod swar;
+#[cfg(test)]
+mod test_rng;
 pub mod tomltext;
 pub mod ui;

@@ -304,14 +304,13 @@ pub fn write_str(out: &mut String, s: &str) {
 /// character, `"`, `\\`, DEL or a non-ASCII byte.
 #[inline]
 fn word_needs_escape(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
-    let quote = has_zero(word ^ (ONES * u64::from(b'"')));
-    let backslash = has_zero(word ^ (ONES * u64::from(b'\\')));
-    let del = has_zero(word ^ (ONES * 0x7f));
-    (below_space | quote | backslash | del | (word & HIGH)) != 0
+    use crate::swar::{HIGH, bytes_below, bytes_equal};
+    (bytes_below(word, 0x20)
+        | bytes_equal(word, b'"')
+        | bytes_equal(word, b'\\')
+        | bytes_equal(word, 0x7f)
+        | (word & HIGH))
+        != 0
 }
 
 /// [`write_str`] without the quotes: the escaped characters of `s`.

@@ -253,3 +253,20 @@ fn a_profile_missing_a_kind_after_inheritance_is_rejected() {
         .stderr_contains("bash")
         .run();
 }
+
+/// A fragment nested deeper than the one-pass parser goes (it leaves that to
+/// the full parser) is not an error: it is composed from the full parse.
+#[test]
+fn a_fragment_nested_past_the_one_pass_parser_still_compiles() {
+    let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+    let srt = format!(r#"{{"filesystem": {{"denyRead": ["~/.ssh"]}}, "x": {deep}}}"#);
+    let out = Test::with_policy()
+        .file(".config/twsrt/srt/base.jsonc", &srt)
+        .args(&["generate", "-w"])
+        .status(0)
+        .run();
+    let written = std::fs::read_to_string(out.home.path().join(".srt-settings.json")).unwrap();
+    // Too deep for serde_json to read back: count the brackets instead.
+    assert!(written.contains("\"~/.ssh\""), "{written}");
+    assert_eq!(written.matches('[').count(), 200 + 1, "{written}");
+}

@@ -1,6 +1,7 @@
 use super::*;
 use crate::jsonc::Json;
 use crate::source::SourceKind;
+use crate::test_rng::Rng;
 use serde_json::json;
 
 fn frag(name: &str, text: &str) -> ParsedFragment {
@@ -120,22 +121,6 @@ fn composition_is_linear_in_entries() {
         v["filesystem"]["denyRead"].as_array().unwrap().len(),
         7 * 4000 + 8000
     );
-}
-
-/// A tiny deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 /// What compile does, fragment by fragment: the composition or the first
