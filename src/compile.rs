@@ -56,7 +56,14 @@ impl Compiled {
     /// pattern borrowed from its document. Built once per command (see
     /// [`crate::agent::Ctx`]), never per agent.
     pub fn rules(&self) -> Vec<SecurityRule<'_>> {
-        let mut rules = Vec::new();
+        // Sized once for every document: growing the list between documents
+        // would copy the first one's rules into fresh memory.
+        let total = self
+            .canonical
+            .iter()
+            .map(|doc| doc.kind.rule_count(&doc.value))
+            .sum();
+        let mut rules = Vec::with_capacity(total);
         for doc in &self.canonical {
             doc.kind.rules(&doc.value, &mut rules);
         }
@@ -124,4 +131,39 @@ pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
         });
     }
     Ok(Compiled { profile, canonical })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_rule_list_is_sized_once_for_every_document() {
+        let doc = |kind, value| Canonical {
+            kind,
+            output: PathBuf::from("/out"),
+            value,
+        };
+        let compiled = Compiled {
+            profile: ResolvedProfile {
+                name: "p".into(),
+                fragments: Vec::new(),
+            },
+            canonical: vec![
+                doc(
+                    SourceKind::Srt,
+                    json!({"filesystem": {"denyRead": ["a", "b", "c"], "allowWrite": ["w"]},
+                           "network": {"allowedDomains": ["x.org", 7]}}),
+                ),
+                doc(SourceKind::Bash, json!({"allow": ["ls"], "deny": ["rm"]})),
+            ],
+        };
+        let rules = compiled.rules();
+        let patterns: Vec<&str> = rules.iter().map(|r| r.pattern).collect();
+        assert_eq!(patterns, ["a", "b", "c", "w", "x.org", "ls", "rm"]);
+        // Exactly as long as it has to be: the list never grew between documents.
+        assert_eq!(rules.capacity(), rules.len());
+    }
 }

@@ -268,6 +268,36 @@ fn a_list_is_sized_once_for_the_fragments_to_come() {
     assert!(capacity(&plain) < 400);
 }
 
+#[test]
+fn a_view_list_starts_with_room_for_the_fragments_to_come() {
+    let texts: Vec<String> = (0..4)
+        .map(|f| {
+            let items: Vec<String> = (f * 50..f * 50 + 100)
+                .map(|i| format!("\"e{i}\""))
+                .collect();
+            format!(r#"{{"l": [{}]}}"#, items.join(","))
+        })
+        .collect();
+    let mut composer = Composer::new("p", "srt").expecting(texts.len());
+    let capacity = |c: &Composer| c.acc["l"].as_array().map(Vec::capacity).unwrap();
+    let mut first = None;
+    for (i, text) in texts.iter().enumerate() {
+        let view = crate::jsonc::parse_view(text).unwrap();
+        composer
+            .add_view(PathBuf::from(format!("/f/{i}")), view)
+            .unwrap();
+        // Room for 100 entries from each of the 4 fragments, at once.
+        let now = capacity(&composer);
+        assert_eq!(
+            *first.get_or_insert(now),
+            now,
+            "no regrowth after fragment {i}"
+        );
+    }
+    assert_eq!(first, Some(400));
+    assert_eq!(composer.finish().list_len("/l"), 250);
+}
+
 /// Composing fragments as views of their text gives exactly what composing
 /// their values gives: the same document, the same sources, the same
 /// conflicts with the same messages, for lists of mixed types (Python

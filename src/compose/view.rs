@@ -70,13 +70,15 @@ impl Composer<'_> {
             ),
             Json::Array(items) => {
                 // A fragment's own duplicates go too (as in `ArrayIndex::dedup`).
-                let mut kept = Vec::with_capacity(items.len());
+                // The list starts with its room for the fragments to come
+                // (see `make_room`): growing it later would copy it.
+                let mut kept = Vec::new();
+                self.make_room(&mut kept, items.len(), index);
                 let mut seen = ArrayIndex::with_room(items.len());
                 for item in items {
                     seen.push_view(&mut kept, item);
                 }
                 let len = kept.len();
-                self.make_room(&mut kept, len, index + 1);
                 self.arrays.insert(pointer.clone(), seen);
                 self.sources
                     .insert(pointer.clone(), vec![index as u32; len]);

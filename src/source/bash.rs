@@ -93,12 +93,14 @@ fn list<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a str> {
         .filter_map(Value::as_str)
 }
 
+/// How many rules [`rules`] appends.
+pub fn rule_count(composed: &Value) -> usize {
+    KEYS.iter()
+        .map(|(key, _)| list(composed, key).count())
+        .sum()
+}
+
 pub fn rules<'a>(composed: &'a Value, out: &mut Vec<SecurityRule<'a>>) {
-    out.reserve(
-        KEYS.iter()
-            .map(|(key, _)| list(composed, key).count())
-            .sum(),
-    );
     for (key, action) in KEYS {
         for pattern in list(composed, key) {
             out.push(SecurityRule {

@@ -122,6 +122,14 @@ impl SourceKind {
         }
     }
 
+    /// How many rules [`SourceKind::rules`] appends for `composed`.
+    pub fn rule_count(self, composed: &Value) -> usize {
+        match self {
+            SourceKind::Srt => srt::rule_count(composed),
+            SourceKind::Bash => bash::rule_count(composed),
+        }
+    }
+
     pub fn rules<'a>(self, composed: &'a Value, out: &mut Vec<crate::rules::SecurityRule<'a>>) {
         match self {
             SourceKind::Srt => srt::rules(composed, out),

@@ -111,13 +111,15 @@ fn list<'a>(value: &'a Value, section: &str, key: &str) -> impl Iterator<Item = 
         .filter_map(Value::as_str)
 }
 
+/// How many rules [`rules`] appends.
+pub fn rule_count(composed: &Value) -> usize {
+    RULE_LISTS
+        .iter()
+        .map(|(section, key, _, _)| list(composed, section, key).count())
+        .sum()
+}
+
 pub fn rules<'a>(composed: &'a Value, out: &mut Vec<SecurityRule<'a>>) {
-    out.reserve(
-        RULE_LISTS
-            .iter()
-            .map(|(section, key, _, _)| list(composed, section, key).count())
-            .sum(),
-    );
     for (section, key, scope, action) in RULE_LISTS {
         for pattern in list(composed, section, key) {
             out.push(SecurityRule {
