@@ -398,11 +398,12 @@ mod fast {
         }
     }
 
-    /// Whether one of the eight bytes of `word` is `"`, `\\` or below U+0020.
+    /// The bytes of `word` that are `"`, `\\` or below U+0020, marked as
+    /// in [`crate::swar`] (zero when there are none).
     #[inline]
-    fn special(word: u64) -> bool {
+    fn special(word: u64) -> u64 {
         use crate::swar::{bytes_below, bytes_equal};
-        (bytes_below(word, 0x20) | bytes_equal(word, b'"') | bytes_equal(word, b'\\')) != 0
+        bytes_below(word, 0x20) | bytes_equal(word, b'"') | bytes_equal(word, b'\\')
     }
 
     struct Parser<'a, B: Build<'a>> {
@@ -430,7 +431,19 @@ mod fast {
             let bytes = self.bytes;
             while let Some(&b) = bytes.get(self.pos) {
                 match b {
-                    b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
+                    b' ' | b'\t' | b'\n' | b'\r' => {
+                        self.pos += 1;
+                        // Indentation: a run of spaces, eight at a time.
+                        while let Some(chunk) = bytes.get(self.pos..self.pos + 8) {
+                            let others = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]))
+                                ^ crate::swar::SPACES;
+                            if others != 0 {
+                                self.pos += crate::swar::first(others);
+                                break;
+                            }
+                            self.pos += 8;
+                        }
+                    }
                     b'/' if !self.comments => return None,
                     b'/' => match bytes.get(self.pos + 1) {
                         Some(b'/') => {
@@ -560,8 +573,12 @@ mod fast {
             let mut i = start;
             // The common case: no escapes, one copy. Eight bytes at a time
             // while none of them is a quote, a backslash or a control character.
+            // The first special byte found that way is where the loop below
+            // starts, so it looks at one byte, not at up to eight.
             while let Some(chunk) = bytes.get(i..i + 8) {
-                if special(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]))) {
+                let marks = special(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+                if marks != 0 {
+                    i += crate::swar::first(marks);
                     break;
                 }
                 i += 8;

@@ -1,8 +1,9 @@
 //! Eight bytes at a time ("SIMD within a register"): the scans of the JSON
 //! parser and writer look at a whole word to skip plain text quickly. Each
-//! function returns a word that is zero exactly when no byte matches (the
-//! lowest matching byte has its high bit set; bytes above it may too, from
-//! the borrow, so use the result as a yes/no).
+//! function returns a word that is zero exactly when no byte matches. The
+//! lowest matching byte has its high bit set, and [`first`] finds it; bytes
+//! above it may be marked too, from the borrow, so only the lowest mark is
+//! a position (a borrow only ever runs upward from a real match).
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 /// The high bit of every byte: a byte at or above 0x80.
@@ -20,6 +21,17 @@ pub fn bytes_equal(word: u64, byte: u8) -> u64 {
 pub fn bytes_below(word: u64, limit: u8) -> u64 {
     word.wrapping_sub(ONES * u64::from(limit)) & !word & HIGH
 }
+
+/// The position (0 to 7, first byte in memory first) of the lowest marked
+/// byte of a non-zero result, for words read with `from_le_bytes`.
+#[inline]
+pub fn first(marks: u64) -> usize {
+    (marks.trailing_zeros() / 8) as usize
+}
+
+/// Eight spaces: a word XOR this is zero exactly in the bytes that are
+/// spaces, so [`first`] of it is the position of the first other byte.
+pub const SPACES: u64 = ONES * b' ' as u64;
 
 #[cfg(test)]
 mod tests {
@@ -48,6 +60,19 @@ mod tests {
                             control,
                             "{b}@{at} {c}@{other}"
                         );
+                        // The lowest mark is the first match, whatever lies above it.
+                        let lowest = |hit: &dyn Fn(u8) -> bool| pair.iter().position(|&x| hit(x));
+                        let marks = bytes_equal(word, b'"');
+                        if let Some(p) = lowest(&|x| x == b'"') {
+                            assert_eq!(first(marks), p, "quote: {b}@{at} {c}@{other}");
+                        }
+                        let marks = bytes_below(word, 0x20);
+                        if let Some(p) = lowest(&|x| x < 0x20) {
+                            assert_eq!(first(marks), p, "control: {b}@{at} {c}@{other}");
+                        }
+                        if let Some(p) = lowest(&|x| x != b' ') {
+                            assert_eq!(first(word ^ SPACES), p, "space: {b}@{at} {c}@{other}");
+                        }
                     }
                 }
             }
