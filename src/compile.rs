@@ -74,6 +74,9 @@ impl Compiled {
 pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
     let profile = resolve(config, profile)?;
     let mut canonical = Vec::new();
+    // One buffer for every fragment's bytes: each is read over the last, so
+    // a policy of many fragments costs the memory of its largest one.
+    let mut bytes = Vec::new();
     for source in &config.sources {
         let kind = source.kind;
         // Fragments are merged as they are read, so only one is in memory at
@@ -84,13 +87,11 @@ pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
             Composer::new(&profile.name, kind.name()).expecting(profile.fragments(kind).len());
         let mut conflict = None;
         for fragment in profile.fragments(kind) {
-            let bytes = std::fs::read(&fragment.path).map_err(|e| Error::io(&fragment.path, e))?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                let valid = e.utf8_error().valid_up_to();
-                let (line, column) = crate::tomltext::line_column(
-                    &String::from_utf8_lossy(&e.as_bytes()[..valid]),
-                    valid,
-                );
+            read_into(&fragment.path, &mut bytes).map_err(|e| Error::io(&fragment.path, e))?;
+            let text = std::str::from_utf8(&bytes).map_err(|e| {
+                let valid = e.valid_up_to();
+                let (line, column) =
+                    crate::tomltext::line_column(&String::from_utf8_lossy(&bytes[..valid]), valid);
                 Error::Jsonc {
                     path: fragment.path.clone(),
                     line,
@@ -100,7 +101,7 @@ pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
             })?;
             // The common case: a view of the text, whose list entries are
             // copied only when they are new to the composition.
-            if let Some(view) = crate::jsonc::parse_view(&text) {
+            if let Some(view) = crate::jsonc::parse_view(text) {
                 kind.validate_view(&fragment.path, &view)?;
                 if conflict.is_none() {
                     conflict = composer.add_view(fragment.path.clone(), view).err();
@@ -108,7 +109,7 @@ pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
                 continue;
             }
             // The one-pass parser refused it: the full one reports why.
-            let value = crate::jsonc::parse_slow(&text, &fragment.path)?;
+            let value = crate::jsonc::parse_slow(text, &fragment.path)?;
             let parsed_fragment = ParsedFragment {
                 name: fragment.name.clone(),
                 path: fragment.path.clone(),
@@ -131,6 +132,14 @@ pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
         });
     }
     Ok(Compiled { profile, canonical })
+}
+
+/// Replaces the contents of `buffer` with the bytes of the file at `path`.
+fn read_into(path: &std::path::Path, buffer: &mut Vec<u8>) -> std::io::Result<()> {
+    use std::io::Read;
+    buffer.clear();
+    std::fs::File::open(path)?.read_to_end(buffer)?;
+    Ok(())
 }
 
 #[cfg(test)]
