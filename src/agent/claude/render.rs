@@ -447,22 +447,20 @@ impl Settings<'_, '_> {
                     let mut network = PrettyObject::open(out, 2);
                     let mut list = PrettyList::open(network.key("allowedDomains"), 3);
                     for domain in domains {
-                        pyjson::write_str(list.item(), domain);
+                        let out = list.item();
+                        pyjson::write_str(out, domain);
+                        spill(out);
                     }
                     list.close();
                     for (k, v) in keys {
-                        let out = network.key(k);
-                        pyjson::write_pretty_indented(out, v, 3);
-                        spill(out);
+                        write_streamed(network.key(k), v, 3, &mut spill);
                     }
                     network.close();
                 }
                 Part::Keys(keys) => {
                     let mut section = PrettyObject::open(out, 2);
                     for (k, v) in keys {
-                        let out = section.key(k);
-                        pyjson::write_pretty_indented(out, v, 3);
-                        spill(out);
+                        write_streamed(section.key(k), v, 3, &mut spill);
                     }
                     section.close();
                 }
@@ -473,4 +471,28 @@ impl Settings<'_, '_> {
         sandbox.close();
         root.close();
     }
+}
+
+/// `json.dumps(v, indent=2)` at `depth`, as [`pyjson::write_pretty_indented`]
+/// writes it, offering `out` to `spill` after each item of a list: the
+/// pass-through lists (`denyRead`, ...) of a large policy are longer than
+/// one streamed piece, and the buffer should not grow to hold one whole.
+fn write_streamed(out: &mut String, v: &Value, depth: usize, spill: &mut impl FnMut(&mut String)) {
+    match v {
+        Value::Array(items) if !items.is_empty() => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                pyjson::newline_indent(out, depth + 1);
+                pyjson::write_pretty_indented(out, item, depth + 1);
+                spill(out);
+            }
+            pyjson::newline_indent(out, depth);
+            out.push(']');
+        }
+        other => pyjson::write_pretty_indented(out, other, depth),
+    }
+    spill(out);
 }

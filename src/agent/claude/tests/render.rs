@@ -179,6 +179,24 @@ fn sixty_four_thousand_rules_render_quickly() {
     assert!(start.elapsed().as_secs() < 20);
 }
 
+/// A writer that keeps what it is given and the size of its largest write.
+#[derive(Default)]
+struct Pieces {
+    bytes: Vec<u8>,
+    largest: usize,
+}
+
+impl std::io::Write for Pieces {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.largest = self.largest.max(buf.len());
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// `generate claude` streams the preview in pieces; what arrives must be the
 /// document plus a newline, whatever the size and wherever the pieces end.
 #[test]
@@ -211,7 +229,7 @@ fn the_streamed_preview_is_the_document_and_a_newline() {
     for (fixture, at_least) in [(&large, 500_000), (&small, 100)] {
         for yolo in [false, true] {
             let ctx = fixture.ctx(yolo);
-            let mut streamed = Vec::new();
+            let mut streamed = Pieces::default();
             crate::agent::claude::render::write_preview(
                 &crate::agent::claude::input(&ctx, &fixture.home()),
                 &mut streamed,
@@ -220,10 +238,13 @@ fn the_streamed_preview_is_the_document_and_a_newline() {
             // Several pieces for the large policy.
             assert!(expected.len() > at_least, "{}", expected.len());
             assert_eq!(
-                String::from_utf8(streamed).unwrap(),
+                String::from_utf8(streamed.bytes).unwrap(),
                 expected,
                 "yolo {yolo}"
             );
+            // No piece much over 64 KiB, not even inside a long pass-through
+            // list (the large denyRead list alone is over 100 KB).
+            assert!(streamed.largest <= 64 * 1024 + 4096, "{}", streamed.largest);
         }
     }
 }
