@@ -9,7 +9,7 @@ use crate::compose::{Composer, ParsedFragment};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::profile::{ResolvedProfile, resolve};
-use crate::rules::SecurityRule;
+use crate::rules::{Action, Scope, SecurityRule};
 use crate::source::SourceKind;
 
 /// One compiled canonical document, ready to write.
@@ -53,8 +53,8 @@ impl Compiled {
     }
 
     /// The normalized rules of every document, in registry order, each
-    /// pattern borrowed from its document. Built once per command (see
-    /// [`crate::agent::Ctx`]), never per agent.
+    /// pattern borrowed from its document, as a list. Built at most once per
+    /// command (see [`crate::agent::Ctx::rules`]), never per agent.
     pub fn rules(&self) -> Vec<SecurityRule<'_>> {
         // Sized once for every document: growing the list between documents
         // would copy the first one's rules into fresh memory.
@@ -64,10 +64,19 @@ impl Compiled {
             .map(|doc| doc.kind.rule_count(&doc.value))
             .sum();
         let mut rules = Vec::with_capacity(total);
-        for doc in &self.canonical {
-            doc.kind.rules(&doc.value, &mut rules);
-        }
+        rules.extend(self.rule_iter(|_, _| true));
         rules
+    }
+
+    /// [`Compiled::rules`] one at a time, without the list, and only those
+    /// whose (scope, action) `keep` accepts: the other lists are not read.
+    pub fn rule_iter(
+        &self,
+        keep: impl Fn(Scope, Action) -> bool + Copy,
+    ) -> impl Iterator<Item = SecurityRule<'_>> {
+        self.canonical
+            .iter()
+            .flat_map(move |doc| doc.kind.rule_iter(&doc.value, keep))
     }
 }
 

@@ -51,12 +51,7 @@ fuzz_target!(|data: &[u8]| {
         config.overrides_full = overrides;
     }
     let compiled = twsrt_fuzz::compiled(srt);
-    let ctx = Ctx {
-        config: &config,
-        compiled: &compiled,
-        rules,
-        yolo,
-    };
+    let ctx = Ctx::with_rules(&config, &compiled, rules, yolo);
     let home = Path::new(twsrt_fuzz::DIR);
     set_home();
     let (generated, merged) = twsrt::agent::claude::fuzz_merge(&ctx, existing.clone(), home);

@@ -42,12 +42,7 @@ fuzz_target!(|data: &[u8]| {
     let config = twsrt_fuzz::config();
     let srt = json!({"network": {"allowUnixSockets": ["/nonexistent-twsrt-fuzz/a.sock"]}});
     let compiled = twsrt_fuzz::compiled(srt);
-    let ctx = Ctx {
-        config: &config,
-        compiled: &compiled,
-        rules: twsrt_fuzz::rules(&rule_records),
-        yolo: false,
-    };
+    let ctx = Ctx::with_rules(&config, &compiled, twsrt_fuzz::rules(&rule_records), false);
     let Ok(fragment) = twsrt::agent::codex::fuzz_fragment(&ctx) else {
         return;
     };

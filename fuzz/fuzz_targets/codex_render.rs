@@ -35,12 +35,7 @@ fuzz_target!(|data: &[u8]| {
 
 fn check_fragment(config: &twsrt::config::Config, rules: &[SecurityRule]) {
     let compiled = twsrt_fuzz::compiled(Value::Object(Default::default()));
-    let ctx = Ctx {
-        config,
-        compiled: &compiled,
-        rules: rules.to_vec(),
-        yolo: false,
-    };
+    let ctx = Ctx::with_rules(config, &compiled, rules.to_vec(), false);
     let Ok(fragment) = twsrt::agent::codex::fuzz_fragment(&ctx) else {
         return;
     };
@@ -81,12 +76,7 @@ fn check_fragment(config: &twsrt::config::Config, rules: &[SecurityRule]) {
 
 fn check_rules(config: &twsrt::config::Config, deny: &[SecurityRule]) {
     let compiled = twsrt_fuzz::compiled(Value::Object(Default::default()));
-    let ctx = Ctx {
-        config,
-        compiled: &compiled,
-        rules: deny.to_vec(),
-        yolo: false,
-    };
+    let ctx = Ctx::with_rules(config, &compiled, deny.to_vec(), false);
     let preview = match Codex.preview(&ctx, &mut Vec::new()) {
         Ok(p) => p,
         Err(e) => {

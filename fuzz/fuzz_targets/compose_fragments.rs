@@ -132,8 +132,7 @@ fn check(kind: SourceKind, fragments: &[ParsedFragment]) {
     assert_eq!(pretty(&back), text, "canonical text is not stable");
 
     if valid {
-        let mut rules = Vec::new();
-        kind.rules(&composed, &mut rules);
+        let rules: Vec<_> = kind.rule_iter(&composed, |_, _| true).collect();
         assert_eq!(rules.len(), rule_strings(kind, &composed), "rule count");
         assert!(
             rules

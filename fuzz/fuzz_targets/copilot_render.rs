@@ -35,12 +35,7 @@ fuzz_target!(|data: &[u8]| {
     config.targets.copilot_output = Some(flags_file.clone());
     config.targets.copilot_output_yolo = Some(flags_file.clone());
     let compiled = twsrt_fuzz::compiled(Value::Object(Default::default()));
-    let ctx = Ctx {
-        config: &config,
-        compiled: &compiled,
-        rules: rules.clone(),
-        yolo,
-    };
+    let ctx = Ctx::with_rules(&config, &compiled, rules.clone(), yolo);
     let mut warnings = Vec::new();
     let rendering = match Copilot.preview(&ctx, &mut warnings) {
         Ok(r) => r,

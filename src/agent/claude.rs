@@ -73,7 +73,7 @@ pub fn fuzz_merge(
 /// What the generator reads; `home` is where a denyRead `~` points.
 fn input<'a>(ctx: &'a Ctx, home: &'a Path) -> render::Input<'a> {
     render::Input {
-        rules: &ctx.rules,
+        rules: ctx.rule_source(),
         srt: ctx.compiled.srt(),
         overrides: ctx.config.overrides(ctx.yolo),
         yolo: ctx.yolo,

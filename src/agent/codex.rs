@@ -47,7 +47,7 @@ pub fn included_in_all(config: &Config) -> bool {
 /// The managed config fragment, with the policy warnings.
 fn render_config(ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
     let profile = policy::translate(
-        &ctx.rules,
+        ctx.rules(),
         ctx.compiled.srt(),
         ctx.config.overrides(ctx.yolo),
         &home_dir(),
@@ -76,7 +76,7 @@ fn render_rules(ctx: &Ctx) -> Result<Option<(PathBuf, String)>> {
         return Ok(None);
     };
     let deny = ctx
-        .rules
+        .rules()
         .iter()
         .filter(|r| r.is(Scope::Execute, Action::Deny))
         .map(|r| r.pattern);

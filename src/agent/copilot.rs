@@ -24,7 +24,7 @@ impl Copilot {
             flags.push("--yolo".to_string());
         }
         let mut write_tools_done = false;
-        for rule in &ctx.rules {
+        for rule in ctx.rules() {
             match (rule.scope, rule.action) {
                 (Scope::Write, Action::Allow) if !ctx.yolo && !write_tools_done => {
                     write_tools_done = true;

@@ -30,7 +30,7 @@ pub fn run(config_path: &Path, args: &GenerateArgs) -> Result<i32> {
                 .map(|a| a.name())
                 .collect::<Vec<_>>()
                 .join(", "),
-            ctx.rules.len()
+            ctx.rules().len()
         )
     });
     let mut warnings: Warnings = Vec::new();

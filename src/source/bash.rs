@@ -100,15 +100,20 @@ pub fn rule_count(composed: &Value) -> usize {
         .sum()
 }
 
-pub fn rules<'a>(composed: &'a Value, out: &mut Vec<SecurityRule<'a>>) {
-    for (key, action) in KEYS {
-        for pattern in list(composed, key) {
-            out.push(SecurityRule {
+/// The rules of `composed`, in order: allow, ask, then deny; a list whose
+/// (scope, action) `keep` refuses is skipped unread.
+pub fn rule_iter(
+    composed: &Value,
+    keep: impl Fn(Scope, Action) -> bool,
+) -> impl Iterator<Item = SecurityRule<'_>> {
+    KEYS.into_iter()
+        .filter(move |&(_, action)| keep(Scope::Execute, action))
+        .flat_map(move |(key, action)| {
+            list(composed, key).map(move |pattern| SecurityRule {
                 scope: Scope::Execute,
                 action,
                 pattern,
                 source: SourceKind::Bash,
-            });
-        }
-    }
+            })
+        })
 }

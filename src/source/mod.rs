@@ -130,10 +130,17 @@ impl SourceKind {
         }
     }
 
-    pub fn rules<'a>(self, composed: &'a Value, out: &mut Vec<crate::rules::SecurityRule<'a>>) {
-        match self {
-            SourceKind::Srt => srt::rules(composed, out),
-            SourceKind::Bash => bash::rules(composed, out),
-        }
+    /// The rules of `composed`, in order, without the lists whose (scope,
+    /// action) `keep` refuses.
+    pub fn rule_iter(
+        self,
+        composed: &Value,
+        keep: impl Fn(crate::rules::Scope, crate::rules::Action) -> bool,
+    ) -> impl Iterator<Item = crate::rules::SecurityRule<'_>> {
+        let (srt, bash) = match self {
+            SourceKind::Srt => (Some(srt::rule_iter(composed, keep)), None),
+            SourceKind::Bash => (None, Some(bash::rule_iter(composed, keep))),
+        };
+        srt.into_iter().flatten().chain(bash.into_iter().flatten())
     }
 }

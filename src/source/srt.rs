@@ -119,15 +119,21 @@ pub fn rule_count(composed: &Value) -> usize {
         .sum()
 }
 
-pub fn rules<'a>(composed: &'a Value, out: &mut Vec<SecurityRule<'a>>) {
-    for (section, key, scope, action) in RULE_LISTS {
-        for pattern in list(composed, section, key) {
-            out.push(SecurityRule {
+/// The rules of `composed`, in order, list by list as [`RULE_LISTS`] has
+/// them; a list whose (scope, action) `keep` refuses is skipped unread.
+pub fn rule_iter(
+    composed: &Value,
+    keep: impl Fn(Scope, Action) -> bool,
+) -> impl Iterator<Item = SecurityRule<'_>> {
+    RULE_LISTS
+        .into_iter()
+        .filter(move |&(_, _, scope, action)| keep(scope, action))
+        .flat_map(move |(section, key, scope, action)| {
+            list(composed, section, key).map(move |pattern| SecurityRule {
                 scope,
                 action,
                 pattern,
                 source: SourceKind::Srt,
-            });
-        }
-    }
+            })
+        })
 }

@@ -6,9 +6,10 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use crate::agent::Rules;
 use crate::agent::claude::deny_path::FileProbe;
 use crate::pyjson::{self, PrettyList, PrettyObject};
-use crate::rules::{Action, Scope, SecurityRule};
+use crate::rules::{Action, Scope};
 
 /// srt `network` keys copied verbatim into `sandbox.network`, in output order
 /// (after `allowedDomains`, which comes from the rules).
@@ -35,7 +36,7 @@ pub const SANDBOX_KEYS: [&str; 4] = [
 /// rendering is a pure function apart from the denyRead file probe, which
 /// takes the home directory explicitly.
 pub struct Input<'a> {
-    pub rules: &'a [SecurityRule<'a>],
+    pub rules: Rules<'a>,
     pub srt: &'a Value,
     pub overrides: &'a Map<String, Value>,
     pub yolo: bool,
@@ -268,7 +269,13 @@ impl<'a> Settings<'a, '_> {
     fn each(&self, list: List, mut f: impl FnMut(Rule<'a>)) {
         let input = self.input;
         let mut probe = FileProbe::new(input.home);
-        for rule in input.rules {
+        // Only the rules this list is made of: the others are not even read.
+        let wanted = move |scope, action| match list {
+            List::Deny => action == Action::Deny,
+            List::Allow => (scope, action) == (Scope::Network, Action::Allow),
+            List::Ask => (scope, action) == (Scope::Execute, Action::Ask),
+        };
+        for rule in input.rules.iter_where(wanted) {
             let p = rule.pattern;
             let mut r = |head: &'static Affix, tail: &'static Affix| {
                 f(Rule {
@@ -307,8 +314,7 @@ fn sandbox<'a>(input: &Input<'a>) -> Vec<(&'a str, Part<'a>)> {
     let srt = input.srt;
     let domains = input
         .rules
-        .iter()
-        .filter(|r| r.is(Scope::Network, Action::Allow))
+        .iter_where(|scope, action| (scope, action) == (Scope::Network, Action::Allow))
         .map(|r| r.pattern)
         .collect();
     let mut sandbox = vec![(

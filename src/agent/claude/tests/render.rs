@@ -248,3 +248,34 @@ fn the_streamed_preview_is_the_document_and_a_newline() {
         }
     }
 }
+
+/// The Claude preview reads the rules straight from the compiled documents
+/// and leaves the rule list unbuilt; the list, once built, holds the same
+/// rules in the same order and renders the same document.
+#[test]
+fn the_preview_reads_the_compiled_rules_without_building_the_list() {
+    use crate::agent::Rules;
+    for case in CASES {
+        let fixture = Fixture::case(case);
+        for yolo in [false, true] {
+            let ctx = fixture.ctx(yolo);
+            let home = fixture.home();
+            let from_documents =
+                crate::agent::claude::render::preview(&crate::agent::claude::input(&ctx, &home));
+            assert!(
+                matches!(ctx.rule_source(), Rules::Compiled(_)),
+                "{case}: the preview built the rule list"
+            );
+            let listed = ctx.rules().to_vec();
+            assert!(matches!(ctx.rule_source(), Rules::List(_)), "{case}");
+            assert_eq!(
+                listed,
+                ctx.compiled.rule_iter(|_, _| true).collect::<Vec<_>>(),
+                "{case}"
+            );
+            let from_list =
+                crate::agent::claude::render::preview(&crate::agent::claude::input(&ctx, &home));
+            assert_eq!(from_documents, from_list, "{case} yolo {yolo}");
+        }
+    }
+}
