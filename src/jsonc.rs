@@ -285,8 +285,10 @@ mod fast {
             max_depth,
             comments,
             // Room for the items of the longest list without regrowing it
-            // (an item takes a dozen bytes of text or more).
-            stack: Vec::with_capacity(text.len() / 16),
+            // (an item takes a dozen bytes of text or more), rounded up to a
+            // power of two so that fragments of about one size ask for the
+            // same block, which the next one then reuses.
+            stack: Vec::with_capacity((text.len() / 16).next_power_of_two()),
         };
         p.blanks()?;
         if p.peek()? != b'{' {
