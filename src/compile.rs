@@ -56,14 +56,9 @@ impl Compiled {
     /// pattern borrowed from its document, as a list. Built at most once per
     /// command (see [`crate::agent::Ctx::rules`]), never per agent.
     pub fn rules(&self) -> Vec<SecurityRule<'_>> {
-        // Sized once for every document: growing the list between documents
+        // Counted first, then sized once: growing the list between documents
         // would copy the first one's rules into fresh memory.
-        let total = self
-            .canonical
-            .iter()
-            .map(|doc| doc.kind.rule_count(&doc.value))
-            .sum();
-        let mut rules = Vec::with_capacity(total);
+        let mut rules = Vec::with_capacity(self.rule_iter(|_, _| true).count());
         rules.extend(self.rule_iter(|_, _| true));
         rules
     }

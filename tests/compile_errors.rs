@@ -270,3 +270,11 @@ fn a_fragment_nested_past_the_one_pass_parser_still_compiles() {
     assert!(written.contains("\"~/.ssh\""), "{written}");
     assert_eq!(written.matches('[').count(), 200 + 1, "{written}");
 }
+
+#[test]
+fn a_fragment_that_is_not_utf8_names_its_line_and_column() {
+    let frag = ".config/twsrt/srt/base.jsonc";
+    let test = Test::with_policy();
+    std::fs::write(test.home().join(frag), b"{\n  \"a\": \"\xff\"\n}\n").unwrap();
+    rejects(test, &[&format!("{{HOME}}/{frag}:2:"), "not valid UTF-8"]);
+}

@@ -93,13 +93,6 @@ fn list<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a str> {
         .filter_map(Value::as_str)
 }
 
-/// How many rules [`rules`] appends.
-pub fn rule_count(composed: &Value) -> usize {
-    KEYS.iter()
-        .map(|(key, _)| list(composed, key).count())
-        .sum()
-}
-
 /// The rules of `composed`, in order: allow, ask, then deny; a list whose
 /// (scope, action) `keep` refuses is skipped unread.
 pub fn rule_iter(

@@ -122,14 +122,6 @@ impl SourceKind {
         }
     }
 
-    /// How many rules [`SourceKind::rules`] appends for `composed`.
-    pub fn rule_count(self, composed: &Value) -> usize {
-        match self {
-            SourceKind::Srt => srt::rule_count(composed),
-            SourceKind::Bash => bash::rule_count(composed),
-        }
-    }
-
     /// The rules of `composed`, in order, without the lists whose (scope,
     /// action) `keep` refuses.
     pub fn rule_iter(

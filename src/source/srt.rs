@@ -111,15 +111,7 @@ fn list<'a>(value: &'a Value, section: &str, key: &str) -> impl Iterator<Item = 
         .filter_map(Value::as_str)
 }
 
-/// How many rules [`rules`] appends.
-pub fn rule_count(composed: &Value) -> usize {
-    RULE_LISTS
-        .iter()
-        .map(|(section, key, _, _)| list(composed, section, key).count())
-        .sum()
-}
-
-/// The rules of `composed`, in order, list by list as [`RULE_LISTS`] has
+/// The rules of `composed`, in order, list by list as `RULE_LISTS` has
 /// them; a list whose (scope, action) `keep` refuses is skipped unread.
 pub fn rule_iter(
     composed: &Value,

@@ -485,18 +485,14 @@ impl Settings<'_, '_> {
 /// one streamed piece, and the buffer should not grow to hold one whole.
 fn write_streamed(out: &mut String, v: &Value, depth: usize, spill: &mut impl FnMut(&mut String)) {
     match v {
-        Value::Array(items) if !items.is_empty() => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                pyjson::newline_indent(out, depth + 1);
+        Value::Array(items) => {
+            let mut list = PrettyList::open(out, depth);
+            for item in items {
+                let out = list.item();
                 pyjson::write_pretty_indented(out, item, depth + 1);
                 spill(out);
             }
-            pyjson::newline_indent(out, depth);
-            out.push(']');
+            list.close();
         }
         other => pyjson::write_pretty_indented(out, other, depth),
     }
