@@ -1,11 +1,12 @@
 //! From a loaded config and a profile name to canonical documents and rules.
 //! Nothing here writes; reading fragments is the only filesystem access.
 
+use std::cell::OnceCell;
 use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::compose::{Composer, ParsedFragment};
+use crate::compose::{Composed, Composer, ParsedFragment};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::profile::{ResolvedProfile, resolve};
@@ -17,14 +18,44 @@ use crate::source::SourceKind;
 pub struct Canonical {
     pub kind: SourceKind,
     pub output: PathBuf,
-    pub value: Value,
+    /// The composition, its lists packed.
+    composed: Composed,
+    /// The document as a value, built on first use (see [`Canonical::value`]).
+    value: OnceCell<Value>,
 }
 
 impl Canonical {
+    pub fn new(kind: SourceKind, output: PathBuf, composed: Composed) -> Self {
+        Canonical {
+            kind,
+            output,
+            composed,
+            value: OnceCell::new(),
+        }
+    }
+
+    /// A document given as a value (tests, fuzz targets).
+    pub fn from_value(kind: SourceKind, output: PathBuf, value: Value) -> Self {
+        Self::new(kind, output, Composed::from_value(value))
+    }
+
+    /// The document as a value. Built the first time it is asked for: the
+    /// Claude preview and the rules read the composition itself and never
+    /// need it.
+    pub fn value(&self) -> &Value {
+        self.value.get_or_init(|| self.composed.to_value())
+    }
+
+    /// The composition, for reads that need no value (see
+    /// [`Composed::node`] and [`Composed::strings`]).
+    pub fn composed(&self) -> &Composed {
+        &self.composed
+    }
+
     /// The exact bytes of the output file (Python-style JSON plus a newline).
     /// Rendered on demand: a preview never needs it.
     pub fn text(&self) -> String {
-        let mut text = crate::pyjson::to_pretty(&self.value);
+        let mut text = crate::pyjson::to_pretty(self.value());
         text.push('\n');
         text
     }
@@ -43,7 +74,17 @@ impl Compiled {
         self.canonical
             .iter()
             .find(|c| c.kind == kind)
-            .map(|c| &c.value)
+            .map(Canonical::value)
+            .unwrap_or(&EMPTY)
+    }
+
+    /// The composed srt settings, unbuilt (see [`Canonical::composed`]).
+    pub fn srt_composed(&self) -> &Composed {
+        static EMPTY: Composed = Composed::EMPTY;
+        self.canonical
+            .iter()
+            .find(|c| c.kind == SourceKind::Srt)
+            .map(Canonical::composed)
             .unwrap_or(&EMPTY)
     }
 
@@ -71,7 +112,7 @@ impl Compiled {
     ) -> impl Iterator<Item = SecurityRule<'_>> {
         self.canonical
             .iter()
-            .flat_map(move |doc| doc.kind.rule_iter(&doc.value, keep))
+            .flat_map(move |doc| doc.kind.rule_iter(&doc.composed, keep))
     }
 }
 
@@ -129,11 +170,7 @@ pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
         }
         let composed = composer.finish();
         kind.check_opposing_composed(&profile.name, &composed)?;
-        canonical.push(Canonical {
-            kind,
-            output: source.output.clone(),
-            value: composed.value,
-        });
+        canonical.push(Canonical::new(kind, source.output.clone(), composed));
     }
     Ok(Compiled { profile, canonical })
 }
@@ -154,11 +191,7 @@ mod tests {
 
     #[test]
     fn the_rule_list_is_sized_once_for_every_document() {
-        let doc = |kind, value| Canonical {
-            kind,
-            output: PathBuf::from("/out"),
-            value,
-        };
+        let doc = |kind, value| Canonical::from_value(kind, PathBuf::from("/out"), value);
         let compiled = Compiled {
             profile: ResolvedProfile {
                 name: "p".into(),

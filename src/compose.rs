@@ -5,6 +5,7 @@
 //! names the JSON pointer and both fragments, because silently picking one
 //! value would change a security policy behind the user's back.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -13,6 +14,9 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::pyjson::{PyNumber, classify};
+
+use list::List;
+pub use list::{Item, Items};
 
 /// One parsed fragment, in profile order.
 #[derive(Debug, Clone)]
@@ -28,7 +32,7 @@ pub fn compose(profile: &str, kind: &str, fragments: &[ParsedFragment]) -> Resul
     for fragment in fragments {
         composer.add(fragment.clone())?;
     }
-    Ok(composer.finish().value)
+    Ok(composer.finish().into_value())
 }
 
 /// Composes fragments one at a time, so that each fragment's value is merged
@@ -39,70 +43,198 @@ pub struct Composer<'a> {
     kind: &'a str,
     /// The files added so far, in order (errors name them).
     paths: Vec<PathBuf>,
+    /// The document without its lists: each list is an empty array here,
+    /// and its entries are in `lists`.
     acc: Map<String, Value>,
     /// JSON pointer -> index of the fragment that first set it.
     origin: FxHashMap<String, usize>,
-    /// JSON pointer -> the entries of the array there, kept across fragments so
-    /// each union costs the size of the new list, not of the whole union.
-    arrays: FxHashMap<String, ArrayIndex>,
-    /// JSON pointer of an array under an object key -> for each entry, the
-    /// fragment it first came from.
-    sources: FxHashMap<String, Vec<u32>>,
+    /// JSON pointer -> the list there (every array under object keys).
+    lists: FxHashMap<String, List>,
     /// How many fragments will be added in all (0: unknown), to size lists.
     expected: usize,
 }
 
 /// A composed document, with the fragment each list entry came from.
+///
+/// The lists are kept packed ([`Items`]): what only reads the strings of a
+/// list (the rules, the Claude preview) reads them in place, and the whole
+/// document is built as a value only for what needs one
+/// ([`Composed::to_value`]).
+#[derive(Debug, Clone, Default)]
 pub struct Composed {
-    pub value: Value,
+    /// The document with each list of `lists` as an empty array.
+    skeleton: Value,
+    lists: FxHashMap<String, List>,
     paths: Vec<PathBuf>,
-    sources: FxHashMap<String, Vec<u32>>,
-    /// The composition's own index of each list, kept for lookups.
-    arrays: FxHashMap<String, ArrayIndex>,
+}
+
+/// A part of a composed document: a value, or one of its packed lists.
+#[derive(Debug, Clone)]
+pub enum Node<'a> {
+    Value(Cow<'a, Value>),
+    List(&'a Items),
+}
+
+impl Node<'_> {
+    /// The part as a value (a list's entries are copied).
+    pub fn to_value(&self) -> Value {
+        match self {
+            Node::Value(value) => value.as_ref().clone(),
+            Node::List(items) => Value::Array(items.to_values()),
+        }
+    }
 }
 
 impl Composed {
-    /// The string entries of the list at `pointer` (an RFC 6901 JSON pointer),
-    /// in order, each with the file of the first fragment that listed it.
+    /// An empty document (`null`, no lists).
+    pub const EMPTY: Composed = Composed {
+        skeleton: Value::Null,
+        lists: HashMap::with_hasher(BuildHasherDefault::new()),
+        paths: Vec::new(),
+    };
+
+    /// A document that is a value already, with no packed lists (as tests
+    /// and the fuzz targets build them).
+    pub fn from_value(value: Value) -> Self {
+        Composed {
+            skeleton: value,
+            ..Composed::default()
+        }
+    }
+
+    /// The whole document as a value.
+    pub fn to_value(&self) -> Value {
+        let mut value = self.skeleton.clone();
+        self.fill(&mut value, "");
+        value
+    }
+
+    /// [`Composed::to_value`], taking the document apart.
+    pub fn into_value(self) -> Value {
+        let mut value = self.skeleton;
+        for (pointer, list) in self.lists {
+            if let Some(slot) = value.pointer_mut(&pointer) {
+                *slot = Value::Array(list.items.to_values());
+            }
+        }
+        value
+    }
+
+    /// Whether the document has lists that are not in its skeleton.
+    pub fn has_packed_lists(&self) -> bool {
+        !self.lists.is_empty()
+    }
+
+    /// Puts the entries of the lists under `prefix` into `value`, a copy of
+    /// the skeleton at `prefix`.
+    fn fill(&self, value: &mut Value, prefix: &str) {
+        for (pointer, list) in &self.lists {
+            let Some(rest) = pointer.strip_prefix(prefix) else {
+                continue;
+            };
+            if !rest.starts_with('/') {
+                continue;
+            }
+            if let Some(slot) = value.pointer_mut(rest) {
+                *slot = Value::Array(list.items.to_values());
+            }
+        }
+    }
+
+    /// The part of the document at `pointer` (an RFC 6901 JSON pointer
+    /// other than the root): a packed list as it is, anything else as a
+    /// value (borrowed unless lists lie inside it).
+    pub fn node(&self, pointer: &str) -> Option<Node<'_>> {
+        if let Some(list) = self.lists.get(pointer) {
+            return Some(Node::List(&list.items));
+        }
+        let value = self.skeleton.pointer(pointer)?;
+        let inside = |p: &String| {
+            p.strip_prefix(pointer)
+                .is_some_and(|rest| rest.starts_with('/'))
+        };
+        if self.lists.keys().any(inside) {
+            let mut value = value.clone();
+            self.fill(&mut value, pointer);
+            Some(Node::Value(Cow::Owned(value)))
+        } else {
+            Some(Node::Value(Cow::Borrowed(value)))
+        }
+    }
+
+    /// Whether there is an object at `pointer` ("" is the root).
+    pub fn is_object(&self, pointer: &str) -> bool {
+        self.skeleton.pointer(pointer).is_some_and(Value::is_object)
+    }
+
+    /// The string entries of the list at `pointer`, in order (none when
+    /// there is no list).
+    pub fn strings(&self, pointer: &str) -> Strings<'_> {
+        match self.lists.get(pointer) {
+            Some(list) => Strings::Packed(list.items.iter()),
+            None => Strings::Values(
+                self.skeleton
+                    .pointer(pointer)
+                    .and_then(Value::as_array)
+                    .map_or(&[][..], Vec::as_slice)
+                    .iter(),
+            ),
+        }
+    }
+
+    /// The string entries of the list at `pointer`, in order, each with the
+    /// file of the first fragment that listed it.
     pub fn list<'s>(&'s self, pointer: &str) -> impl Iterator<Item = (&'s str, &'s Path)> {
-        let sources = self.sources.get(pointer).map_or(&[][..], Vec::as_slice);
-        self.items(pointer)
-            .iter()
-            .zip(sources)
-            .filter_map(|(item, &source)| {
-                Some((item.as_str()?, self.paths[source as usize].as_path()))
-            })
+        self.lists.get(pointer).into_iter().flat_map(move |list| {
+            list.items
+                .iter()
+                .zip(&list.sources)
+                .filter_map(|(item, &source)| match item {
+                    Item::Str(text) => Some((text, self.paths.get(source as usize)?.as_path())),
+                    Item::Other(_) => None,
+                })
+        })
     }
 
     /// Lookups in the list at `pointer`, through the index the composition
     /// built anyway (no table of its own); `None` when there is no list.
     pub fn lookup(&self, pointer: &str) -> Option<ListLookup<'_>> {
         Some(ListLookup {
-            items: self.items(pointer),
-            index: self.arrays.get(pointer)?,
-            sources: self.sources.get(pointer)?,
+            list: self.lists.get(pointer)?,
             paths: &self.paths,
         })
     }
 
     /// How many entries the list at `pointer` has.
     pub fn list_len(&self, pointer: &str) -> usize {
-        self.items(pointer).len()
+        self.lists.get(pointer).map_or(0, |list| list.items.len())
     }
+}
 
-    fn items(&self, pointer: &str) -> &[Value] {
-        self.value
-            .pointer(pointer)
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice)
+/// The string entries of a list, as [`Composed::strings`] reads them.
+#[derive(Clone)]
+pub enum Strings<'a> {
+    Packed(list::Iter<'a>),
+    Values(std::slice::Iter<'a, Value>),
+}
+
+impl<'a> Iterator for Strings<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            Strings::Packed(items) => items.find_map(|item| match item {
+                Item::Str(text) => Some(text),
+                Item::Other(_) => None,
+            }),
+            Strings::Values(values) => values.find_map(Value::as_str),
+        }
     }
 }
 
 /// One composed list, ready for lookups (see [`Composed::lookup`]).
 pub struct ListLookup<'c> {
-    items: &'c [Value],
-    index: &'c ArrayIndex,
-    sources: &'c [u32],
+    list: &'c List,
     paths: &'c [PathBuf],
 }
 
@@ -110,8 +242,8 @@ impl<'c> ListLookup<'c> {
     /// The file of the first fragment that listed the string `text`, if the
     /// list has it.
     pub fn source_of(&self, text: &str) -> Option<&'c Path> {
-        let position = self.index.position(self.items, text)?;
-        let source = *self.sources.get(position)?;
+        let position = self.list.position(text)?;
+        let source = *self.list.sources.get(position)?;
         self.paths.get(source as usize).map(PathBuf::as_path)
     }
 }
@@ -125,32 +257,22 @@ impl<'a> Composer<'a> {
             paths: Vec::new(),
             acc: Map::new(),
             origin: FxHashMap::default(),
-            arrays: FxHashMap::default(),
-            sources: FxHashMap::default(),
+            lists: FxHashMap::default(),
             expected: 0,
         }
     }
 
-    /// Tells the composer how many fragments will be added in all. A list
-    /// then grows at most once per fragment that finds it full, by that
-    /// fragment's list times the fragments still to come, instead of
-    /// doubling and copying itself into fresh memory again and again.
-    /// Capacity never written costs no memory (pages are only touched when
-    /// written), so over-estimating is cheap.
+    /// Tells the composer how many fragments will be added in all, so that
+    /// a list grows at most once per fragment that finds it full (see
+    /// [`List::make_room`]).
     pub fn expecting(mut self, fragments: usize) -> Self {
         self.expected = fragments;
         self
     }
 
-    /// Makes room in `items` for `incoming` more entries from fragment
-    /// `index`, and for as many from each fragment after it. Best effort: a
-    /// reservation that cannot be had is skipped, and the list grows as
-    /// usual.
-    fn make_room(&self, items: &mut Vec<Value>, incoming: usize, index: usize) {
-        if items.capacity() - items.len() < incoming {
-            let remaining = self.expected.saturating_sub(index).max(1);
-            let _ = items.try_reserve(incoming.saturating_mul(remaining));
-        }
+    /// How many fragments, counting fragment `index`, are still to come.
+    fn to_come(&self, index: usize) -> usize {
+        self.expected.saturating_sub(index).max(1)
     }
 
     /// Merges the next fragment. After an error the composition is
@@ -170,10 +292,9 @@ impl<'a> Composer<'a> {
 
     pub fn finish(self) -> Composed {
         Composed {
-            value: Value::Object(self.acc),
+            skeleton: Value::Object(self.acc),
+            lists: self.lists,
             paths: self.paths,
-            sources: self.sources,
-            arrays: self.arrays,
         }
     }
 
@@ -201,7 +322,7 @@ impl<'a> Composer<'a> {
         Ok(())
     }
 
-    /// A value new to the composition: de-duplicated, with its lists'
+    /// A value new to the composition: its lists go to `lists`, their
     /// entries attributed to fragment `index`.
     fn fresh(&mut self, value: Value, pointer: &mut String, index: usize) -> Value {
         match value {
@@ -217,48 +338,30 @@ impl<'a> Composer<'a> {
                     })
                     .collect(),
             ),
-            Value::Array(mut items) => {
-                let seen = ArrayIndex::dedup(&mut items);
-                let len = items.len();
-                self.make_room(&mut items, len, index + 1);
-                self.arrays.insert(pointer.clone(), seen);
-                self.sources
-                    .insert(pointer.clone(), vec![index as u32; items.len()]);
-                Value::Array(items)
+            Value::Array(items) => {
+                let mut list = List::with_room(items.len());
+                let bytes = items.iter().filter_map(Value::as_str).map(str::len).sum();
+                list.make_room(items.len(), bytes, self.to_come(index));
+                for item in items {
+                    list.push_value(item, index as u32);
+                }
+                self.lists.insert(pointer.clone(), list);
+                Value::Array(Vec::new())
             }
             other => other,
         }
     }
 
-    /// Appends to the list `a` at `pointer` the entries of fragment `index`'s
-    /// list `b` that it does not hold yet, through `push` (which looks an
-    /// entry up and appends it when it is new), and records where they came
-    /// from.
-    fn union<T>(
-        &mut self,
-        a: &mut Vec<Value>,
-        b: Vec<T>,
-        pointer: &str,
-        index: usize,
-        push: impl Fn(&mut ArrayIndex, &mut Vec<Value>, T) -> bool,
-    ) {
-        self.make_room(a, b.len(), index);
-        let seen = match self.arrays.get_mut(pointer) {
-            Some(seen) => seen,
-            None => self
-                .arrays
-                .entry(pointer.to_string())
-                .or_insert_with(|| ArrayIndex::of(a, b.len())),
-        };
-        let mut sources = self.sources.get_mut(pointer);
-        a.reserve(b.len());
-        for item in b {
-            if push(seen, a, item)
-                && let Some(sources) = sources.as_mut()
-            {
-                sources.push(index as u32);
-            }
-        }
+    /// The list at `pointer`, with room made for `entries` more entries of
+    /// `bytes` string bytes from fragment `index`.
+    fn list_at(&mut self, pointer: &str, entries: usize, bytes: usize, index: usize) -> &mut List {
+        let to_come = self.to_come(index);
+        // Every list of the document is in `lists` (see `fresh`); an empty
+        // one is the right start for any other. (One key per list and
+        // fragment: the copy of the pointer costs nothing that counts.)
+        let list = self.lists.entry(pointer.to_string()).or_default();
+        list.make_room(entries, bytes, to_come);
+        list
     }
 
     fn merge_value(
@@ -270,8 +373,12 @@ impl<'a> Composer<'a> {
     ) -> Result<()> {
         match (existing, new) {
             (Value::Object(a), Value::Object(b)) => self.merge_object(a, b, pointer, index),
-            (Value::Array(a), Value::Array(b)) => {
-                self.union(a, b, pointer, index, ArrayIndex::push_new);
+            (Value::Array(_), Value::Array(b)) => {
+                let bytes = b.iter().filter_map(Value::as_str).map(str::len).sum();
+                let list = self.list_at(pointer, b.len(), bytes, index);
+                for item in b {
+                    list.push_value(item, index as u32);
+                }
                 Ok(())
             }
             (a, b) if type_name(a) != type_name(&b) => {
@@ -303,121 +410,6 @@ impl<'a> Composer<'a> {
             path(first),
             path(index),
         ))
-    }
-}
-
-/// The entries of one composed array, by [`Key`]: an open-addressing table of
-/// (the high half of the hash, position in the array), eight bytes a slot.
-struct ArrayIndex {
-    slots: Vec<(u32, u32)>,
-    len: usize,
-}
-
-const EMPTY_SLOT: u32 = u32::MAX;
-
-impl ArrayIndex {
-    /// Removes later duplicates from a fragment's own list, in place and in
-    /// order, and returns the index of what is left. (The reference copies a
-    /// fragment's list as is: a documented divergence, see
-    /// doc/compatibility.md.) List items are atomic values, as in the
-    /// reference: a list inside an item is kept as written, so composing a
-    /// composition again changes nothing.
-    fn dedup(items: &mut Vec<Value>) -> Self {
-        let mut index = ArrayIndex::with_room(items.len());
-        let mut kept = 0;
-        for i in 0..items.len() {
-            let key = Key::of(&items[i]);
-            let tag = key.tag();
-            if index.find(&items[..kept], tag, &key).is_err() {
-                drop(key);
-                // Survivors move down over the duplicates, keeping their order.
-                items.swap(kept, i);
-                index.insert(tag, kept);
-                kept += 1;
-            }
-        }
-        items.truncate(kept);
-        index
-    }
-
-    fn with_room(entries: usize) -> Self {
-        ArrayIndex {
-            slots: vec![(0, EMPTY_SLOT); (entries * 4 / 3 + 1).next_power_of_two().max(16)],
-            len: 0,
-        }
-    }
-
-    /// The position in `items` of the string `text`, if it is there.
-    fn position(&self, items: &[Value], text: &str) -> Option<usize> {
-        let key = Key::Str(text);
-        self.find(items, key.tag(), &key).ok()
-    }
-
-    /// The index of `items` (already free of duplicates), with room for `more`.
-    fn of(items: &[Value], more: usize) -> Self {
-        let mut index = ArrayIndex::with_room(items.len() + more);
-        for (i, item) in items.iter().enumerate() {
-            let key = Key::of(item);
-            let tag = key.tag();
-            if index.find(items, tag, &key).is_err() {
-                index.insert(tag, i);
-            }
-        }
-        index
-    }
-
-    /// `Ok(position)` of the equal entry in `items`, else `Err(slot)` for it.
-    fn find(&self, items: &[Value], tag: u32, key: &Key) -> std::result::Result<usize, usize> {
-        let mask = self.slots.len() - 1;
-        let mut slot = tag as usize & mask;
-        loop {
-            let (t, i) = self.slots[slot];
-            if i == EMPTY_SLOT {
-                return Err(slot);
-            }
-            if t == tag && Key::of(&items[i as usize]) == *key {
-                return Ok(i as usize);
-            }
-            slot = (slot + 1) & mask;
-        }
-    }
-
-    fn insert(&mut self, tag: u32, position: usize) {
-        // At most three quarters full: probes stay short, and the table is a
-        // third smaller than at half full (fresh memory is dear).
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
-            let grown = vec![(0, EMPTY_SLOT); self.slots.len() * 2];
-            let old = std::mem::replace(&mut self.slots, grown);
-            for (t, i) in old.into_iter().filter(|&(_, i)| i != EMPTY_SLOT) {
-                self.place(t, i);
-            }
-        }
-        // Arrays of four billion entries are out of reach of a policy file.
-        self.place(tag, u32::try_from(position).unwrap_or(EMPTY_SLOT - 1));
-        self.len += 1;
-    }
-
-    fn place(&mut self, tag: u32, position: u32) {
-        let mask = self.slots.len() - 1;
-        let mut slot = tag as usize & mask;
-        while self.slots[slot].1 != EMPTY_SLOT {
-            slot = (slot + 1) & mask;
-        }
-        self.slots[slot] = (tag, position);
-    }
-
-    /// Appends `item` to `items` unless an equal entry is there already;
-    /// whether it did.
-    fn push_new(&mut self, items: &mut Vec<Value>, item: Value) -> bool {
-        let key = Key::of(&item);
-        let tag = key.tag();
-        if self.find(items, tag, &key).is_ok() {
-            return false;
-        }
-        drop(key);
-        self.insert(tag, items.len());
-        items.push(item);
-        true
     }
 }
 
@@ -492,14 +484,7 @@ enum Key<'a> {
     Other(String),
 }
 
-impl<'a> Key<'a> {
-    fn of(v: &'a Value) -> Self {
-        match v {
-            Value::String(s) => Key::Str(s),
-            other => Key::Other(equality_key(other)),
-        }
-    }
-
+impl Key<'_> {
     /// 32 well-mixed bits of the hash (the array index masks their low bits).
     fn tag(&self) -> u32 {
         (self.hash64() >> 32) as u32
@@ -601,6 +586,7 @@ fn push_pointer_token(pointer: &mut String, key: &str) {
     }
 }
 
+mod list;
 mod view;
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use twsrt::compose::{Composer, ParsedFragment, compose};
+use twsrt::compose::{Composed, Composer, ParsedFragment, compose};
 use twsrt::source::SourceKind;
 use twsrt_fuzz::py_eq;
 
@@ -79,10 +79,10 @@ fn check(kind: SourceKind, fragments: &[ParsedFragment]) {
     }
     if let (Ok(value), Ok(())) = (&composed, streamed) {
         let streamed = composer.finish();
-        assert_eq!(pretty(value), pretty(&streamed.value), "Composer differs");
+        assert_eq!(pretty(value), pretty(&streamed.to_value()), "Composer differs");
         assert_eq!(
             pretty(value),
-            pretty(&by_views.finish().value),
+            pretty(&by_views.finish().to_value()),
             "view composer differs"
         );
         if valid {
@@ -93,6 +93,13 @@ fn check(kind: SourceKind, fragments: &[ParsedFragment]) {
                 .check_opposing_composed("p", &streamed)
                 .map_err(|e| e.to_string());
             assert_eq!(by_fragments, by_composition, "opposing verdicts differ");
+            // The rules read from the packed lists are those of the value.
+            let whole = Composed::from_value(value.clone());
+            assert!(
+                kind.rule_iter(&streamed, |_, _| true)
+                    .eq(kind.rule_iter(&whole, |_, _| true)),
+                "packed rules differ"
+            );
         }
     }
     let Ok(composed) = composed else {
@@ -132,7 +139,8 @@ fn check(kind: SourceKind, fragments: &[ParsedFragment]) {
     assert_eq!(pretty(&back), text, "canonical text is not stable");
 
     if valid {
-        let rules: Vec<_> = kind.rule_iter(&composed, |_, _| true).collect();
+        let whole = Composed::from_value(composed.clone());
+        let rules: Vec<_> = kind.rule_iter(&whole, |_, _| true).collect();
         assert_eq!(rules.len(), rule_strings(kind, &composed), "rule count");
         assert!(
             rules

@@ -100,10 +100,12 @@ pub fn config() -> Config {
 /// lists are left as given: the targets put their own rules into the `Ctx`,
 /// and generators take only the pass-through keys from `srt`).
 pub fn compiled(srt: Value) -> Compiled {
-    let canonical = |kind: SourceKind, value: Value| Canonical {
-        kind,
-        output: PathBuf::from(DIR).join(format!("{}.json", kind.name())),
-        value,
+    let canonical = |kind: SourceKind, value: Value| {
+        Canonical::from_value(
+            kind,
+            PathBuf::from(DIR).join(format!("{}.json", kind.name())),
+            value,
+        )
     };
     Compiled {
         profile: ResolvedProfile {

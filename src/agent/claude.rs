@@ -74,7 +74,7 @@ pub fn fuzz_merge(
 fn input<'a>(ctx: &'a Ctx, home: &'a Path) -> render::Input<'a> {
     render::Input {
         rules: ctx.rule_source(),
-        srt: ctx.compiled.srt(),
+        srt: ctx.compiled.srt_composed(),
         overrides: ctx.config.overrides(ctx.yolo),
         yolo: ctx.yolo,
         home,

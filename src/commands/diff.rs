@@ -105,7 +105,7 @@ fn canonical_matches(doc: &Canonical) -> bool {
         return true;
     }
     match serde_json::from_slice::<Value>(&bytes) {
-        Ok(on_disk) => equality_key(&on_disk) == equality_key(&doc.value),
+        Ok(on_disk) => equality_key(&on_disk) == equality_key(doc.value()),
         Err(_) => false,
     }
 }

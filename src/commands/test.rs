@@ -150,7 +150,7 @@ pub fn run(config_path: &Path, args: &TestArgs) -> Result<i32> {
     let curl = settings::find_program("curl").is_some();
     let kinds = args.kinds();
     let ctx = derive::Ctx::new(cwd, curl, args.timeout.saturating_sub(2).clamp(1, 10));
-    let mut probes = derive::derive(&doc.value, &disk, &ctx, &kinds);
+    let mut probes = derive::derive(doc.value(), &disk, &ctx, &kinds);
     if let Some(text) = &args.keyword {
         let text = text.to_lowercase();
         probes.retain(|p| {

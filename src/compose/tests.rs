@@ -133,7 +133,7 @@ fn incremental(kind: SourceKind, frags: &[ParsedFragment]) -> std::result::Resul
     let composed = composer.finish();
     kind.check_opposing_composed("p", &composed)
         .map_err(|e| e.to_string())?;
-    Ok(serde_json::to_string(&composed.value).unwrap())
+    Ok(serde_json::to_string(&composed.to_value()).unwrap())
 }
 
 /// The same, the way it was specified: compose everything, then check the
@@ -223,7 +223,10 @@ fn lookups_name_the_first_fragment_that_listed_an_entry() {
     }
     let composed = composer.finish();
     // A fragment's own duplicates go, in place and in order.
-    assert_eq!(composed.value["l"], json!(["x", "y", 1, "z", "w", "v"]));
+    assert_eq!(
+        composed.to_value()["l"],
+        json!(["x", "y", 1, "z", "w", "v"])
+    );
     let source = |pointer: &str, text: &str| {
         composed
             .lookup(pointer)?
@@ -252,7 +255,7 @@ fn a_list_is_sized_once_for_the_fragments_to_come() {
     let frags: Vec<_> = (0..4).map(|i| list(i * 50)).collect();
     let mut composer = Composer::new("p", "srt").expecting(frags.len());
     composer.add(frags[0].clone()).unwrap();
-    let capacity = |c: &Composer| c.acc["l"].as_array().map(Vec::capacity).unwrap();
+    let capacity = |c: &Composer| c.lists["/l"].items.capacity().0;
     // Room for this fragment's 100 entries and as many from each of the 3 to come.
     let first = capacity(&composer);
     assert!(first >= 400, "{first}");
@@ -279,7 +282,7 @@ fn a_view_list_starts_with_room_for_the_fragments_to_come() {
         })
         .collect();
     let mut composer = Composer::new("p", "srt").expecting(texts.len());
-    let capacity = |c: &Composer| c.acc["l"].as_array().map(Vec::capacity).unwrap();
+    let capacity = |c: &Composer| c.lists["/l"].items.capacity().0;
     let mut first = None;
     for (i, text) in texts.iter().enumerate() {
         let view = crate::jsonc::parse_view(text).unwrap();
@@ -375,8 +378,8 @@ fn composing_views_agrees_with_composing_values() {
         match (by_values, by_views) {
             (Ok(a), Ok(b)) => {
                 assert_eq!(
-                    serde_json::to_string(&a.value).unwrap(),
-                    serde_json::to_string(&b.value).unwrap(),
+                    serde_json::to_string(&a.to_value()).unwrap(),
+                    serde_json::to_string(&b.to_value()).unwrap(),
                     "{frags:#?}"
                 );
                 for pointer in ["/l", "/m/n"] {
@@ -401,10 +404,67 @@ fn composing_views_agrees_with_composing_values() {
             }
             (a, b) => panic!(
                 "values {:?}, views {:?}: {frags:#?}",
-                a.map(|c| c.value),
-                b.map(|c| c.value)
+                a.map(|c| c.into_value()),
+                b.map(|c| c.into_value())
             ),
         }
     }
     assert!(errors > 300, "only {errors} conflicts");
+}
+
+#[test]
+fn packed_lists_are_read_in_place_and_agree_with_the_value() {
+    let frags = [
+        frag(
+            "a",
+            r#"{"s": 1, "o": {"l": ["x", 2, "y"], "in": {"k": ["p"]}}, "top": ["t"]}"#,
+        ),
+        frag(
+            "b",
+            r#"{"o": {"l": ["y", "z", {"q": [1]}], "in": {"k": ["r"]}}}"#,
+        ),
+    ];
+    let mut composer = Composer::new("p", "srt");
+    for f in &frags {
+        composer.add(f.clone()).unwrap();
+    }
+    let composed = composer.finish();
+    let value = composed.to_value();
+    assert_eq!(
+        value,
+        json!({"s": 1, "o": {"l": ["x", 2, "y", "z", {"q": [1]}], "in": {"k": ["p", "r"]}},
+               "top": ["t"]})
+    );
+    // A list is handed out packed, its strings in place.
+    match composed.node("/o/l") {
+        Some(Node::List(items)) => {
+            assert_eq!(items.len(), 5);
+            assert_eq!(items.get(1), Item::Other(&json!(2)));
+            assert_eq!(Value::Array(items.to_values()), value["o"]["l"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        composed.strings("/o/l").collect::<Vec<_>>(),
+        ["x", "y", "z"]
+    );
+    // A value with lists inside is built with them; one without is borrowed.
+    match composed.node("/o/in") {
+        Some(Node::Value(Cow::Owned(v))) => assert_eq!(v, value["o"]["in"]),
+        other => panic!("{other:?}"),
+    }
+    match composed.node("/s") {
+        Some(Node::Value(Cow::Borrowed(v))) => assert_eq!(*v, json!(1)),
+        other => panic!("{other:?}"),
+    }
+    assert!(composed.node("/nothing").is_none());
+    assert!(composed.is_object("") && composed.is_object("/o"));
+    assert!(!composed.is_object("/o/l") && !composed.is_object("/s"));
+    // A document given as a value reads the same.
+    let whole = Composed::from_value(value.clone());
+    assert!(!whole.has_packed_lists() && composed.has_packed_lists());
+    assert!(whole.strings("/o/l").eq(composed.strings("/o/l")));
+    assert_eq!(whole.node("/o/l").unwrap().to_value(), value["o"]["l"]);
+    assert!(whole.strings("/s").next().is_none());
+    assert_eq!(composed.into_value(), value);
 }

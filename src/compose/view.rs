@@ -1,15 +1,17 @@
 //! Composing a fragment read as a view of its text ([`Json`]): the same
 //! composition as [`Composer::add`], but a list entry is looked up before it
 //! is copied, so the entries that earlier fragments already listed (about
-//! half of them in a policy of overlapping fragments) are never allocated,
-//! moved or freed. Everything but objects and lists is turned into a value
-//! and goes the common way, so conflicts and their messages are the same.
+//! half of them in a policy of overlapping fragments) are never copied at
+//! all, and a new string is copied once, into its list's text. Everything
+//! but objects and lists is turned into a value and goes the common way, so
+//! conflicts and their messages are the same.
 
 use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
-use super::{ArrayIndex, Composer, Key, push_pointer_token};
+use super::list::List;
+use super::{Composer, push_pointer_token};
 use crate::error::Result;
 use crate::jsonc::Json;
 
@@ -69,20 +71,11 @@ impl Composer<'_> {
                     .collect(),
             ),
             Json::Array(items) => {
-                // A fragment's own duplicates go too (as in `ArrayIndex::dedup`).
-                // The list starts with its room for the fragments to come
-                // (see `make_room`): growing it later would copy it.
-                let mut kept = Vec::new();
-                self.make_room(&mut kept, items.len(), index);
-                let mut seen = ArrayIndex::with_room(items.len());
-                for item in items {
-                    seen.push_view(&mut kept, item);
-                }
-                let len = kept.len();
-                self.arrays.insert(pointer.clone(), seen);
-                self.sources
-                    .insert(pointer.clone(), vec![index as u32; len]);
-                Value::Array(kept)
+                let mut list = List::with_room(items.len());
+                list.make_room(items.len(), string_bytes(&items), self.to_come(index));
+                push_views(&mut list, items, index);
+                self.lists.insert(pointer.clone(), list);
+                Value::Array(Vec::new())
             }
             other => other.to_value(),
         }
@@ -98,8 +91,9 @@ impl Composer<'_> {
     ) -> Result<()> {
         match (existing, new) {
             (Value::Object(a), Json::Object(b)) => self.merge_object_view(a, b, pointer, index),
-            (Value::Array(a), Json::Array(b)) => {
-                self.union(a, b, pointer, index, ArrayIndex::push_view);
+            (Value::Array(_), Json::Array(b)) => {
+                let list = self.list_at(pointer, b.len(), string_bytes(&b), index);
+                push_views(list, b, index);
                 Ok(())
             }
             (existing, new) => self.merge_value(existing, new.to_value(), pointer, index),
@@ -107,23 +101,25 @@ impl Composer<'_> {
     }
 }
 
-impl ArrayIndex {
-    /// [`ArrayIndex::push_new`] for a view: a string is looked up as it
-    /// stands in the text and copied only when it is new.
-    fn push_view(&mut self, items: &mut Vec<Value>, item: Json<'_>) -> bool {
+/// How many bytes the strings of `items` hold.
+fn string_bytes(items: &[Json<'_>]) -> usize {
+    items
+        .iter()
+        .map(|item| match item {
+            Json::String(text) => text.len(),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Appends the entries of fragment `index`'s list `items` that `list` does
+/// not hold yet: a string is looked up as it stands in the text and copied
+/// only when it is new.
+fn push_views(list: &mut List, items: Vec<Json<'_>>, index: usize) {
+    for item in items {
         match item {
-            Json::String(text) => {
-                let key = Key::Str(text.as_ref());
-                let tag = key.tag();
-                if self.find(items, tag, &key).is_ok() {
-                    return false;
-                }
-                drop(key);
-                self.insert(tag, items.len());
-                items.push(Value::String(text.into_owned()));
-                true
-            }
-            other => self.push_new(items, other.to_value()),
-        }
+            Json::String(text) => list.push_str(&text, index as u32),
+            other => list.push_value(other.to_value(), index as u32),
+        };
     }
 }

@@ -17,6 +17,9 @@ const KEYS: [(&str, Action); 3] = [
     ("deny", Action::Deny),
 ];
 
+/// The JSON pointers of [`KEYS`].
+const POINTERS: [&str; 3] = ["/allow", "/ask", "/deny"];
+
 pub fn validate(path: &Path, fragment: &Json) -> Result<()> {
     let Json::Object(members) = fragment else {
         return Err(Error::fragment(path, "the root must be an object"));
@@ -96,17 +99,30 @@ fn list<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a str> {
 /// The rules of `composed`, in order: allow, ask, then deny; a list whose
 /// (scope, action) `keep` refuses is skipped unread.
 pub fn rule_iter(
-    composed: &Value,
+    composed: &Composed,
     keep: impl Fn(Scope, Action) -> bool,
 ) -> impl Iterator<Item = SecurityRule<'_>> {
     KEYS.into_iter()
-        .filter(move |&(_, action)| keep(Scope::Execute, action))
-        .flat_map(move |(key, action)| {
-            list(composed, key).map(move |pattern| SecurityRule {
+        .zip(POINTERS)
+        .filter(move |&((_, action), _)| keep(Scope::Execute, action))
+        .flat_map(move |((_, action), pointer)| {
+            composed.strings(pointer).map(move |pattern| SecurityRule {
                 scope: Scope::Execute,
                 action,
                 pattern,
                 source: SourceKind::Bash,
             })
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_pointer_names_its_key() {
+        for ((key, _), pointer) in KEYS.iter().zip(POINTERS) {
+            assert_eq!(pointer, format!("/{key}"));
+        }
+    }
 }

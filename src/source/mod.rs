@@ -32,8 +32,6 @@ impl SourceKind {
 
 use std::path::Path;
 
-use serde_json::Value;
-
 use crate::compose::{Composed, ParsedFragment};
 use crate::error::{Error, Result};
 use crate::jsonc::Json;
@@ -126,7 +124,7 @@ impl SourceKind {
     /// action) `keep` refuses.
     pub fn rule_iter(
         self,
-        composed: &Value,
+        composed: &Composed,
         keep: impl Fn(crate::rules::Scope, crate::rules::Action) -> bool,
     ) -> impl Iterator<Item = crate::rules::SecurityRule<'_>> {
         let (srt, bash) = match self {

@@ -93,7 +93,7 @@ pub fn entries_generated(generated: &Generated, on_disk: &Json) -> Entries {
 type EachPermission<'g> = dyn Fn(&str, &mut dyn FnMut(&str)) + 'g;
 
 /// The generated value of a pass-through key, if present.
-type ConfigLookup<'g, 'v> = dyn Fn(&str) -> Option<&'v Value> + 'g;
+type ConfigLookup<'g, 'v> = dyn Fn(&str) -> Option<Cow<'v, Value>> + 'g;
 
 /// Calls its argument with each generated entry (as the report spells it).
 type EachEntry<'g> = dyn Fn(&mut dyn FnMut(&str)) + 'g;
@@ -212,13 +212,13 @@ impl Entries {
         &mut self,
         prefix: &str,
         keys: &[&str],
-        generated: &dyn Fn(&str) -> Option<&'v Value>,
+        generated: &dyn Fn(&str) -> Option<Cow<'v, Value>>,
         on_disk: &Json,
     ) {
         for key in keys {
             let want = generated(key);
             let have = on_disk.get(key).filter(|v| !v.is_null());
-            let same = match (want, have) {
+            let same = match (&want, have) {
                 (Some(a), Some(b)) => equality_key(a) == equality_key(&b.to_value()),
                 (None, None) => true,
                 _ => false,
@@ -236,13 +236,13 @@ impl Entries {
     }
 }
 
-fn not_null(value: Option<&Value>) -> Option<&Value> {
+fn not_null(value: Option<Cow<'_, Value>>) -> Option<Cow<'_, Value>> {
     value.filter(|v| !v.is_null())
 }
 
 #[cfg(test)]
-fn present<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    map.get(key).filter(|v| !v.is_null())
+fn present<'a>(map: &'a Map<String, Value>, key: &str) -> Option<Cow<'a, Value>> {
+    map.get(key).filter(|v| !v.is_null()).map(Cow::Borrowed)
 }
 
 #[cfg(test)]

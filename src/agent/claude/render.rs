@@ -2,12 +2,14 @@
 //! from the normalized rule list, the sandbox section from the srt
 //! pass-through keys, then the mode's `[sandbox_overrides]`.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde_json::{Map, Value};
 
 use crate::agent::Rules;
 use crate::agent::claude::deny_path::FileProbe;
+use crate::compose::{Composed, Item, Node};
 use crate::pyjson::{self, PrettyList, PrettyObject};
 use crate::rules::{Action, Scope};
 
@@ -37,7 +39,8 @@ pub const SANDBOX_KEYS: [&str; 4] = [
 /// takes the home directory explicitly.
 pub struct Input<'a> {
     pub rules: Rules<'a>,
-    pub srt: &'a Value,
+    /// The composed srt settings, read in place (their lists unbuilt).
+    pub srt: &'a Composed,
     pub overrides: &'a Map<String, Value>,
     pub yolo: bool,
     pub home: &'a Path,
@@ -81,18 +84,30 @@ pub struct Generated<'a, 'i>(Settings<'a, 'i>);
 /// An object of the generated document, as far as `diff` looks into it.
 pub enum Section<'x> {
     Map(&'x Map<String, Value>),
-    Keys(&'x [(&'static str, &'x Value)]),
+    Keys(&'x [(&'static str, Node<'x>)]),
     /// Absent, or not an object.
     Empty,
 }
 
 impl<'x> Section<'x> {
-    pub fn get(&self, key: &str) -> Option<&'x Value> {
+    /// The value of `key` (a packed list is built for it).
+    pub fn get(&self, key: &str) -> Option<Cow<'x, Value>> {
         match self {
-            Section::Map(map) => map.get(key),
-            Section::Keys(keys) => keys.iter().find(|(k, _)| *k == key).map(|(_, v)| *v),
+            Section::Map(map) => map.get(key).map(Cow::Borrowed),
+            Section::Keys(keys) => keys
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, node)| node_value(node)),
             Section::Empty => None,
         }
+    }
+}
+
+/// A node of the composition as a value, borrowed where it is one.
+fn node_value<'x>(node: &'x Node<'_>) -> Cow<'x, Value> {
+    match node {
+        Node::Value(value) => Cow::Borrowed(value.as_ref()),
+        Node::List(items) => Cow::Owned(Value::Array(items.to_values())),
     }
 }
 
@@ -132,10 +147,13 @@ impl<'a> Generated<'a, '_> {
     pub fn network(&self) -> (Section<'_>, Domains<'_>) {
         match self.part("network") {
             Some(Part::Network { domains, keys }) => (Section::Keys(keys), Domains::Rules(domains)),
-            Some(Part::Value(Value::Object(map))) => (
-                Section::Map(map),
-                Domains::List(map.get("allowedDomains").and_then(Value::as_array)),
-            ),
+            Some(Part::Value(Node::Value(value))) => match value.as_ref() {
+                Value::Object(map) => (
+                    Section::Map(map),
+                    Domains::List(map.get("allowedDomains").and_then(Value::as_array)),
+                ),
+                _ => (Section::Empty, Domains::List(None)),
+            },
             _ => (Section::Empty, Domains::List(None)),
         }
     }
@@ -144,15 +162,18 @@ impl<'a> Generated<'a, '_> {
     pub fn filesystem(&self) -> Section<'_> {
         match self.part("filesystem") {
             Some(Part::Keys(keys)) => Section::Keys(keys),
-            Some(Part::Value(Value::Object(map))) => Section::Map(map),
+            Some(Part::Value(Node::Value(value))) => match value.as_ref() {
+                Value::Object(map) => Section::Map(map),
+                _ => Section::Empty,
+            },
             _ => Section::Empty,
         }
     }
 
     /// A top-level `sandbox` key other than `network` and `filesystem`.
-    pub fn sandbox_key(&self, key: &str) -> Option<&Value> {
+    pub fn sandbox_key(&self, key: &str) -> Option<Cow<'_, Value>> {
         match self.part(key) {
-            Some(Part::Value(value)) => Some(value),
+            Some(Part::Value(node)) => Some(node_value(node)),
             // Only `network` and `filesystem` are generated as sections.
             _ => None,
         }
@@ -229,12 +250,12 @@ enum Part<'a> {
     /// `allowedDomains` from the rules, then the pass-through keys.
     Network {
         domains: Vec<&'a str>,
-        keys: Vec<(&'static str, &'a Value)>,
+        keys: Vec<(&'static str, Node<'a>)>,
     },
     /// The pass-through keys of `filesystem`.
-    Keys(Vec<(&'static str, &'a Value)>),
-    /// A value copied as it is.
-    Value(&'a Value),
+    Keys(Vec<(&'static str, Node<'a>)>),
+    /// A value (or list) copied as it is.
+    Value(Node<'a>),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -321,44 +342,47 @@ fn sandbox<'a>(input: &Input<'a>) -> Vec<(&'a str, Part<'a>)> {
         "network",
         Part::Network {
             domains,
-            keys: present_keys(srt.get("network"), &NETWORK_KEYS),
+            keys: present_keys(srt, "/network", &NETWORK_KEYS),
         },
     )];
-    let filesystem = present_keys(srt.get("filesystem"), &FILESYSTEM_KEYS);
+    let filesystem = present_keys(srt, "/filesystem", &FILESYSTEM_KEYS);
     if !filesystem.is_empty() {
         sandbox.push(("filesystem", Part::Keys(filesystem)));
     }
-    for (key, value) in present_keys(Some(srt), &SANDBOX_KEYS) {
-        sandbox.push((key, Part::Value(value)));
+    for (key, node) in present_keys(srt, "", &SANDBOX_KEYS) {
+        sandbox.push((key, Part::Value(node)));
     }
     // A shallow update: an override key keeps the position it already has,
     // a new one is appended, and a nested table replaces the whole section.
     for (key, value) in input.overrides {
+        let part = Part::Value(Node::Value(Cow::Borrowed(value)));
         match sandbox.iter_mut().find(|(k, _)| *k == key.as_str()) {
-            Some(slot) => slot.1 = Part::Value(value),
-            None => sandbox.push((key.as_str(), Part::Value(value))),
+            Some(slot) => slot.1 = part,
+            None => sandbox.push((key.as_str(), part)),
         }
     }
     sandbox
 }
 
-/// The keys present in `from` (an object), in the order of `keys`.
-/// A key present with `null` counts too: only absence omits it.
+/// The keys present in the object at `section` (a JSON pointer; "" is the
+/// root) of `srt`, in the order of `keys`. A key present with `null`
+/// counts too: only absence omits it.
 fn present_keys<'a>(
-    from: Option<&'a Value>,
+    srt: &'a Composed,
+    section: &str,
     keys: &[&'static str],
-) -> Vec<(&'static str, &'a Value)> {
-    let Some(Value::Object(from)) = from else {
+) -> Vec<(&'static str, Node<'a>)> {
+    if !srt.is_object(section) {
         return Vec::new();
-    };
+    }
     keys.iter()
-        .filter_map(|key| from.get(*key).map(|value| (*key, value)))
+        .filter_map(|key| Some((*key, srt.node(&format!("{section}/{key}"))?)))
         .collect()
 }
 
-fn keys_to_map(keys: &[(&str, &Value)]) -> Map<String, Value> {
+fn keys_to_map(keys: &[(&str, Node)]) -> Map<String, Value> {
     keys.iter()
-        .map(|(k, v)| ((*k).to_string(), (*v).clone()))
+        .map(|(k, node)| ((*k).to_string(), node.to_value()))
         .collect()
 }
 
@@ -381,7 +405,7 @@ impl Settings<'_, '_> {
                     Value::Object(network)
                 }
                 Part::Keys(keys) => Value::Object(keys_to_map(keys)),
-                Part::Value(value) => (*value).clone(),
+                Part::Value(node) => node.to_value(),
             };
             sandbox.insert((*key).to_string(), value);
         }
@@ -470,7 +494,8 @@ impl Settings<'_, '_> {
                     }
                     section.close();
                 }
-                Part::Value(value) => pyjson::write_pretty_indented(out, value, 2),
+                Part::Value(Node::Value(value)) => pyjson::write_pretty_indented(out, value, 2),
+                Part::Value(Node::List(items)) => write_items(out, items, 2, &mut spill),
             }
             spill(out);
         }
@@ -483,18 +508,46 @@ impl Settings<'_, '_> {
 /// writes it, offering `out` to `spill` after each item of a list: the
 /// pass-through lists (`denyRead`, ...) of a large policy are longer than
 /// one streamed piece, and the buffer should not grow to hold one whole.
-fn write_streamed(out: &mut String, v: &Value, depth: usize, spill: &mut impl FnMut(&mut String)) {
-    match v {
-        Value::Array(items) => {
-            let mut list = PrettyList::open(out, depth);
-            for item in items {
-                let out = list.item();
-                pyjson::write_pretty_indented(out, item, depth + 1);
-                spill(out);
+fn write_streamed(
+    out: &mut String,
+    node: &Node,
+    depth: usize,
+    spill: &mut impl FnMut(&mut String),
+) {
+    match node {
+        Node::List(items) => write_items(out, items, depth, spill),
+        Node::Value(value) => match value.as_ref() {
+            Value::Array(items) => {
+                let mut list = PrettyList::open(out, depth);
+                for item in items {
+                    let out = list.item();
+                    pyjson::write_pretty_indented(out, item, depth + 1);
+                    spill(out);
+                }
+                list.close();
             }
-            list.close();
-        }
-        other => pyjson::write_pretty_indented(out, other, depth),
+            other => pyjson::write_pretty_indented(out, other, depth),
+        },
     }
     spill(out);
+}
+
+/// A packed list of the composition, as [`write_streamed`] writes a list:
+/// strings straight from the list's text.
+fn write_items(
+    out: &mut String,
+    items: &crate::compose::Items,
+    depth: usize,
+    spill: &mut impl FnMut(&mut String),
+) {
+    let mut list = PrettyList::open(out, depth);
+    for item in items.iter() {
+        let out = list.item();
+        match item {
+            Item::Str(text) => pyjson::write_str(out, text),
+            Item::Other(value) => pyjson::write_pretty_indented(out, value, depth + 1),
+        }
+        spill(out);
+    }
+    list.close();
 }

@@ -44,7 +44,7 @@ pub fn load(doc: &Canonical) -> Result<(Value, bool), Error> {
             e.column()
         ))
     })?;
-    let differs = equality_key(&value) != equality_key(&doc.value);
+    let differs = equality_key(&value) != equality_key(doc.value());
     Ok((value, differs))
 }
 

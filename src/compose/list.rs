@@ -1,0 +1,406 @@
+//! One composed list: its entries, packed, and the index that keeps them
+//! unique.
+//!
+//! Policies are mostly long lists of strings. Kept as `serde_json` values,
+//! each entry costs a 72-byte value and a heap string of its own: for a
+//! large policy that is most of the memory the composition touches, and
+//! fresh memory is the dearest thing at start-up. Here a string entry is 12
+//! bytes pointing into one shared text, and only entries that are not
+//! strings are values. A consumer that needs values gets them from
+//! [`Items::to_values`]; the Claude preview and the rules read the strings
+//! in place.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::{Key, equality_key};
+
+/// The entries of one list, in order.
+#[derive(Debug, Clone, Default)]
+pub struct Items {
+    /// The string entries' bytes, back to back.
+    text: String,
+    entries: Vec<Entry>,
+    /// The entries that are not strings.
+    others: Vec<Value>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Entry {
+    /// `text[start..start + len]`.
+    Str { start: u32, len: u32 },
+    /// `others[i]`.
+    Other(u32),
+}
+
+/// One entry of a list.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Item<'a> {
+    Str(&'a str),
+    Other(&'a Value),
+}
+
+impl<'a> Item<'a> {
+    pub fn to_value(self) -> Value {
+        match self {
+            Item::Str(s) => Value::String(s.to_string()),
+            Item::Other(v) => v.clone(),
+        }
+    }
+
+    /// As a value: borrowed when it is one already.
+    pub fn as_value(self) -> Cow<'a, Value> {
+        match self {
+            Item::Str(s) => Cow::Owned(Value::String(s.to_string())),
+            Item::Other(v) => Cow::Borrowed(v),
+        }
+    }
+}
+
+impl Items {
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entry at `i` (which must be below [`Items::len`]).
+    pub fn get(&self, i: usize) -> Item<'_> {
+        self.item(self.entries[i])
+    }
+
+    fn item(&self, entry: Entry) -> Item<'_> {
+        match entry {
+            Entry::Str { start, len } => {
+                let start = start as usize;
+                Item::Str(&self.text[start..start + len as usize])
+            }
+            Entry::Other(i) => Item::Other(&self.others[i as usize]),
+        }
+    }
+
+    pub fn iter(&self) -> Iter<'_> {
+        Iter {
+            items: self,
+            entries: self.entries.iter(),
+        }
+    }
+
+    /// The string entries, in order.
+    pub fn strs(&self) -> impl Iterator<Item = &str> + Clone + '_ {
+        self.iter().filter_map(|item| match item {
+            Item::Str(s) => Some(s),
+            Item::Other(_) => None,
+        })
+    }
+
+    /// Every entry as a value, as `serde_json` holds a list.
+    pub fn to_values(&self) -> Vec<Value> {
+        self.iter().map(Item::to_value).collect()
+    }
+
+    /// Whether the entry at `i` equals `key` (Python's `==`).
+    fn matches(&self, i: usize, key: &Key) -> bool {
+        match (self.entries[i], key) {
+            (Entry::Str { start, len }, Key::Str(s)) => {
+                let start = start as usize;
+                self.text.as_bytes().get(start..start + len as usize) == Some(s.as_bytes())
+            }
+            (Entry::Other(j), Key::Other(k)) => equality_key(&self.others[j as usize]) == *k,
+            // A string's key is always `Str`, anything else's always `Other`.
+            _ => false,
+        }
+    }
+
+    fn push_str(&mut self, s: &str) {
+        let start = u32::try_from(self.text.len());
+        let len = u32::try_from(s.len());
+        match (start, len) {
+            (Ok(start), Ok(len)) if start.checked_add(len).is_some() => {
+                self.text.push_str(s);
+                self.entries.push(Entry::Str { start, len });
+            }
+            // Past 4 GiB of text (out of reach of a policy file): as a value.
+            _ => self.push_other(Value::String(s.to_string())),
+        }
+    }
+
+    fn push_other(&mut self, value: Value) {
+        let i = u32::try_from(self.others.len()).unwrap_or(u32::MAX);
+        self.others.push(value);
+        self.entries.push(Entry::Other(i));
+    }
+
+    /// Room for `entries` more entries of `bytes` string bytes in all. Best
+    /// effort: a reservation that cannot be had is skipped.
+    fn reserve(&mut self, entries: usize, bytes: usize) {
+        let _ = self.entries.try_reserve(entries);
+        let _ = self.text.try_reserve(bytes);
+    }
+
+    #[cfg(test)]
+    pub(super) fn capacity(&self) -> (usize, usize) {
+        (self.entries.capacity(), self.text.capacity())
+    }
+}
+
+/// The entries of [`Items`], in order.
+#[derive(Clone)]
+pub struct Iter<'a> {
+    items: &'a Items,
+    entries: std::slice::Iter<'a, Entry>,
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = Item<'a>;
+
+    fn next(&mut self) -> Option<Item<'a>> {
+        self.entries.next().map(|&entry| self.items.item(entry))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.entries.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+/// A composed list: its entries, for each the fragment it first came from,
+/// and an index of them.
+#[derive(Debug, Clone, Default)]
+pub(super) struct List {
+    pub(super) items: Items,
+    /// For each entry, the index of the fragment it first came from.
+    pub(super) sources: Vec<u32>,
+    index: ArrayIndex,
+}
+
+impl List {
+    /// An empty list whose index has room for `entries`: a fragment's list
+    /// is indexed without the table growing on the way.
+    pub(super) fn with_room(entries: usize) -> Self {
+        List {
+            index: ArrayIndex {
+                slots: vec![(0, EMPTY_SLOT); ArrayIndex::slots_for(entries)],
+                len: 0,
+            },
+            ..List::default()
+        }
+    }
+
+    /// Appends `text` from fragment `source` unless the list holds it
+    /// already; whether it did.
+    pub(super) fn push_str(&mut self, text: &str, source: u32) -> bool {
+        let key = Key::Str(text);
+        let tag = key.tag();
+        if self.index.find(&self.items, tag, &key).is_ok() {
+            return false;
+        }
+        self.index.insert(tag, self.items.len());
+        self.items.push_str(text);
+        self.sources.push(source);
+        true
+    }
+
+    /// [`List::push_str`] for any value.
+    pub(super) fn push_value(&mut self, value: Value, source: u32) -> bool {
+        if let Value::String(text) = &value {
+            return self.push_str(text, source);
+        }
+        let key = Key::Other(equality_key(&value));
+        let tag = key.tag();
+        if self.index.find(&self.items, tag, &key).is_ok() {
+            return false;
+        }
+        self.index.insert(tag, self.items.len());
+        self.items.push_other(value);
+        self.sources.push(source);
+        true
+    }
+
+    /// Makes room for `entries` more entries of `bytes` string bytes from
+    /// the fragment being added, and for as many from each of the
+    /// `fragments_to_come` (at least one: this one). A list then grows at
+    /// most once per fragment that finds it full, instead of doubling and
+    /// copying itself into fresh memory again and again; capacity never
+    /// written costs no memory, so over-estimating is cheap.
+    pub(super) fn make_room(&mut self, entries: usize, bytes: usize, fragments_to_come: usize) {
+        let times = fragments_to_come.max(1);
+        let (have, text) = (
+            self.items.entries.capacity() - self.items.len(),
+            self.items.text.capacity() - self.items.text.len(),
+        );
+        let entries = if have < entries {
+            entries.saturating_mul(times)
+        } else {
+            0
+        };
+        let bytes = if text < bytes {
+            bytes.saturating_mul(times)
+        } else {
+            0
+        };
+        self.items.reserve(entries, bytes);
+    }
+
+    /// The position of the string `text`, if the list has it.
+    pub(super) fn position(&self, text: &str) -> Option<usize> {
+        let key = Key::Str(text);
+        self.index.find(&self.items, key.tag(), &key).ok()
+    }
+}
+
+/// The entries of one list, by [`Key`]: an open-addressing table of (the
+/// high half of the hash, position in the list), eight bytes a slot.
+#[derive(Debug, Clone, Default)]
+struct ArrayIndex {
+    slots: Vec<(u32, u32)>,
+    len: usize,
+}
+
+const EMPTY_SLOT: u32 = u32::MAX;
+
+impl ArrayIndex {
+    /// A table with room for `entries` (at most three quarters full).
+    fn slots_for(entries: usize) -> usize {
+        (entries * 4 / 3 + 1).next_power_of_two().max(16)
+    }
+
+    fn rebuild(&mut self, slots: usize) {
+        let old = std::mem::replace(&mut self.slots, vec![(0, EMPTY_SLOT); slots]);
+        for (t, i) in old.into_iter().filter(|&(_, i)| i != EMPTY_SLOT) {
+            self.place(t, i);
+        }
+    }
+
+    /// `Ok(position)` of the entry of `items` equal to `key`, else
+    /// `Err(())`.
+    fn find(&self, items: &Items, tag: u32, key: &Key) -> Result<usize, ()> {
+        if self.slots.is_empty() {
+            return Err(());
+        }
+        let mask = self.slots.len() - 1;
+        let mut slot = tag as usize & mask;
+        loop {
+            let (t, i) = self.slots[slot];
+            if i == EMPTY_SLOT {
+                return Err(());
+            }
+            if t == tag && items.matches(i as usize, key) {
+                return Ok(i as usize);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    fn insert(&mut self, tag: u32, position: usize) {
+        // At most three quarters full: probes stay short, and the table is a
+        // third smaller than at half full (fresh memory is dear).
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            self.rebuild((self.slots.len() * 2).max(16));
+        }
+        // Lists of four billion entries are out of reach of a policy file.
+        self.place(tag, u32::try_from(position).unwrap_or(EMPTY_SLOT - 1));
+        self.len += 1;
+    }
+
+    fn place(&mut self, tag: u32, position: u32) {
+        let mask = self.slots.len() - 1;
+        let mut slot = tag as usize & mask;
+        while self.slots[slot].1 != EMPTY_SLOT {
+            slot = (slot + 1) & mask;
+        }
+        self.slots[slot] = (tag, position);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn strings_and_other_values_keep_their_order_and_python_equality() {
+        let mut list = List::default();
+        let pushed: Vec<bool> = [
+            json!("a"),
+            json!(1),
+            json!("b"),
+            json!(1.0),
+            json!(true),
+            json!("a"),
+            json!({"k": [1]}),
+            json!("1"),
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| list.push_value(v, i as u32))
+        .collect();
+        assert_eq!(
+            pushed,
+            [true, true, true, false, false, false, true, true],
+            "1 == 1.0 == True, as in Python"
+        );
+        assert_eq!(
+            list.items.to_values(),
+            [
+                json!("a"),
+                json!(1),
+                json!("b"),
+                json!({"k": [1]}),
+                json!("1")
+            ]
+        );
+        assert_eq!(list.sources, [0, 1, 2, 6, 7]);
+        assert_eq!(list.items.strs().collect::<Vec<_>>(), ["a", "b", "1"]);
+        assert_eq!(list.position("b"), Some(2));
+        assert_eq!(list.position("1"), Some(4), "the string, not the number");
+        assert_eq!(list.position("c"), None);
+        // A string is never equal to a value that is not one.
+        assert!(!list.push_str("b", 9));
+        assert!(list.push_value(json!(["a"]), 9));
+    }
+
+    #[test]
+    fn many_entries_stay_unique_through_table_growth() {
+        let mut list = List::default();
+        for round in 0..2 {
+            for i in 0..5000 {
+                let text = format!("/p/{i}");
+                assert_eq!(list.push_str(&text, round), round == 0, "{text}");
+            }
+        }
+        assert_eq!(list.items.len(), 5000);
+        assert!(list.index.len * 4 <= list.index.slots.len() * 3);
+        assert_eq!(list.position("/p/4999"), Some(4999));
+    }
+
+    #[test]
+    fn making_room_reserves_for_the_fragments_to_come_once() {
+        let mut list = List::default();
+        list.make_room(100, 1000, 4);
+        let (entries, text) = list.items.capacity();
+        assert!(entries >= 400 && text >= 4000, "{entries} {text}");
+        for i in 0..400 {
+            list.push_str(&format!("{i:09}"), 0);
+        }
+        assert_eq!(list.items.capacity(), (entries, text), "no regrowth");
+        // Room to spare: nothing more is reserved.
+        list.make_room(0, 0, 4);
+        assert_eq!(list.items.capacity(), (entries, text));
+    }
+
+    #[test]
+    fn a_list_made_with_room_indexes_that_many_without_growing() {
+        let mut list = List::with_room(1000);
+        let slots = list.index.slots.len();
+        for i in 0..1000 {
+            list.push_str(&i.to_string(), 0);
+        }
+        assert_eq!(list.index.slots.len(), slots);
+    }
+}
