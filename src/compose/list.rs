@@ -12,6 +12,7 @@
 
 use std::borrow::Cow;
 
+use hashbrown::HashTable;
 use serde_json::Value;
 
 use super::{Key, equality_key};
@@ -183,10 +184,7 @@ impl List {
     /// is indexed without the table growing on the way.
     pub(super) fn with_room(entries: usize) -> Self {
         List {
-            index: ArrayIndex {
-                slots: vec![(0, EMPTY_SLOT); ArrayIndex::slots_for(entries)],
-                len: 0,
-            },
+            index: ArrayIndex::with_capacity(entries),
             ..List::default()
         }
     }
@@ -196,7 +194,7 @@ impl List {
     pub(super) fn push_str(&mut self, text: &str, source: u32) -> bool {
         let key = Key::Str(text);
         let tag = key.tag();
-        if self.index.find(&self.items, tag, &key).is_ok() {
+        if self.index.find(&self.items, tag, &key).is_some() {
             return false;
         }
         self.index.insert(tag, self.items.len());
@@ -212,7 +210,7 @@ impl List {
         }
         let key = Key::Other(equality_key(&value));
         let tag = key.tag();
-        if self.index.find(&self.items, tag, &key).is_ok() {
+        if self.index.find(&self.items, tag, &key).is_some() {
             return false;
         }
         self.index.insert(tag, self.items.len());
@@ -249,71 +247,57 @@ impl List {
     /// The position of the string `text`, if the list has it.
     pub(super) fn position(&self, text: &str) -> Option<usize> {
         let key = Key::Str(text);
-        self.index.find(&self.items, key.tag(), &key).ok()
+        self.index.find(&self.items, key.tag(), &key)
     }
 }
 
-/// The entries of one list, by [`Key`]: an open-addressing table of (the
-/// high half of the hash, position in the list), eight bytes a slot.
+/// The entries of one list, by [`Key`]: a SwissTable of (32 well-mixed bits
+/// of the entry's hash, its position in the list). The bits are kept so a
+/// probe compares them before it reads the entry, and the table grows
+/// without hashing the entries again.
 #[derive(Debug, Clone, Default)]
 struct ArrayIndex {
-    slots: Vec<(u32, u32)>,
-    len: usize,
+    table: HashTable<(u32, u32)>,
 }
 
-const EMPTY_SLOT: u32 = u32::MAX;
+/// The full hash hashbrown wants, from the 32 bits kept: it takes a bucket
+/// from the low bits and a tag from the top seven.
+fn spread(tag: u32) -> u64 {
+    (u64::from(tag) << 32) | u64::from(tag)
+}
 
 impl ArrayIndex {
-    /// A table with room for `entries` (at most three quarters full).
-    fn slots_for(entries: usize) -> usize {
-        (entries * 4 / 3 + 1).next_power_of_two().max(16)
-    }
-
-    fn rebuild(&mut self, slots: usize) {
-        let old = std::mem::replace(&mut self.slots, vec![(0, EMPTY_SLOT); slots]);
-        for (t, i) in old.into_iter().filter(|&(_, i)| i != EMPTY_SLOT) {
-            self.place(t, i);
+    fn with_capacity(entries: usize) -> Self {
+        ArrayIndex {
+            table: HashTable::with_capacity(entries),
         }
     }
 
-    /// `Ok(position)` of the entry of `items` equal to `key`, else
-    /// `Err(())`.
-    fn find(&self, items: &Items, tag: u32, key: &Key) -> Result<usize, ()> {
-        if self.slots.is_empty() {
-            return Err(());
-        }
-        let mask = self.slots.len() - 1;
-        let mut slot = tag as usize & mask;
-        loop {
-            let (t, i) = self.slots[slot];
-            if i == EMPTY_SLOT {
-                return Err(());
-            }
-            if t == tag && items.matches(i as usize, key) {
-                return Ok(i as usize);
-            }
-            slot = (slot + 1) & mask;
-        }
+    /// `Some(position)` of the entry of `items` equal to `key`.
+    fn find(&self, items: &Items, tag: u32, key: &Key) -> Option<usize> {
+        self.table
+            .find(spread(tag), |&(t, i)| {
+                t == tag && items.matches(i as usize, key)
+            })
+            .map(|&(_, i)| i as usize)
     }
 
+    /// Records that the entry at `position` (not in the table yet) has `tag`.
     fn insert(&mut self, tag: u32, position: usize) {
-        // At most three quarters full: probes stay short, and the table is a
-        // third smaller than at half full (fresh memory is dear).
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
-            self.rebuild((self.slots.len() * 2).max(16));
-        }
         // Lists of four billion entries are out of reach of a policy file.
-        self.place(tag, u32::try_from(position).unwrap_or(EMPTY_SLOT - 1));
-        self.len += 1;
+        let position = u32::try_from(position).unwrap_or(u32::MAX);
+        self.table
+            .insert_unique(spread(tag), (tag, position), |&(t, _)| spread(t));
     }
 
-    fn place(&mut self, tag: u32, position: u32) {
-        let mask = self.slots.len() - 1;
-        let mut slot = tag as usize & mask;
-        while self.slots[slot].1 != EMPTY_SLOT {
-            slot = (slot + 1) & mask;
-        }
-        self.slots[slot] = (tag, position);
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    #[cfg(test)]
+    fn capacity(&self) -> usize {
+        self.table.capacity()
     }
 }
 
@@ -375,7 +359,7 @@ mod tests {
             }
         }
         assert_eq!(list.items.len(), 5000);
-        assert!(list.index.len * 4 <= list.index.slots.len() * 3);
+        assert_eq!(list.index.len(), 5000);
         assert_eq!(list.position("/p/4999"), Some(4999));
     }
 
@@ -397,10 +381,11 @@ mod tests {
     #[test]
     fn a_list_made_with_room_indexes_that_many_without_growing() {
         let mut list = List::with_room(1000);
-        let slots = list.index.slots.len();
+        let capacity = list.index.capacity();
+        assert!(capacity >= 1000);
         for i in 0..1000 {
             list.push_str(&i.to_string(), 0);
         }
-        assert_eq!(list.index.slots.len(), slots);
+        assert_eq!(list.index.capacity(), capacity);
     }
 }
