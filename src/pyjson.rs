@@ -313,43 +313,42 @@ fn word_needs_escape(word: u64) -> bool {
         != 0
 }
 
-/// [`write_str`] without the quotes: the escaped characters of `s`.
-pub fn write_str_body(out: &mut String, s: &str) {
+/// Whether `s` is written as it is inside a JSON string literal (no byte
+/// of it needs an escape). Most strings are: looked at a word at a time,
+/// the last, partial word re-read as the last eight bytes of the string
+/// when it has that many (cheaper than copying the rest out), else padded
+/// with a plain byte.
+pub fn is_plain(s: &str) -> bool {
     let bytes = s.as_bytes();
-    // Most strings need no escape at all: find out a word at a time (the
-    // last, partial word padded with a plain byte) and copy them whole.
-    let mut i = 0;
-    loop {
-        match bytes.get(i..i + 8) {
-            Some(chunk) => {
-                if word_needs_escape(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]))) {
-                    break;
-                }
-                i += 8;
-            }
-            None => {
-                // The rest, under eight bytes: as the last eight bytes of the
-                // string when it has that many (re-reading a few checked ones
-                // is cheaper than copying the rest out), else padded.
-                let rest = bytes.len() - i;
-                let clean = if rest == 0 {
-                    true
-                } else if let Some(tail) = bytes.len().checked_sub(8).and_then(|at| bytes.get(at..))
-                {
-                    !word_needs_escape(u64::from_le_bytes(tail.try_into().unwrap_or([0; 8])))
-                } else {
-                    let mut last = [b'a'; 8];
-                    last[..rest].copy_from_slice(&bytes[i..]);
-                    !word_needs_escape(u64::from_le_bytes(last))
-                };
-                if clean {
-                    out.push_str(s);
-                    return;
-                }
-                break;
-            }
+    let mut words = bytes.chunks_exact(8);
+    for chunk in &mut words {
+        if word_needs_escape(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]))) {
+            return false;
         }
     }
+    let rest = words.remainder();
+    if rest.is_empty() {
+        return true;
+    }
+    let last = match bytes.len().checked_sub(8).and_then(|at| bytes.get(at..)) {
+        Some(tail) => tail.try_into().unwrap_or([0; 8]),
+        None => {
+            let mut last = [b'a'; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            last
+        }
+    };
+    !word_needs_escape(u64::from_le_bytes(last))
+}
+
+/// [`write_str`] without the quotes: the escaped characters of `s`.
+pub fn write_str_body(out: &mut String, s: &str) {
+    if is_plain(s) {
+        out.push_str(s);
+        return;
+    }
+    let bytes = s.as_bytes();
+    let mut i = 0;
     let mut run_start = 0;
     while i < bytes.len() {
         // Eight plain bytes at a time, then byte by byte near an escape.
@@ -842,8 +841,12 @@ mod tests {
                     text.push_str(&"b".repeat(len - at));
                     let expected: String = text.chars().map(naive_escape).collect();
                     assert_eq!(quote(&text), format!("\"{expected}\""), "{text:?}");
+                    assert_eq!(is_plain(&text), expected == text, "{text:?}");
                 }
             }
+        }
+        for len in 0..40 {
+            assert!(is_plain(&"a~ ".repeat(len)[..len]), "{len}");
         }
     }
 }

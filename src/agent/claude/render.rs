@@ -453,13 +453,14 @@ impl Settings<'_, '_> {
             let out = permissions.key(key);
             out.push('[');
             let mut empty = true;
+            let mut body = EscapedOnce::default();
             self.each(list, |rule| {
                 if !empty {
                     out.push(',');
                 }
                 empty = false;
                 out.push_str(rule.head.json);
-                pyjson::write_str_body(out, rule.pattern);
+                body.write(out, rule.pattern);
                 out.push_str(rule.tail.json);
                 spill(out);
             });
@@ -501,6 +502,34 @@ impl Settings<'_, '_> {
         }
         sandbox.close();
         root.close();
+    }
+}
+
+/// The escaped body of the pattern last written, kept for the next rule:
+/// one pattern makes up to four rules in a row (`Read(p)`, `Read(p/**)`,
+/// `Edit(p)`, `Edit(p/**)`), and it is looked at once, not four times.
+#[derive(Default)]
+struct EscapedOnce {
+    /// Where the pattern is (the same slice of the same document is the same
+    /// text, so its address and length identify it without comparing it).
+    of: (usize, usize),
+    plain: bool,
+    /// The escaped text of a pattern that is not plain.
+    text: String,
+}
+
+impl EscapedOnce {
+    fn write(&mut self, out: &mut String, pattern: &str) {
+        let of = (pattern.as_ptr() as usize, pattern.len());
+        if self.of != of {
+            self.of = of;
+            self.plain = pyjson::is_plain(pattern);
+            if !self.plain {
+                self.text.clear();
+                pyjson::write_str_body(&mut self.text, pattern);
+            }
+        }
+        out.push_str(if self.plain { pattern } else { &self.text });
     }
 }
 
@@ -550,4 +579,21 @@ fn write_items(
         spill(out);
     }
     list.close();
+}
+
+#[cfg(test)]
+mod escaped_once_tests {
+    use super::*;
+
+    #[test]
+    fn each_pattern_is_written_escaped_whether_repeated_or_not() {
+        let patterns = ["a\"b", "plain", "t\u{e9}"];
+        let mut body = EscapedOnce::default();
+        let mut out = String::new();
+        for p in [0, 0, 1, 1, 2, 0, 2] {
+            body.write(&mut out, patterns[p]);
+            out.push('|');
+        }
+        assert_eq!(out, "a\\\"b|a\\\"b|plain|plain|t\\u00e9|a\\\"b|t\\u00e9|");
+    }
 }
