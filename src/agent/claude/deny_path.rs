@@ -82,10 +82,13 @@ impl<'h> FileProbe<'h> {
                 if home.is_empty() && rest.is_empty() {
                     normalize_into("/", &mut path);
                 } else {
-                    let mut joined = String::with_capacity(home.len() + rest.len());
-                    joined.push_str(home);
-                    joined.push_str(rest);
-                    normalize_into(&joined, &mut path);
+                    // Joined in place: usually that is the normal form already.
+                    path.push_str(home);
+                    path.push_str(rest);
+                    if !is_normal(&path) {
+                        let joined = std::mem::take(&mut path);
+                        normalize_into(&joined, &mut path);
+                    }
                 }
             }
             Some(_) => normalize_into(
@@ -200,8 +203,29 @@ fn normalize(path: &str) -> String {
     out
 }
 
+/// Whether [`normalize`] leaves `path` as it is: no empty segment (a
+/// repeated or trailing slash, other than the root itself) and no `.`
+/// segment after the first. One pass over the bytes, where normalising
+/// takes a pass per segment.
+fn is_normal(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    if bytes == b"/" {
+        return true;
+    }
+    let mut slashes = bytes.iter().enumerate().filter(|&(_, &b)| b == b'/');
+    slashes.all(|(i, _)| match bytes.get(i + 1) {
+        None | Some(b'/') => false,
+        Some(b'.') => !matches!(bytes.get(i + 2), None | Some(b'/')),
+        Some(_) => true,
+    })
+}
+
 /// [`normalize`] into `out`.
 fn normalize_into(path: &str, out: &mut String) {
+    if is_normal(path) {
+        out.push_str(path);
+        return;
+    }
     out.reserve(path.len());
     let absolute = path.starts_with('/');
     if absolute {
@@ -320,6 +344,7 @@ mod tests {
                         let expected: PathBuf = Path::new(&text).components().collect();
                         assert_eq!(Path::new(&normalize(&text)), expected, "{text:?}");
                         assert_eq!(normalize(&text), expected.to_str().unwrap(), "{text:?}");
+                        assert_eq!(is_normal(&text), normalize(&text) == text, "{text:?}");
                         count += 1;
                     }
                 }
