@@ -68,11 +68,14 @@ impl Items {
         self.entries.is_empty()
     }
 
-    /// The entry at `i` (which must be below [`Items::len`]).
-    pub fn get(&self, i: usize) -> Item<'_> {
-        self.item(self.entries[i])
+    /// The entry at `i`, if there is one.
+    pub fn get(&self, i: usize) -> Option<Item<'_>> {
+        self.entries.get(i).map(|&entry| self.item(entry))
     }
 
+    /// An entry's item. Entries are only made by `push_str` and
+    /// `push_other`, right after what they point at was stored, so they
+    /// always point inside `text` and `others`.
     fn item(&self, entry: Entry) -> Item<'_> {
         match entry {
             Entry::Str { start, len } => {

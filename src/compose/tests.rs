@@ -439,7 +439,8 @@ fn packed_lists_are_read_in_place_and_agree_with_the_value() {
     match composed.node("/o/l") {
         Some(Node::List(items)) => {
             assert_eq!(items.len(), 5);
-            assert_eq!(items.get(1), Item::Other(&json!(2)));
+            assert_eq!(items.get(1), Some(Item::Other(&json!(2))));
+            assert_eq!(items.get(5), None);
             assert_eq!(Value::Array(items.to_values()), value["o"]["l"]);
         }
         other => panic!("{other:?}"),
