@@ -27,13 +27,16 @@ pub struct Items {
     others: Vec<Value>,
 }
 
+/// `text[start..start + len]`, or `others[start]` when `len` is
+/// [`OTHER`]: eight bytes an entry.
 #[derive(Debug, Clone, Copy)]
-enum Entry {
-    /// `text[start..start + len]`.
-    Str { start: u32, len: u32 },
-    /// `others[i]`.
-    Other(u32),
+struct Entry {
+    start: u32,
+    len: u32,
 }
+
+/// The `len` of an entry that is not a string.
+const OTHER: u32 = u32::MAX;
 
 /// One entry of a list.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -77,12 +80,11 @@ impl Items {
     /// `push_other`, right after what they point at was stored, so they
     /// always point inside `text` and `others`.
     fn item(&self, entry: Entry) -> Item<'_> {
-        match entry {
-            Entry::Str { start, len } => {
-                let start = start as usize;
-                Item::Str(&self.text[start..start + len as usize])
-            }
-            Entry::Other(i) => Item::Other(&self.others[i as usize]),
+        let start = entry.start as usize;
+        if entry.len == OTHER {
+            Item::Other(&self.others[start])
+        } else {
+            Item::Str(&self.text[start..start + entry.len as usize])
         }
     }
 
@@ -108,13 +110,18 @@ impl Items {
 
     /// Whether the entry at `i` equals `key` (Python's `==`).
     fn matches(&self, i: usize, key: &Key) -> bool {
-        match (self.entries[i], key) {
-            (Entry::Str { start, len }, Key::Str(s)) => {
-                let start = start as usize;
+        let Some(&Entry { start, len }) = self.entries.get(i) else {
+            return false;
+        };
+        let start = start as usize;
+        match key {
+            // A string's key is always `Str`, anything else's always `Other`.
+            Key::Str(s) if len != OTHER => {
                 self.text.as_bytes().get(start..start + len as usize) == Some(s.as_bytes())
             }
-            (Entry::Other(j), Key::Other(k)) => equality_key(&self.others[j as usize]) == *k,
-            // A string's key is always `Str`, anything else's always `Other`.
+            Key::Other(k) if len == OTHER => {
+                self.others.get(start).map(equality_key).as_ref() == Some(k)
+            }
             _ => false,
         }
     }
@@ -123,9 +130,9 @@ impl Items {
         let start = u32::try_from(self.text.len());
         let len = u32::try_from(s.len());
         match (start, len) {
-            (Ok(start), Ok(len)) if start.checked_add(len).is_some() => {
+            (Ok(start), Ok(len)) if len != OTHER && start.checked_add(len).is_some() => {
                 self.text.push_str(s);
-                self.entries.push(Entry::Str { start, len });
+                self.entries.push(Entry { start, len });
             }
             // Past 4 GiB of text (out of reach of a policy file): as a value.
             _ => self.push_other(Value::String(s.to_string())),
@@ -133,9 +140,9 @@ impl Items {
     }
 
     fn push_other(&mut self, value: Value) {
-        let i = u32::try_from(self.others.len()).unwrap_or(u32::MAX);
+        let start = u32::try_from(self.others.len()).unwrap_or(u32::MAX);
         self.others.push(value);
-        self.entries.push(Entry::Other(i));
+        self.entries.push(Entry { start, len: OTHER });
     }
 
     /// Room for `entries` more entries of `bytes` string bytes in all. Best
@@ -177,8 +184,10 @@ impl ExactSizeIterator for Iter<'_> {}
 #[derive(Debug, Clone, Default)]
 pub(super) struct List {
     pub(super) items: Items,
-    /// For each entry, the index of the fragment it first came from.
-    pub(super) sources: Vec<u32>,
+    /// Where each entry first came from, as runs: (first position, index of
+    /// the fragment). A fragment's new entries are appended together, so a
+    /// list has a run per fragment, not a number per entry.
+    runs: Vec<(u32, u32)>,
     index: ArrayIndex,
 }
 
@@ -202,7 +211,7 @@ impl List {
         }
         self.index.insert(tag, self.items.len());
         self.items.push_str(text);
-        self.sources.push(source);
+        self.record(source);
         true
     }
 
@@ -218,8 +227,44 @@ impl List {
         }
         self.index.insert(tag, self.items.len());
         self.items.push_other(value);
-        self.sources.push(source);
+        self.record(source);
         true
+    }
+
+    /// Notes that the entry just appended came from fragment `source`.
+    fn record(&mut self, source: u32) {
+        if self.runs.last().is_none_or(|&(_, last)| last != source) {
+            let position = u32::try_from(self.items.len() - 1).unwrap_or(u32::MAX);
+            self.runs.push((position, source));
+        }
+    }
+
+    /// The index of the fragment the entry at `position` first came from.
+    pub(super) fn source(&self, position: usize) -> Option<u32> {
+        if position >= self.items.len() {
+            return None;
+        }
+        let runs = self
+            .runs
+            .partition_point(|&(start, _)| start as usize <= position);
+        Some(self.runs.get(runs.checked_sub(1)?)?.1)
+    }
+
+    /// Each entry with the index of the fragment it first came from, in
+    /// order (walking the runs in step, no search per entry).
+    pub(super) fn with_sources(&self) -> impl Iterator<Item = (Item<'_>, u32)> + '_ {
+        let mut runs = self.runs.iter().peekable();
+        let mut source = 0;
+        self.items.iter().enumerate().map(move |(position, item)| {
+            while let Some(&&(start, fragment)) = runs.peek() {
+                if start as usize > position {
+                    break;
+                }
+                source = fragment;
+                runs.next();
+            }
+            (item, source)
+        })
     }
 
     /// Makes room for `entries` more entries of `bytes` string bytes from
@@ -342,7 +387,18 @@ mod tests {
                 json!("1")
             ]
         );
-        assert_eq!(list.sources, [0, 1, 2, 6, 7]);
+        let sources: Vec<_> = (0..6).map(|i| list.source(i)).collect();
+        assert_eq!(sources, [Some(0), Some(1), Some(2), Some(6), Some(7), None]);
+        assert_eq!(
+            list.runs.len(),
+            5,
+            "one run per fragment that added entries"
+        );
+        let walked: Vec<_> = list
+            .with_sources()
+            .map(|(_, source)| Some(source))
+            .collect();
+        assert_eq!(walked, sources[..5]);
         assert_eq!(list.items.strs().collect::<Vec<_>>(), ["a", "b", "1"]);
         assert_eq!(list.position("b"), Some(2));
         assert_eq!(list.position("1"), Some(4), "the string, not the number");
