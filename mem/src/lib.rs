@@ -189,16 +189,46 @@ pub unsafe fn fill(dst: *mut u8, byte: u8, n: usize) {
 pub unsafe fn compare(a: *const u8, b: *const u8, n: usize) -> i32 {
     // SAFETY: every load lies inside the first `n` bytes of each range.
     unsafe {
-        let mut i = 0;
-        while i + 8 <= n {
-            // Big-endian words order like their bytes.
-            let x = u64::from_be_bytes(load::<[u8; 8]>(a.add(i)));
-            let y = u64::from_be_bytes(load::<[u8; 8]>(b.add(i)));
-            if x != y {
-                return if x < y { -1 } else { 1 };
+        // Big-endian words order like their bytes.
+        let word = |i: usize| {
+            (
+                u64::from_be_bytes(load::<[u8; 8]>(a.add(i))),
+                u64::from_be_bytes(load::<[u8; 8]>(b.add(i))),
+            )
+        };
+        let order = |x: u64, y: u64| if x < y { -1 } else { 1 };
+        if n >= 8 {
+            let mut i = 0;
+            while i + 8 <= n {
+                let (x, y) = word(i);
+                if x != y {
+                    return order(x, y);
+                }
+                i += 8;
             }
-            i += 8;
+            // The rest as the last eight bytes: the ones they share with
+            // the words before are equal, so the first difference in them
+            // is the first difference of all.
+            if i < n {
+                let (x, y) = word(n - 8);
+                if x != y {
+                    return order(x, y);
+                }
+            }
+            return 0;
         }
+        if n >= 4 {
+            // The same with two overlapping four-byte words.
+            for i in [0, n - 4] {
+                let x = u32::from_be_bytes(load::<[u8; 4]>(a.add(i)));
+                let y = u32::from_be_bytes(load::<[u8; 4]>(b.add(i)));
+                if x != y {
+                    return if x < y { -1 } else { 1 };
+                }
+            }
+            return 0;
+        }
+        let mut i = 0;
         while i < n {
             let (x, y) = (*a.add(i), *b.add(i));
             if x != y {

@@ -96,3 +96,24 @@ fn compare_orders_like_slices() {
         }
     }
 }
+
+#[test]
+fn the_first_of_two_differences_decides_the_order() {
+    let a = noise(7, ROOM);
+    for n in 2..=40 {
+        let mut b = a.clone();
+        for first in 0..n {
+            for second in first + 1..n {
+                // The first difference one way, a later one the other way.
+                b[first] = a[first].wrapping_add(1);
+                b[second] = a[second].wrapping_sub(1);
+                let want = a[..n].cmp(&b[..n]) as i32;
+                // SAFETY: both ranges lie inside their buffers.
+                let got = unsafe { compare(a.as_ptr(), b.as_ptr(), n) };
+                assert_eq!(got.signum(), want, "n={n} first={first} second={second}");
+                b[first] = a[first];
+                b[second] = a[second];
+            }
+        }
+    }
+}
