@@ -205,11 +205,9 @@ impl List {
     /// already; whether it did.
     pub(super) fn push_str(&mut self, text: &str, source: u32) -> bool {
         let key = Key::Str(text);
-        let tag = key.tag();
-        if self.index.find(&self.items, tag, &key).is_some() {
+        if !self.index.claim(&self.items, &key) {
             return false;
         }
-        self.index.insert(tag, self.items.len());
         self.items.push_str(text);
         self.record(source);
         true
@@ -221,11 +219,9 @@ impl List {
             return self.push_str(text, source);
         }
         let key = Key::Other(equality_key(&value));
-        let tag = key.tag();
-        if self.index.find(&self.items, tag, &key).is_some() {
+        if !self.index.claim(&self.items, &key) {
             return false;
         }
-        self.index.insert(tag, self.items.len());
         self.items.push_other(value);
         self.record(source);
         true
@@ -330,12 +326,24 @@ impl ArrayIndex {
             .map(|&(_, i)| i as usize)
     }
 
-    /// Records that the entry at `position` (not in the table yet) has `tag`.
-    fn insert(&mut self, tag: u32, position: usize) {
-        // Lists of four billion entries are out of reach of a policy file.
-        let position = u32::try_from(position).unwrap_or(u32::MAX);
-        self.table
-            .insert_unique(spread(tag), (tag, position), |&(t, _)| spread(t));
+    /// Whether `key` is new to `items`; if so, it is recorded as the entry
+    /// about to be appended (at `items.len()`). One probe does both.
+    fn claim(&mut self, items: &Items, key: &Key) -> bool {
+        let tag = key.tag();
+        let entry = self.table.entry(
+            spread(tag),
+            |&(t, i)| t == tag && items.matches(i as usize, key),
+            |&(t, _)| spread(t),
+        );
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(_) => false,
+            hashbrown::hash_table::Entry::Vacant(slot) => {
+                // Lists of four billion entries are out of reach of a policy file.
+                let position = u32::try_from(items.len()).unwrap_or(u32::MAX);
+                slot.insert((tag, position));
+                true
+            }
+        }
     }
 
     #[cfg(test)]
