@@ -186,13 +186,10 @@ impl Composed {
     /// file of the first fragment that listed it.
     pub fn list<'s>(&'s self, pointer: &str) -> impl Iterator<Item = (&'s str, &'s Path)> {
         self.lists.get(pointer).into_iter().flat_map(move |list| {
-            list.items
-                .iter()
-                .zip(&list.sources)
-                .filter_map(|(item, &source)| match item {
-                    Item::Str(text) => Some((text, self.paths.get(source as usize)?.as_path())),
-                    Item::Other(_) => None,
-                })
+            list.with_sources().filter_map(|(item, source)| match item {
+                Item::Str(text) => Some((text, self.paths.get(source as usize)?.as_path())),
+                Item::Other(_) => None,
+            })
         })
     }
 
@@ -243,7 +240,7 @@ impl<'c> ListLookup<'c> {
     /// list has it.
     pub fn source_of(&self, text: &str) -> Option<&'c Path> {
         let position = self.list.position(text)?;
-        let source = *self.list.sources.get(position)?;
+        let source = self.list.source(position)?;
         self.paths.get(source as usize).map(PathBuf::as_path)
     }
 }
@@ -263,8 +260,8 @@ impl<'a> Composer<'a> {
     }
 
     /// Tells the composer how many fragments will be added in all, so that
-    /// a list grows at most once per fragment that finds it full (see
-    /// [`List::make_room`]).
+    /// a list grows at most once per fragment that finds it full: it makes
+    /// room for each fragment's list times the fragments still to come.
     pub fn expecting(mut self, fragments: usize) -> Self {
         self.expected = fragments;
         self
