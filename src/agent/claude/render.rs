@@ -190,8 +190,10 @@ struct Rule<'a> {
 }
 
 /// A fixed part of a rule: as text, and as the preview writes it (a head
-/// starts a list item three levels deep with its opening quote; a tail ends
-/// the item with the closing quote). Both are plain ASCII.
+/// starts a list item three levels deep with the comma that ends the item
+/// before, the line break, the indentation and its opening quote; the first
+/// item skips the comma. A tail ends the item with the closing quote). Both
+/// are plain ASCII.
 struct Affix {
     text: &'static str,
     json: &'static str,
@@ -199,20 +201,20 @@ struct Affix {
 
 static READ: Affix = Affix {
     text: "Read(",
-    json: "\n      \"Read(",
+    json: ",\n      \"Read(",
 };
 static EDIT: Affix = Affix {
     text: "Edit(",
-    json: "\n      \"Edit(",
+    json: ",\n      \"Edit(",
 };
 /// [`WEB_FETCH_PREFIX`] (checked by a test).
 static WEB_FETCH: Affix = Affix {
     text: "WebFetch(domain:",
-    json: "\n      \"WebFetch(domain:",
+    json: ",\n      \"WebFetch(domain:",
 };
 static BASH: Affix = Affix {
     text: "Bash(",
-    json: "\n      \"Bash(",
+    json: ",\n      \"Bash(",
 };
 static CLOSE: Affix = Affix {
     text: ")",
@@ -455,11 +457,13 @@ impl Settings<'_, '_> {
             let mut empty = true;
             let mut body = EscapedOnce::default();
             self.each(list, |rule| {
-                if !empty {
-                    out.push(',');
-                }
+                // The head's leading comma separates this item from the last.
+                out.push_str(if empty {
+                    &rule.head.json[1..]
+                } else {
+                    rule.head.json
+                });
                 empty = false;
-                out.push_str(rule.head.json);
                 body.write(out, rule.pattern);
                 out.push_str(rule.tail.json);
                 spill(out);
@@ -478,9 +482,7 @@ impl Settings<'_, '_> {
                     let mut network = PrettyObject::open(out, 2);
                     let mut list = PrettyList::open(network.key("allowedDomains"), 3);
                     for domain in domains {
-                        let out = list.item();
-                        pyjson::write_str(out, domain);
-                        spill(out);
+                        spill(list.string_item(domain));
                     }
                     list.close();
                     for (k, v) in keys {
@@ -571,11 +573,14 @@ fn write_items(
 ) {
     let mut list = PrettyList::open(out, depth);
     for item in items.iter() {
-        let out = list.item();
-        match item {
-            Item::Str(text) => pyjson::write_str(out, text),
-            Item::Other(value) => pyjson::write_pretty_indented(out, value, depth + 1),
-        }
+        let out = match item {
+            Item::Str(text) => list.string_item(text),
+            Item::Other(value) => {
+                let out = list.item();
+                pyjson::write_pretty_indented(out, value, depth + 1);
+                out
+            }
+        };
         spill(out);
     }
     list.close();
