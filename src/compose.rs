@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
@@ -475,7 +475,7 @@ pub type FxHashSet<T> = HashSet<T, FxBuildHasher>;
 /// A hashable stand-in for Python equality. Strings, by far the most common
 /// list entries, are hashed in place; other values through [`equality_key`].
 /// The two variants never collide: a top-level string is always `Str`.
-#[derive(Hash, PartialEq, Eq)]
+#[derive(PartialEq, Eq)]
 enum Key<'a> {
     Str(&'a str),
     Other(String),
@@ -487,10 +487,35 @@ impl Key<'_> {
         (self.hash64() >> 32) as u32
     }
 
-    /// A well-mixed 64-bit hash.
+    /// A well-mixed 64-bit hash. The two variants start from different
+    /// seeds, so equal texts of the two kinds hash apart.
     fn hash64(&self) -> u64 {
-        let mut h = FxHasher::default();
-        self.hash(&mut h);
+        let (bytes, seed) = match self {
+            Key::Str(s) => (s.as_bytes(), 0),
+            Key::Other(k) => (k.as_bytes(), FX_SEED),
+        };
+        let mut h = FxHasher {
+            hash: seed ^ bytes.len() as u64,
+        };
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            h.add(u64::from_le_bytes(word.try_into().unwrap_or([0; 8])));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            // The last eight bytes when there are that many (re-reading a
+            // few is cheaper than copying the rest out), else the rest
+            // padded with zeros (the length is in the seed).
+            let last = match bytes.len().checked_sub(8).and_then(|at| bytes.get(at..)) {
+                Some(tail) => tail.try_into().unwrap_or([0; 8]),
+                None => {
+                    let mut last = [0u8; 8];
+                    last[..rest.len()].copy_from_slice(rest);
+                    last
+                }
+            };
+            h.add(u64::from_le_bytes(last));
+        }
         // murmur3's finalizer
         let mut x = h.hash;
         x ^= x >> 33;

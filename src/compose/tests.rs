@@ -469,3 +469,24 @@ fn packed_lists_are_read_in_place_and_agree_with_the_value() {
     assert!(whole.strings("/s").next().is_none());
     assert_eq!(composed.into_value(), value);
 }
+
+#[test]
+fn every_byte_of_a_key_counts_in_its_hash() {
+    // A hash that skipped some bytes (a word boundary, the tail) would
+    // still be correct, but would put every such pair in one bucket.
+    for len in 1..40 {
+        let base = "k".repeat(len);
+        let tag = Key::Str(&base).tag();
+        for at in 0..len {
+            let mut other = base.clone().into_bytes();
+            other[at] = b'j';
+            let other = String::from_utf8(other).unwrap();
+            assert_ne!(Key::Str(&other).tag(), tag, "len {len}, byte {at}");
+        }
+        // Length counts too (a zero-padded tail must not equal a zero byte).
+        let padded = format!("{base}\0");
+        assert_ne!(Key::Str(&padded).tag(), tag, "len {len}");
+        // The same text as a string and as another value's key differ.
+        assert_ne!(Key::Other(base.clone()).tag(), tag);
+    }
+}
