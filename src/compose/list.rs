@@ -286,6 +286,10 @@ impl List {
             0
         };
         self.items.reserve(entries, bytes);
+        // The index is sized for half of that: fragments of one policy
+        // overlap, and a table never written is not free (its control
+        // bytes are set when it is made).
+        self.index.reserve(entries / 2);
     }
 
     /// The position of the string `text`, if the list has it.
@@ -315,6 +319,11 @@ impl ArrayIndex {
         ArrayIndex {
             table: HashTable::with_capacity(entries),
         }
+    }
+
+    /// Room for `more` entries without growing (best effort).
+    fn reserve(&mut self, more: usize) {
+        let _ = self.table.try_reserve(more, |&(t, _)| spread(t));
     }
 
     /// `Some(position)` of the entry of `items` equal to `key`.
@@ -436,10 +445,14 @@ mod tests {
         list.make_room(100, 1000, 4);
         let (entries, text) = list.items.capacity();
         assert!(entries >= 400 && text >= 4000, "{entries} {text}");
+        // The index for half of them (fragments overlap), at once.
+        let index = list.index.capacity();
+        assert!(index >= 200, "{index}");
         for i in 0..400 {
             list.push_str(&format!("{i:09}"), 0);
         }
         assert_eq!(list.items.capacity(), (entries, text), "no regrowth");
+        assert!(list.index.capacity() > index, "the index grows past half");
         // Room to spare: nothing more is reserved.
         list.make_room(0, 0, 4);
         assert_eq!(list.items.capacity(), (entries, text));
