@@ -298,7 +298,10 @@ impl<'a> Settings<'a, '_> {
             List::Allow => (scope, action) == (Scope::Network, Action::Allow),
             List::Ask => (scope, action) == (Scope::Execute, Action::Ask),
         };
-        for rule in input.rules.iter_where(wanted) {
+        // `for_each`, not a `for` loop: the rules come through nested
+        // iterators (documents, lists, entries), which fold into plain
+        // nested loops this way instead of being stepped through per rule.
+        input.rules.iter_where(wanted).for_each(|rule| {
             let p = rule.pattern;
             let mut r = |head: &'static Affix, tail: &'static Affix| {
                 f(Rule {
@@ -311,7 +314,8 @@ impl<'a> Settings<'a, '_> {
                 (List::Deny, Scope::Read, Action::Deny) => {
                     // A glob or an existing file is denied as written; anything
                     // else may be a directory, so its contents are denied too.
-                    let bare = p.contains(['*', '?']) || probe.is_existing_file(p);
+                    let bare =
+                        p.bytes().any(|b| b == b'*' || b == b'?') || probe.is_existing_file(p);
                     for tool in [&READ, &EDIT] {
                         r(tool, &CLOSE);
                         if !bare {
@@ -329,7 +333,7 @@ impl<'a> Settings<'a, '_> {
                 }
                 _ => {}
             }
-        }
+        });
     }
 }
 
