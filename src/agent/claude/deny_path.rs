@@ -30,6 +30,8 @@ pub fn is_existing_file(pattern: &str, home: &Path) -> bool {
 /// judged by the kernel as before.
 pub struct FileProbe<'h> {
     home: &'h Path,
+    /// `home` as text without trailing slashes, as `~/...` expands it.
+    home_text: String,
     /// The normalised path of the current probe (one buffer for all).
     path: String,
     /// By the directory's bytes (the paths are normalised, so equal paths are
@@ -61,6 +63,7 @@ impl<'h> FileProbe<'h> {
     pub fn new(home: &'h Path) -> Self {
         FileProbe {
             home,
+            home_text: home.to_string_lossy().trim_end_matches('/').to_string(),
             path: String::new(),
             dirs: FxHashMap::default(),
             #[cfg(test)]
@@ -77,8 +80,7 @@ impl<'h> FileProbe<'h> {
         match pattern.strip_prefix('~') {
             // `~` and `~/...`: the home directory without trailing slashes.
             Some(rest) if rest.is_empty() || rest.starts_with('/') => {
-                let home = self.home.to_string_lossy();
-                let home = home.trim_end_matches('/');
+                let home = self.home_text.as_str();
                 if home.is_empty() && rest.is_empty() {
                     normalize_into("/", &mut path);
                 } else {
