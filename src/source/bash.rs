@@ -69,19 +69,23 @@ pub fn check_opposing(profile: &str, fragments: &[ParsedFragment]) -> Result<()>
 pub fn check_opposing_composed(profile: &str, composed: &Composed) -> Result<()> {
     let lists = KEYS.map(|(key, _)| composed.lookup(&format!("/{key}")));
     for (later, (key, _)) in KEYS.iter().enumerate().skip(1) {
-        for (v, path) in composed.list(&format!("/{key}")) {
-            let earlier = KEYS.iter().zip(&lists).take(later);
-            for ((other_key, _), list) in earlier {
-                if let Some(other) = list.as_ref().and_then(|l| l.source_of(v)) {
-                    return Err(opposing(
-                        profile,
-                        SourceKind::Bash,
-                        v,
-                        (other_key, other),
-                        (key, path),
-                    ));
-                }
-            }
+        // `find_map` rather than a loop: the entries come through nested
+        // iterators, which fold into plain loops this way.
+        let found = composed.list(&format!("/{key}")).find_map(|(v, path)| {
+            KEYS.iter()
+                .zip(&lists)
+                .take(later)
+                .find_map(|((other_key, _), list)| Some((*other_key, list.as_ref()?.source_of(v)?)))
+                .map(|(other_key, other)| (v, other_key, other, path))
+        });
+        if let Some((v, other_key, other, path)) = found {
+            return Err(opposing(
+                profile,
+                SourceKind::Bash,
+                v,
+                (other_key, other),
+                (key, path),
+            ));
         }
     }
     Ok(())

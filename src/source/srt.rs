@@ -116,16 +116,19 @@ pub fn check_opposing_composed(profile: &str, composed: &Composed) -> Result<()>
         let Some(first) = composed.lookup(&format!("/{s1}/{k1}")) else {
             continue;
         };
-        for (v, path) in composed.list(&format!("/{s2}/{k2}")) {
-            if let Some(a) = first.source_of(v) {
-                return Err(opposing(
-                    profile,
-                    SourceKind::Srt,
-                    v,
-                    (&format!("{s1}.{k1}"), a),
-                    (&format!("{s2}.{k2}"), path),
-                ));
-            }
+        // `find_map` rather than a loop: the entries come through nested
+        // iterators, which fold into plain loops this way.
+        let found = composed
+            .list(&format!("/{s2}/{k2}"))
+            .find_map(|(v, path)| Some((v, first.source_of(v)?, path)));
+        if let Some((v, a, path)) = found {
+            return Err(opposing(
+                profile,
+                SourceKind::Srt,
+                v,
+                (&format!("{s1}.{k1}"), a),
+                (&format!("{s2}.{k2}"), path),
+            ));
         }
     }
     Ok(())
