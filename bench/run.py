@@ -258,6 +258,14 @@ def measure(
     return row
 
 
+def linearity_pairs(runs: int) -> int:
+    """How many 16,000/64,000 pairs the linearity check runs: three per timed run, at
+    least 27. The port's runs take milliseconds, so a few seconds buy a median that a
+    burst of load on the host cannot move far: with 9 pairs, one such burst swung the
+    `generate codex` ratio from its usual 3.5x-3.7x to 4.5x in one run."""
+    return max(3 * runs, 27)
+
+
 def measure_linearity(runner: Runner, small: dict[str, Path], big: dict[str, Path],
                       port: list[str], runs: int) -> dict[str, float]:
     """The port's time at 64,000 entries over its time at 16,000, per command: the
@@ -566,7 +574,7 @@ def document(info, rows, checks, options: str, extra_notes: list[str]) -> str:
         "alone each file whose bytes would not change (the reference rewrites them).",
         "The machine is not isolated: compare the load average below before trusting",
         "small differences. The 64,000 vs 16,000 check runs the port at both sizes",
-        "alternately (as many pairs as timed runs) after the rows, so both sides of the ratio",
+        "alternately (three pairs per timed run, at least 27) after the rows, so both sides of the ratio",
         "come from the same minutes; the ratio of the rows' medians is shown beside it.",
         "The `--version` row is not a target: it is what",
         "starting a process costs each tool here, the floor under every port time.",
@@ -687,7 +695,7 @@ def main() -> int:
                                     runs, skip, args.slow, args.rss_runs))
         if 16000 in homes_by_size and 64000 in homes_by_size:
             linear = measure_linearity(runner, homes_by_size[16000], homes_by_size[64000],
-                                       commands["port"], args.runs or 9)
+                                       commands["port"], linearity_pairs(args.runs or 9))
     finally:
         if args.keep:
             progress(f"kept {work}")
