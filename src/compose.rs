@@ -32,7 +32,7 @@ pub fn compose(profile: &str, kind: &str, fragments: &[ParsedFragment]) -> Resul
     for fragment in fragments {
         composer.add(fragment.clone())?;
     }
-    Ok(composer.finish().into_value())
+    Ok(composer.finish().to_value())
 }
 
 /// Composes fragments one at a time, so that each fragment's value is merged
@@ -76,11 +76,12 @@ pub enum Node<'a> {
 }
 
 impl Node<'_> {
-    /// The part as a value (a list's entries are copied).
-    pub fn to_value(&self) -> Value {
+    /// The part as a value: borrowed where it is one, a list's entries
+    /// copied into one.
+    pub fn as_value(&self) -> Cow<'_, Value> {
         match self {
-            Node::Value(value) => value.as_ref().clone(),
-            Node::List(items) => Value::Array(items.to_values()),
+            Node::Value(value) => Cow::Borrowed(value.as_ref()),
+            Node::List(items) => Cow::Owned(Value::Array(items.to_values())),
         }
     }
 }
@@ -107,22 +108,6 @@ impl Composed {
         let mut value = self.skeleton.clone();
         self.fill(&mut value, "");
         value
-    }
-
-    /// [`Composed::to_value`], taking the document apart.
-    pub fn into_value(self) -> Value {
-        let mut value = self.skeleton;
-        for (pointer, list) in self.lists {
-            if let Some(slot) = value.pointer_mut(&pointer) {
-                *slot = Value::Array(list.items.to_values());
-            }
-        }
-        value
-    }
-
-    /// Whether the document has lists that are not in its skeleton.
-    pub fn has_packed_lists(&self) -> bool {
-        !self.lists.is_empty()
     }
 
     /// Puts the entries of the lists under `prefix` into `value`, a copy of
@@ -336,29 +321,33 @@ impl<'a> Composer<'a> {
                     .collect(),
             ),
             Value::Array(items) => {
-                let mut list = List::with_room(items.len());
-                let bytes = items.iter().filter_map(Value::as_str).map(str::len).sum();
-                list.make_room(items.len(), bytes, self.to_come(index));
-                for item in items {
-                    list.push_value(item, index as u32);
-                }
-                self.lists.insert(pointer.clone(), list);
+                self.union(pointer, items, index);
                 Value::Array(Vec::new())
             }
             other => other,
         }
     }
 
-    /// The list at `pointer`, with room made for `entries` more entries of
-    /// `bytes` string bytes from fragment `index`.
+    /// The list at `pointer` (a new one if there is none yet), with room
+    /// made for `entries` more entries of `bytes` string bytes from fragment
+    /// `index`.
     fn list_at(&mut self, pointer: &str, entries: usize, bytes: usize, index: usize) -> &mut List {
         let to_come = self.to_come(index);
-        // Every list of the document is in `lists` (see `fresh`); an empty
-        // one is the right start for any other. (One key per list and
-        // fragment: the copy of the pointer costs nothing that counts.)
+        // One key per list and fragment: the copy of the pointer costs
+        // nothing that counts.
         let list = self.lists.entry(pointer.to_string()).or_default();
         list.make_room(entries, bytes, to_come);
         list
+    }
+
+    /// Adds fragment `index`'s list `items` to the list at `pointer`: the
+    /// entries it does not hold yet, in order.
+    fn union(&mut self, pointer: &str, items: Vec<Value>, index: usize) {
+        let bytes = items.iter().filter_map(Value::as_str).map(str::len).sum();
+        let list = self.list_at(pointer, items.len(), bytes, index);
+        for item in items {
+            list.push_value(item, index as u32);
+        }
     }
 
     fn merge_value(
@@ -371,11 +360,7 @@ impl<'a> Composer<'a> {
         match (existing, new) {
             (Value::Object(a), Value::Object(b)) => self.merge_object(a, b, pointer, index),
             (Value::Array(_), Value::Array(b)) => {
-                let bytes = b.iter().filter_map(Value::as_str).map(str::len).sum();
-                let list = self.list_at(pointer, b.len(), bytes, index);
-                for item in b {
-                    list.push_value(item, index as u32);
-                }
+                self.union(pointer, b, index);
                 Ok(())
             }
             (a, b) if type_name(a) != type_name(&b) => {

@@ -4,13 +4,11 @@
 //! Policies are mostly long lists of strings. Kept as `serde_json` values,
 //! each entry costs a 72-byte value and a heap string of its own: for a
 //! large policy that is most of the memory the composition touches, and
-//! fresh memory is the dearest thing at start-up. Here a string entry is 12
+//! fresh memory is the dearest thing at start-up. Here a string entry is 8
 //! bytes pointing into one shared text, and only entries that are not
 //! strings are values. A consumer that needs values gets them from
 //! [`Items::to_values`]; the Claude preview and the rules read the strings
 //! in place.
-
-use std::borrow::Cow;
 
 use hashbrown::HashTable;
 use serde_json::Value;
@@ -45,19 +43,11 @@ pub enum Item<'a> {
     Other(&'a Value),
 }
 
-impl<'a> Item<'a> {
+impl Item<'_> {
     pub fn to_value(self) -> Value {
         match self {
             Item::Str(s) => Value::String(s.to_string()),
             Item::Other(v) => v.clone(),
-        }
-    }
-
-    /// As a value: borrowed when it is one already.
-    pub fn as_value(self) -> Cow<'a, Value> {
-        match self {
-            Item::Str(s) => Cow::Owned(Value::String(s.to_string())),
-            Item::Other(v) => Cow::Borrowed(v),
         }
     }
 }
@@ -69,11 +59,6 @@ impl Items {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
-    }
-
-    /// The entry at `i`, if there is one.
-    pub fn get(&self, i: usize) -> Option<Item<'_>> {
-        self.entries.get(i).map(|&entry| self.item(entry))
     }
 
     /// An entry's item. Entries are only made by `push_str` and
@@ -93,14 +78,6 @@ impl Items {
             items: self,
             entries: self.entries.iter(),
         }
-    }
-
-    /// The string entries, in order.
-    pub fn strs(&self) -> impl Iterator<Item = &str> + Clone + '_ {
-        self.iter().filter_map(|item| match item {
-            Item::Str(s) => Some(s),
-            Item::Other(_) => None,
-        })
     }
 
     /// Every entry as a value, as `serde_json` holds a list.
@@ -145,13 +122,6 @@ impl Items {
         self.entries.push(Entry { start, len: OTHER });
     }
 
-    /// Room for `entries` more entries of `bytes` string bytes in all. Best
-    /// effort: a reservation that cannot be had is skipped.
-    fn reserve(&mut self, entries: usize, bytes: usize) {
-        let _ = self.entries.try_reserve(entries);
-        let _ = self.text.try_reserve(bytes);
-    }
-
     #[cfg(test)]
     pub(super) fn capacity(&self) -> (usize, usize) {
         (self.entries.capacity(), self.text.capacity())
@@ -192,15 +162,6 @@ pub(super) struct List {
 }
 
 impl List {
-    /// An empty list whose index has room for `entries`: a fragment's list
-    /// is indexed without the table growing on the way.
-    pub(super) fn with_room(entries: usize) -> Self {
-        List {
-            index: ArrayIndex::with_capacity(entries),
-            ..List::default()
-        }
-    }
-
     /// Appends `text` from fragment `source` unless the list holds it
     /// already; whether it did.
     pub(super) fn push_str(&mut self, text: &str, source: u32) -> bool {
@@ -275,21 +236,18 @@ impl List {
             self.items.entries.capacity() - self.items.len(),
             self.items.text.capacity() - self.items.text.len(),
         );
-        let entries = if have < entries {
-            entries.saturating_mul(times)
-        } else {
-            0
-        };
-        let bytes = if text < bytes {
-            bytes.saturating_mul(times)
-        } else {
-            0
-        };
-        self.items.reserve(entries, bytes);
-        // The index is sized for half of that: fragments of one policy
-        // overlap, and a table never written is not free (its control
-        // bytes are set when it is made).
-        self.index.reserve(entries / 2);
+        if have < entries {
+            let all = entries.saturating_mul(times);
+            let _ = self.items.entries.try_reserve(all);
+            // The index is sized for half of that (but at least this
+            // fragment's list): fragments of one policy overlap, and a table
+            // never written is not free (its control bytes are set when it
+            // is made).
+            self.index.reserve((all / 2).max(entries));
+        }
+        if text < bytes {
+            let _ = self.items.text.try_reserve(bytes.saturating_mul(times));
+        }
     }
 
     /// The position of the string `text`, if the list has it.
@@ -315,12 +273,6 @@ fn spread(tag: u32) -> u64 {
 }
 
 impl ArrayIndex {
-    fn with_capacity(entries: usize) -> Self {
-        ArrayIndex {
-            table: HashTable::with_capacity(entries),
-        }
-    }
-
     /// Room for `more` entries without growing (best effort).
     fn reserve(&mut self, more: usize) {
         let _ = self.table.try_reserve(more, |&(t, _)| spread(t));
@@ -416,7 +368,12 @@ mod tests {
             .map(|(_, source)| Some(source))
             .collect();
         assert_eq!(walked, sources[..5]);
-        assert_eq!(list.items.strs().collect::<Vec<_>>(), ["a", "b", "1"]);
+        let strings: Vec<_> = list
+            .items
+            .iter()
+            .filter(|item| matches!(item, Item::Str(_)))
+            .collect();
+        assert_eq!(strings, [Item::Str("a"), Item::Str("b"), Item::Str("1")]);
         assert_eq!(list.position("b"), Some(2));
         assert_eq!(list.position("1"), Some(4), "the string, not the number");
         assert_eq!(list.position("c"), None);
@@ -459,8 +416,10 @@ mod tests {
     }
 
     #[test]
-    fn a_list_made_with_room_indexes_that_many_without_growing() {
-        let mut list = List::with_room(1000);
+    fn the_first_fragment_is_indexed_without_the_table_growing() {
+        let mut list = List::default();
+        // The last fragment (none to come after it): room for its whole list.
+        list.make_room(1000, 4000, 1);
         let capacity = list.index.capacity();
         assert!(capacity >= 1000);
         for i in 0..1000 {

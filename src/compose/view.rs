@@ -10,7 +10,6 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
-use super::list::List;
 use super::{Composer, push_pointer_token};
 use crate::error::Result;
 use crate::jsonc::Json;
@@ -71,10 +70,7 @@ impl Composer<'_> {
                     .collect(),
             ),
             Json::Array(items) => {
-                let mut list = List::with_room(items.len());
-                list.make_room(items.len(), string_bytes(&items), self.to_come(index));
-                push_views(&mut list, items, index);
-                self.lists.insert(pointer.clone(), list);
+                self.union_view(pointer, items, index);
                 Value::Array(Vec::new())
             }
             other => other.to_value(),
@@ -92,34 +88,29 @@ impl Composer<'_> {
         match (existing, new) {
             (Value::Object(a), Json::Object(b)) => self.merge_object_view(a, b, pointer, index),
             (Value::Array(_), Json::Array(b)) => {
-                let list = self.list_at(pointer, b.len(), string_bytes(&b), index);
-                push_views(list, b, index);
+                self.union_view(pointer, b, index);
                 Ok(())
             }
             (existing, new) => self.merge_value(existing, new.to_value(), pointer, index),
         }
     }
-}
 
-/// How many bytes the strings of `items` hold.
-fn string_bytes(items: &[Json<'_>]) -> usize {
-    items
-        .iter()
-        .map(|item| match item {
-            Json::String(text) => text.len(),
-            _ => 0,
-        })
-        .sum()
-}
-
-/// Appends the entries of fragment `index`'s list `items` that `list` does
-/// not hold yet: a string is looked up as it stands in the text and copied
-/// only when it is new.
-fn push_views(list: &mut List, items: Vec<Json<'_>>, index: usize) {
-    for item in items {
-        match item {
-            Json::String(text) => list.push_str(&text, index as u32),
-            other => list.push_value(other.to_value(), index as u32),
-        };
+    /// [`Composer::union`] for a view: a string is looked up as it stands
+    /// in the text and copied only when it is new.
+    fn union_view(&mut self, pointer: &str, items: Vec<Json<'_>>, index: usize) {
+        let bytes = items
+            .iter()
+            .map(|item| match item {
+                Json::String(text) => text.len(),
+                _ => 0,
+            })
+            .sum();
+        let list = self.list_at(pointer, items.len(), bytes, index);
+        for item in items {
+            match item {
+                Json::String(text) => list.push_str(&text, index as u32),
+                other => list.push_value(other.to_value(), index as u32),
+            };
+        }
     }
 }

@@ -10,43 +10,13 @@ use crate::jsonc::Json;
 use crate::rules::{Action, Scope, SecurityRule};
 use crate::source::{SourceKind, opposing, string_list};
 
-/// Lists that become rules, in rule order, with their JSON pointers.
-const RULE_LISTS: [(&str, &str, &str, Scope, Action); 5] = [
-    (
-        "filesystem",
-        "denyRead",
-        "/filesystem/denyRead",
-        Scope::Read,
-        Action::Deny,
-    ),
-    (
-        "filesystem",
-        "denyWrite",
-        "/filesystem/denyWrite",
-        Scope::Write,
-        Action::Deny,
-    ),
-    (
-        "filesystem",
-        "allowWrite",
-        "/filesystem/allowWrite",
-        Scope::Write,
-        Action::Allow,
-    ),
-    (
-        "network",
-        "allowedDomains",
-        "/network/allowedDomains",
-        Scope::Network,
-        Action::Allow,
-    ),
-    (
-        "network",
-        "deniedDomains",
-        "/network/deniedDomains",
-        Scope::Network,
-        Action::Deny,
-    ),
+/// Lists that become rules, in rule order.
+const RULE_LISTS: [(&str, &str, Scope, Action); 5] = [
+    ("filesystem", "denyRead", Scope::Read, Action::Deny),
+    ("filesystem", "denyWrite", Scope::Write, Action::Deny),
+    ("filesystem", "allowWrite", Scope::Write, Action::Allow),
+    ("network", "allowedDomains", Scope::Network, Action::Allow),
+    ("network", "deniedDomains", Scope::Network, Action::Deny),
 ];
 
 /// Schema checks on one fragment. Unknown keys pass through untouched: srt
@@ -63,7 +33,7 @@ pub fn validate(path: &Path, fragment: &Json) -> Result<()> {
             }
         }
     }
-    for (section, key, _, _, _) in RULE_LISTS {
+    for (section, key, _, _) in RULE_LISTS {
         if let Some(v) = fragment.get(section).and_then(|s| s.get(key)) {
             string_list(path, &format!("{section}.{key}"), v)?;
         }
@@ -152,25 +122,14 @@ pub fn rule_iter(
 ) -> impl Iterator<Item = SecurityRule<'_>> {
     RULE_LISTS
         .into_iter()
-        .filter(move |&(_, _, _, scope, action)| keep(scope, action))
-        .flat_map(move |(_, _, pointer, scope, action)| {
-            composed.strings(pointer).map(move |pattern| SecurityRule {
+        .filter(move |&(_, _, scope, action)| keep(scope, action))
+        .flat_map(move |(section, key, scope, action)| {
+            let pointer = format!("/{section}/{key}");
+            composed.strings(&pointer).map(move |pattern| SecurityRule {
                 scope,
                 action,
                 pattern,
                 source: SourceKind::Srt,
             })
         })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn each_pointer_names_its_list() {
-        for (section, key, pointer, _, _) in RULE_LISTS {
-            assert_eq!(pointer, format!("/{section}/{key}"));
-        }
-    }
 }

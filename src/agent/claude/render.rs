@@ -97,17 +97,9 @@ impl<'x> Section<'x> {
             Section::Keys(keys) => keys
                 .iter()
                 .find(|(k, _)| *k == key)
-                .map(|(_, node)| node_value(node)),
+                .map(|(_, node)| node.as_value()),
             Section::Empty => None,
         }
-    }
-}
-
-/// A node of the composition as a value, borrowed where it is one.
-fn node_value<'x>(node: &'x Node<'_>) -> Cow<'x, Value> {
-    match node {
-        Node::Value(value) => Cow::Borrowed(value.as_ref()),
-        Node::List(items) => Cow::Owned(Value::Array(items.to_values())),
     }
 }
 
@@ -173,7 +165,7 @@ impl<'a> Generated<'a, '_> {
     /// A top-level `sandbox` key other than `network` and `filesystem`.
     pub fn sandbox_key(&self, key: &str) -> Option<Cow<'_, Value>> {
         match self.part(key) {
-            Some(Part::Value(node)) => Some(node_value(node)),
+            Some(Part::Value(node)) => Some(node.as_value()),
             // Only `network` and `filesystem` are generated as sections.
             _ => None,
         }
@@ -388,7 +380,7 @@ fn present_keys<'a>(
 
 fn keys_to_map(keys: &[(&str, Node)]) -> Map<String, Value> {
     keys.iter()
-        .map(|(k, node)| ((*k).to_string(), node.to_value()))
+        .map(|(k, node)| ((*k).to_string(), node.as_value().into_owned()))
         .collect()
 }
 
@@ -411,7 +403,7 @@ impl Settings<'_, '_> {
                     Value::Object(network)
                 }
                 Part::Keys(keys) => Value::Object(keys_to_map(keys)),
-                Part::Value(node) => node.to_value(),
+                Part::Value(node) => node.as_value().into_owned(),
             };
             sandbox.insert((*key).to_string(), value);
         }
