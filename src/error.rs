@@ -3,6 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::text_position::NotUtf8;
+
+const NOT_UTF8: &str = "the file is not valid UTF-8";
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The command line itself was wrong (clap reports most of these itself).
@@ -84,6 +88,26 @@ impl Error {
         Error::Fragment {
             path: path.to_path_buf(),
             message: message.into(),
+        }
+    }
+
+    /// A TOML file (config.toml, the Codex config) that is not UTF-8.
+    pub fn toml_not_utf8(path: &Path, at: NotUtf8) -> Self {
+        Error::TomlSyntax {
+            path: path.to_path_buf(),
+            line: at.line,
+            column: at.column,
+            message: NOT_UTF8.into(),
+        }
+    }
+
+    /// A fragment that is not UTF-8.
+    pub fn jsonc_not_utf8(path: &Path, at: NotUtf8) -> Self {
+        Error::Jsonc {
+            path: path.to_path_buf(),
+            line: at.line,
+            column: at.column,
+            message: NOT_UTF8.into(),
         }
     }
 

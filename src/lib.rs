@@ -12,8 +12,8 @@ pub mod compile;
 pub mod compose;
 pub mod config;
 pub mod error;
+pub mod fragment;
 pub mod heap;
-pub mod jsonc;
 pub mod paths;
 pub mod plan;
 pub mod profile;
@@ -23,5 +23,6 @@ pub mod source;
 mod swar;
 #[cfg(test)]
 mod test_rng;
+pub mod text_position;
 pub mod tomltext;
 pub mod ui;

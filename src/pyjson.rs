@@ -573,7 +573,7 @@ mod tests {
     }
 
     fn parse_fixture(text: &str) -> Value {
-        crate::jsonc::parse(text, std::path::Path::new("fixture.jsonc")).expect("fixture parses")
+        crate::fragment::parse(text, std::path::Path::new("fixture.jsonc")).expect("fixture parses")
     }
 
     #[test]

@@ -1,7 +1,5 @@
 //! The normalized rule list every agent generator consumes.
 
-use crate::source::SourceKind;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scope {
     /// srt filesystem.denyRead
@@ -22,15 +20,12 @@ pub enum Action {
 }
 
 /// One rule. The pattern is borrowed from the compiled document it was
-/// listed in (see [`crate::compile::Compiled::rules`]): a large policy has
-/// thousands of rules, and a copy of each pattern would cost an allocation
-/// and fresh memory for nothing.
+/// listed in (see [`crate::compile::Compiled::rules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SecurityRule<'a> {
     pub scope: Scope,
     pub action: Action,
     pub pattern: &'a str,
-    pub source: SourceKind,
 }
 
 impl SecurityRule<'_> {

@@ -25,12 +25,14 @@ pub fn bytes_below(word: u64, limit: u8) -> u64 {
 /// The position (0 to 7, first byte in memory first) of the lowest marked
 /// byte of a non-zero result, for words read with `from_le_bytes`.
 #[inline]
+#[allow(dead_code)] // Goes with this module once pyjson scans plainly.
 pub fn first(marks: u64) -> usize {
     (marks.trailing_zeros() / 8) as usize
 }
 
 /// Eight spaces: a word XOR this is zero exactly in the bytes that are
 /// spaces, so [`first`] of it is the position of the first other byte.
+#[allow(dead_code)]
 pub const SPACES: u64 = ONES * b' ' as u64;
 
 #[cfg(test)]

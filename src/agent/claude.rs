@@ -36,17 +36,6 @@ impl Agent for Claude {
         Ok(preview(ctx, &home_dir()))
     }
 
-    /// Streamed: a large policy's settings never sit in memory as one string.
-    fn write_preview(
-        &self,
-        ctx: &Ctx,
-        _warnings: &mut Warnings,
-        out: &mut dyn std::io::Write,
-    ) -> Result<()> {
-        render::write_preview(&input(ctx, &home_dir()), out);
-        Ok(())
-    }
-
     fn stage(&self, ctx: &Ctx, plan: &mut Plan, _warnings: &mut Warnings) -> Result<()> {
         stage(ctx, plan, &home_dir())
     }
@@ -73,8 +62,8 @@ pub fn fuzz_merge(
 /// What the generator reads; `home` is where a denyRead `~` points.
 fn input<'a>(ctx: &'a Ctx, home: &'a Path) -> render::Input<'a> {
     render::Input {
-        rules: ctx.rule_source(),
-        srt: ctx.compiled.srt_composed(),
+        rules: ctx.rules(),
+        srt: ctx.compiled.srt(),
         overrides: ctx.config.overrides(ctx.yolo),
         yolo: ctx.yolo,
         home,
@@ -86,9 +75,9 @@ fn generate(ctx: &Ctx, home: &Path) -> Map<String, Value> {
     render::render(&input(ctx, home))
 }
 
-/// `to_pretty` of the generated settings, written without building them.
+/// What `generate claude` prints: the generated settings as JSON.
 fn preview(ctx: &Ctx, home: &Path) -> String {
-    render::preview(&input(ctx, home))
+    to_pretty(&Value::Object(generate(ctx, home)))
 }
 
 fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
@@ -118,34 +107,18 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
 /// Reads the mode's target only (never the anchor).
 fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
     let target = anchor::target_path(ctx.config, ctx.yolo);
-    let text = if target.exists() {
-        existing::read_text(&target)?
+    let on_disk = if target.exists() {
+        existing::read(&target)?
     } else {
         None
     };
-    let Some(text) = text else {
+    let Some(on_disk) = on_disk else {
         return Ok(AgentDiff::TargetMissing(format!(
             "claude target file not found: {}",
             target.display()
         )));
     };
-    // A view of the text when it is plain JSON (as twsrt writes it), else
-    // what the full reader makes of it (and its errors).
-    let parsed;
-    let on_disk = match crate::jsonc::parse_plain_json_view(&text) {
-        Some(view) => view,
-        None => {
-            parsed = existing::parse(&text, &target)?;
-            crate::jsonc::Json::Object(
-                parsed
-                    .iter()
-                    .map(|(k, v)| (k.as_str().into(), crate::jsonc::Json::of(v)))
-                    .collect(),
-            )
-        }
-    };
-    let input = input(ctx, home);
-    let entries = diff::entries_generated(&render::generated(&input), &on_disk);
+    let entries = diff::entries(&generate(ctx, home), &on_disk);
     Ok(AgentDiff::Compared {
         missing: entries.missing,
         extra: entries.extra,

@@ -5,45 +5,30 @@ pub mod claude;
 pub mod codex;
 pub mod copilot;
 
-use std::cell::OnceCell;
+use std::collections::HashSet;
 
 use crate::compile::Compiled;
 use crate::config::Config;
 use crate::error::Result;
 use crate::plan::Plan;
-use crate::rules::{Action, Scope, SecurityRule};
+use crate::rules::SecurityRule;
 
 /// Everything a generator may look at. Generators never write; they read
 /// their own existing target files only in `stage` and `diff`.
 pub struct Ctx<'a> {
     pub config: &'a Config,
     pub compiled: &'a Compiled,
-    rules: RuleList<'a>,
+    rules: Vec<SecurityRule<'a>>,
     pub yolo: bool,
-}
-
-/// Where a context's rules come from.
-enum RuleList<'a> {
-    /// `compiled.rules()`, built on first use and then shared by every agent
-    /// of the command. The Claude preview reads the compiled documents
-    /// directly and never builds it: a large policy's list is a fresh
-    /// 200 KB.
-    Compiled(OnceCell<Vec<SecurityRule<'a>>>),
-    /// Given as they are (the fuzz targets).
-    Given(Vec<SecurityRule<'a>>),
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(config: &'a Config, compiled: &'a Compiled, yolo: bool) -> Self {
-        Ctx {
-            config,
-            compiled,
-            rules: RuleList::Compiled(OnceCell::new()),
-            yolo,
-        }
+        Self::with_rules(config, compiled, compiled.rules(), yolo)
     }
 
-    /// A context whose rules are `rules` rather than those of `compiled`.
+    /// A context whose rules are `rules` rather than those of `compiled`
+    /// (the fuzz targets).
     pub fn with_rules(
         config: &'a Config,
         compiled: &'a Compiled,
@@ -53,60 +38,14 @@ impl<'a> Ctx<'a> {
         Ctx {
             config,
             compiled,
-            rules: RuleList::Given(rules),
+            rules,
             yolo,
         }
     }
 
     /// The normalized rules, in order.
     pub fn rules(&self) -> &[SecurityRule<'a>] {
-        match &self.rules {
-            RuleList::Compiled(list) => list.get_or_init(|| self.compiled.rules()),
-            RuleList::Given(rules) => rules,
-        }
-    }
-
-    /// The same rules, without building the list when it is not built yet.
-    pub fn rule_source(&self) -> Rules<'_> {
-        match &self.rules {
-            RuleList::Compiled(list) => match list.get() {
-                Some(rules) => Rules::List(rules),
-                None => Rules::Compiled(self.compiled),
-            },
-            RuleList::Given(rules) => Rules::List(rules),
-        }
-    }
-}
-
-/// The rules of a context as one pass at a time can read them: a list, or
-/// the compiled documents themselves (see [`Compiled::rule_iter`]).
-#[derive(Clone, Copy)]
-pub enum Rules<'a> {
-    List(&'a [SecurityRule<'a>]),
-    Compiled(&'a Compiled),
-}
-
-impl<'a> Rules<'a> {
-    /// The rules whose (scope, action) `keep` accepts, in order.
-    pub fn iter_where(
-        self,
-        keep: impl Fn(Scope, Action) -> bool + Copy + 'a,
-    ) -> impl Iterator<Item = SecurityRule<'a>> + 'a {
-        let (list, compiled) = match self {
-            Rules::List(list) => (Some(list), None),
-            Rules::Compiled(compiled) => (None, Some(compiled)),
-        };
-        let listed = list
-            .into_iter()
-            .flatten()
-            .filter(move |r| keep(r.scope, r.action))
-            .copied();
-        listed.chain(compiled.into_iter().flat_map(move |c| c.rule_iter(keep)))
-    }
-
-    /// Every rule, in order.
-    pub fn iter(self) -> impl Iterator<Item = SecurityRule<'a>> + 'a {
-        self.iter_where(|_, _| true)
+        &self.rules
     }
 }
 
@@ -135,10 +74,8 @@ pub trait Agent {
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String>;
 
     /// [`Agent::preview`] followed by a newline, written to `out`: what
-    /// `generate NAME` prints when NAME is the only agent. An agent whose
-    /// rendering cannot fail once it has started may stream it instead of
-    /// building one string. Write errors (a closed pipe) are ignored, as for
-    /// every stdout line.
+    /// `generate NAME` prints when NAME is the only agent. Write errors (a
+    /// closed pipe) are ignored, as for every stdout line.
     fn write_preview(
         &self,
         ctx: &Ctx,
@@ -185,9 +122,8 @@ pub fn set_diff<'a>(
     generated: impl IntoIterator<Item = &'a str>,
     existing: impl IntoIterator<Item = &'a str>,
 ) -> AgentDiff {
-    use crate::compose::FxHashSet;
-    let have: FxHashSet<&str> = existing.into_iter().collect();
-    let want: FxHashSet<&str> = generated.into_iter().collect();
+    let have: HashSet<&str> = existing.into_iter().collect();
+    let want: HashSet<&str> = generated.into_iter().collect();
     let mut missing: Vec<String> = want
         .iter()
         .filter(|g| !have.contains(*g))

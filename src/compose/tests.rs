@@ -1,8 +1,8 @@
 use super::*;
-use crate::jsonc::Json;
 use crate::source::SourceKind;
 use crate::test_rng::Rng;
 use serde_json::json;
+use std::collections::HashMap;
 
 fn frag(name: &str, text: &str) -> ParsedFragment {
     ParsedFragment {
@@ -126,22 +126,84 @@ fn composition_is_linear_in_entries() {
 /// What compile does, fragment by fragment: the composition or the first
 /// error (a conflict, then an opposing-action error).
 fn incremental(kind: SourceKind, frags: &[ParsedFragment]) -> std::result::Result<String, String> {
-    let mut composer = Composer::new("p", kind.name()).expecting(frags.len());
+    let mut composer = Composer::new("p", kind.name());
     for f in frags {
         composer.add(f.clone()).map_err(|e| e.to_string())?;
     }
     let composed = composer.finish();
-    kind.check_opposing_composed("p", &composed)
+    kind.check_opposing("p", &composed)
         .map_err(|e| e.to_string())?;
-    Ok(serde_json::to_string(&composed.to_value()).unwrap())
+    Ok(serde_json::to_string(&composed.into_value()).unwrap())
 }
 
-/// The same, the way it was specified: compose everything, then check the
-/// fragments for opposing actions.
+/// The same, the way it was specified: compose everything, then look for
+/// opposing actions fragment by fragment ([`opposing_by_fragments`]).
 fn in_one_go(kind: SourceKind, frags: &[ParsedFragment]) -> std::result::Result<String, String> {
     let value = compose("p", kind.name(), frags).map_err(|e| e.to_string())?;
-    kind.check_opposing("p", frags).map_err(|e| e.to_string())?;
+    opposing_by_fragments(kind, frags)?;
     Ok(serde_json::to_string(&value).unwrap())
+}
+
+/// The oracle for the opposing-action checks, as they were first written:
+/// over the fragments, not the composition. A value's first fragment per
+/// list is the one a later list's entry is reported against.
+fn opposing_by_fragments(
+    kind: SourceKind,
+    frags: &[ParsedFragment],
+) -> std::result::Result<(), String> {
+    let strings = |f: &'_ ParsedFragment, pointer: &str| -> Vec<String> {
+        f.value
+            .pointer(pointer)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(String::from))
+            .collect()
+    };
+    let report = |value: &str, first: (&str, &ParsedFragment), second: (&str, &ParsedFragment)| {
+        let name = |pointer: &str| pointer[1..].replace('/', ".");
+        Err(crate::source::opposing(
+            "p",
+            kind,
+            value,
+            (&name(first.0), &first.1.path),
+            (&name(second.0), &second.1.path),
+        )
+        .to_string())
+    };
+    if kind == SourceKind::Srt {
+        for (allowed, denied) in [
+            ("/network/allowedDomains", "/network/deniedDomains"),
+            ("/filesystem/allowWrite", "/filesystem/denyWrite"),
+        ] {
+            for later in frags {
+                for value in strings(later, denied) {
+                    if let Some(first) = frags.iter().find(|f| strings(f, allowed).contains(&value))
+                    {
+                        return report(&value, (allowed, first), (denied, later));
+                    }
+                }
+            }
+        }
+        return Ok(());
+    }
+    let mut first: HashMap<String, (&str, &ParsedFragment)> = HashMap::new();
+    for key in ["/allow", "/ask", "/deny"] {
+        for f in frags {
+            for value in strings(f, key) {
+                match first.get(&value) {
+                    Some(&(other_key, other)) if other_key != key => {
+                        return report(&value, (other_key, other), (key, f));
+                    }
+                    Some(_) => {}
+                    None => {
+                        first.insert(value, (key, f));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 #[test]
@@ -201,7 +263,10 @@ fn incremental_composition_agrees_with_composing_in_one_go() {
                 }
             })
             .collect();
-        if frags.iter().any(|f| kind.validate(f).is_err()) {
+        if frags
+            .iter()
+            .any(|f| kind.validate(&f.path, &f.value).is_err())
+        {
             continue;
         }
         let expected = in_one_go(kind, &frags);
@@ -212,7 +277,7 @@ fn incremental_composition_agrees_with_composing_in_one_go() {
 }
 
 #[test]
-fn lookups_name_the_first_fragment_that_listed_an_entry() {
+fn list_entries_name_the_first_fragment_that_listed_them() {
     let frags = [
         frag("a", r#"{"l": ["x", "y", "x", 1, "z", "y"]}"#),
         frag("b", r#"{"l": ["w", "z", "v"], "m": ["x"]}"#),
@@ -222,273 +287,101 @@ fn lookups_name_the_first_fragment_that_listed_an_entry() {
         composer.add(f.clone()).unwrap();
     }
     let composed = composer.finish();
+    let listed = |pointer: &str| -> Vec<(String, String)> {
+        composed
+            .list(pointer)
+            .map(|(v, p)| (v.to_string(), p.display().to_string()))
+            .collect()
+    };
+    let pair = |v: &str, p: &str| (v.to_string(), format!("/f/{p}.jsonc"));
+    // Only strings, in order, each once.
+    assert_eq!(
+        listed("/l"),
+        [
+            pair("x", "a"),
+            pair("y", "a"),
+            pair("z", "a"),
+            pair("w", "b"),
+            pair("v", "b")
+        ]
+    );
+    assert_eq!(listed("/m"), [pair("x", "b")]);
+    assert_eq!(listed("/nothing"), []);
     // A fragment's own duplicates go, in place and in order.
     assert_eq!(
-        composed.to_value()["l"],
+        composed.into_value()["l"],
         json!(["x", "y", 1, "z", "w", "v"])
     );
-    let source = |pointer: &str, text: &str| {
-        composed
-            .lookup(pointer)?
-            .source_of(text)
-            .map(|p| p.display().to_string())
-    };
-    assert_eq!(source("/l", "z").as_deref(), Some("/f/a.jsonc"));
-    assert_eq!(source("/l", "w").as_deref(), Some("/f/b.jsonc"));
-    assert_eq!(source("/m", "x").as_deref(), Some("/f/b.jsonc"));
-    // Only strings are looked up, and only in the list named.
-    assert_eq!(source("/l", "1"), None);
-    assert_eq!(source("/l", "q"), None);
-    assert_eq!(source("/m", "y"), None);
-    assert_eq!(source("/nothing", "x"), None);
 }
 
-#[test]
-fn a_list_is_sized_once_for_the_fragments_to_come() {
-    let list = |from: usize| {
-        let items: Vec<String> = (from..from + 100).map(|i| format!("\"e{i}\"")).collect();
-        frag(
-            &format!("f{from}"),
-            &format!(r#"{{"l": [{}]}}"#, items.join(",")),
-        )
-    };
-    let frags: Vec<_> = (0..4).map(|i| list(i * 50)).collect();
-    let mut composer = Composer::new("p", "srt").expecting(frags.len());
-    composer.add(frags[0].clone()).unwrap();
-    let capacity = |c: &Composer| c.lists["/l"].items.capacity().0;
-    // Room for this fragment's 100 entries and as many from each of the 3 to come.
-    let first = capacity(&composer);
-    assert!(first >= 400, "{first}");
-    for f in &frags[1..] {
-        composer.add(f.clone()).unwrap();
-        assert_eq!(capacity(&composer), first, "no regrowth");
-    }
-    let composed = composer.finish();
-    assert_eq!(composed.list_len("/l"), 250);
-    // Without a count, the list grows as entries come.
-    let mut plain = Composer::new("p", "srt");
-    plain.add(frags[0].clone()).unwrap();
-    assert!(capacity(&plain) < 400);
-}
-
-#[test]
-fn a_view_list_starts_with_room_for_the_fragments_to_come() {
-    let texts: Vec<String> = (0..4)
-        .map(|f| {
-            let items: Vec<String> = (f * 50..f * 50 + 100)
-                .map(|i| format!("\"e{i}\""))
-                .collect();
-            format!(r#"{{"l": [{}]}}"#, items.join(","))
-        })
-        .collect();
-    let mut composer = Composer::new("p", "srt").expecting(texts.len());
-    let capacity = |c: &Composer| c.lists["/l"].items.capacity().0;
-    let mut first = None;
-    for (i, text) in texts.iter().enumerate() {
-        let view = crate::jsonc::parse_view(text).unwrap();
-        composer
-            .add_view(PathBuf::from(format!("/f/{i}")), view)
-            .unwrap();
-        // Room for 100 entries from each of the 4 fragments, at once.
-        let now = capacity(&composer);
-        assert_eq!(
-            *first.get_or_insert(now),
-            now,
-            "no regrowth after fragment {i}"
-        );
-    }
-    assert_eq!(first, Some(400));
-    assert_eq!(composer.finish().list_len("/l"), 250);
-}
-
-/// Composing fragments as views of their text gives exactly what composing
-/// their values gives: the same document, the same sources, the same
-/// conflicts with the same messages, for lists of mixed types (Python
-/// equality: 1, 1.0 and true are one entry), nested objects and scalars of
-/// every type at the same pointer.
-#[test]
-fn composing_views_agrees_with_composing_values() {
-    let mut rng = Rng(0x0bad_cafe_f00d_1234);
-    let pool = [
-        json!("a"),
-        json!("b"),
-        json!("\u{e9}"),
-        json!(""),
-        json!(1),
-        json!(1.0),
-        json!(true),
-        json!(null),
-        json!({"k": [1, "a"]}),
-        json!({"k": [1.0, "a"]}),
-        json!([1, "a"]),
-        json!([]),
-    ];
-    let scalars = [
-        json!(1),
-        json!(2.5),
-        json!("s"),
-        json!(false),
-        json!(null),
-        json!({"o": 1}),
-        json!([1]),
-    ];
-    let mut errors = 0;
-    for _ in 0..3_000 {
-        let frags: Vec<ParsedFragment> = (0..1 + rng.below(4))
-            .map(|i| {
-                let mut value = json!({});
-                for key in ["l", "m"] {
-                    if rng.below(3) > 0 {
-                        let items: Vec<Value> = (0..rng.below(6))
-                            .map(|_| pool[rng.below(pool.len() as u64) as usize].clone())
-                            .collect();
-                        if key == "m" {
-                            value["m"] = json!({ "n": items });
-                        } else {
-                            value[key] = Value::Array(items);
-                        }
-                    }
-                }
-                if rng.below(3) == 0 {
-                    value["s"] = scalars[rng.below(scalars.len() as u64) as usize].clone();
-                }
-                ParsedFragment {
-                    name: format!("f{i}"),
-                    path: PathBuf::from(format!("/f/f{i}.jsonc")),
-                    value,
-                }
-            })
-            .collect();
-        let by_values = {
-            let mut composer = Composer::new("p", "srt").expecting(frags.len());
-            frags
-                .iter()
-                .try_for_each(|f| composer.add(f.clone()))
-                .map(|()| composer.finish())
-                .map_err(|e| e.to_string())
-        };
-        let by_views = {
-            let mut composer = Composer::new("p", "srt").expecting(frags.len());
-            frags
-                .iter()
-                .try_for_each(|f| composer.add_view(f.path.clone(), Json::of(&f.value)))
-                .map(|()| composer.finish())
-                .map_err(|e| e.to_string())
-        };
-        match (by_values, by_views) {
-            (Ok(a), Ok(b)) => {
-                assert_eq!(
-                    serde_json::to_string(&a.to_value()).unwrap(),
-                    serde_json::to_string(&b.to_value()).unwrap(),
-                    "{frags:#?}"
-                );
-                for pointer in ["/l", "/m/n"] {
-                    let sources = |c: &Composed| -> Vec<(String, String)> {
-                        c.list(pointer)
-                            .map(|(v, p)| (v.to_string(), p.display().to_string()))
-                            .collect()
-                    };
-                    assert_eq!(sources(&a), sources(&b), "{frags:#?}");
-                    for text in ["a", "b", "\u{e9}", ""] {
-                        let source = |c: &Composed| {
-                            c.lookup(pointer)
-                                .and_then(|l| l.source_of(text).map(|p| p.to_path_buf()))
-                        };
-                        assert_eq!(source(&a), source(&b), "{pointer} {text:?} {frags:#?}");
-                    }
-                }
-            }
-            (Err(a), Err(b)) => {
-                errors += 1;
-                assert_eq!(a, b, "{frags:#?}");
-            }
-            (a, b) => panic!(
-                "values {:?}, views {:?}: {frags:#?}",
-                a.map(|c| c.to_value()),
-                b.map(|c| c.to_value())
-            ),
-        }
-    }
-    assert!(errors > 300, "only {errors} conflicts");
-}
-
-#[test]
-fn packed_lists_are_read_in_place_and_agree_with_the_value() {
-    let frags = [
-        frag(
-            "a",
-            r#"{"s": 1, "o": {"l": ["x", 2, "y"], "in": {"k": ["p"]}}, "top": ["t"]}"#,
-        ),
-        frag(
-            "b",
-            r#"{"o": {"l": ["y", "z", {"q": [1]}], "in": {"k": ["r"]}}}"#,
-        ),
-    ];
-    let mut composer = Composer::new("p", "srt");
-    for f in &frags {
-        composer.add(f.clone()).unwrap();
-    }
-    let composed = composer.finish();
-    let value = composed.to_value();
-    assert_eq!(
-        value,
-        json!({"s": 1, "o": {"l": ["x", 2, "y", "z", {"q": [1]}], "in": {"k": ["p", "r"]}},
-               "top": ["t"]})
+/// The conflict at `pointer` of fragments `texts` names exactly `first` and
+/// `second` (indexes into `texts`) and no other fragment.
+#[track_caller]
+fn conflict_names(texts: &[&str], pointer: &str, first: usize, second: usize) {
+    let message = compose_texts(texts).unwrap_err().to_string();
+    let expected = format!(
+        "profile 'p', source 'srt': /f/f{first}.jsonc and /f/f{second}.jsonc set different values \
+         at {pointer}; a profile cannot override a value, so make the fragments agree"
     );
-    // A list is handed out packed, its strings in place.
-    match composed.node("/o/l") {
-        Some(Node::List(items)) => {
-            assert_eq!(items.len(), 5);
-            assert_eq!(items.iter().nth(1), Some(Item::Other(&json!(2))));
-            assert_eq!(Value::Array(items.to_values()), value["o"]["l"]);
-        }
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(
-        composed.strings("/o/l").collect::<Vec<_>>(),
-        ["x", "y", "z"]
-    );
-    // A value with lists inside is built with them; one without is borrowed.
-    match composed.node("/o/in") {
-        Some(Node::Value(Cow::Owned(v))) => assert_eq!(v, value["o"]["in"]),
-        other => panic!("{other:?}"),
-    }
-    match composed.node("/s") {
-        Some(Node::Value(Cow::Borrowed(v))) => assert_eq!(*v, json!(1)),
-        other => panic!("{other:?}"),
-    }
-    assert!(composed.node("/nothing").is_none());
-    assert!(composed.is_object("") && composed.is_object("/o"));
-    assert!(!composed.is_object("/o/l") && !composed.is_object("/s"));
-    // A document given as a value reads the same.
-    let whole = Composed::from_value(value.clone());
-    assert!(whole.lists.is_empty() && !composed.lists.is_empty());
-    assert!(whole.strings("/o/l").eq(composed.strings("/o/l")));
-    assert_eq!(
-        whole.node("/o/l").unwrap().as_value().into_owned(),
-        value["o"]["l"]
-    );
-    assert!(whole.strings("/s").next().is_none());
-    assert_eq!(compose("p", "srt", &frags).unwrap(), value);
+    assert_eq!(message, expected);
 }
 
 #[test]
-fn every_byte_of_a_key_counts_in_its_hash() {
-    // A hash that skipped some bytes (a word boundary, the tail) would
-    // still be correct, but would put every such pair in one bucket.
-    for len in 1..40 {
-        let base = "k".repeat(len);
-        let tag = Key::Str(&base).tag();
-        for at in 0..len {
-            let mut other = base.clone().into_bytes();
-            other[at] = b'j';
-            let other = String::from_utf8(other).unwrap();
-            assert_ne!(Key::Str(&other).tag(), tag, "len {len}, byte {at}");
-        }
-        // Length counts too (a zero-padded tail must not equal a zero byte).
-        let padded = format!("{base}\0");
-        assert_ne!(Key::Str(&padded).tag(), tag, "len {len}");
-        // The same text as a string and as another value's key differ.
-        assert_ne!(Key::Other(base.clone()).tag(), tag);
-    }
+fn a_conflict_names_the_two_fragments_that_disagree() {
+    let other = r#"{"other": 1}"#;
+    // The object appears first in the second, third and last fragment.
+    conflict_names(
+        &[other, r#"{"o": {"k": 1}}"#, r#"{"o": {"k": 2}}"#],
+        "/o/k",
+        1,
+        2,
+    );
+    conflict_names(
+        &[other, other, r#"{"o": {"k": 1}}"#, r#"{"o": {"k": 2}}"#],
+        "/o/k",
+        2,
+        3,
+    );
+    conflict_names(
+        &[
+            other,
+            r#"{"x": 1}"#,
+            r#"{"o": {"k": 1}}"#,
+            "{}",
+            r#"{"o": {"k": 2}}"#,
+        ],
+        "/o/k",
+        2,
+        4,
+    );
+    // Nested objects: the value was set by a fragment that only added a
+    // key to an object another fragment created.
+    conflict_names(
+        &[
+            r#"{"o": {"a": 1}}"#,
+            r#"{"o": {"b": {"c": {"d": true}}}}"#,
+            r#"{"o": {"b": {"c": {"d": false}}}}"#,
+        ],
+        "/o/b/c/d",
+        1,
+        2,
+    );
+    conflict_names(
+        &[
+            other,
+            r#"{"o": {"n": {"a": 1}}}"#,
+            r#"{"o": {"n": {"b": 2}}}"#,
+            r#"{"o": {"n": {"b": 3}}}"#,
+        ],
+        "/o/n/b",
+        2,
+        3,
+    );
+    // Keys that need JSON-pointer escapes.
+    conflict_names(
+        &[other, r#"{"a/b": {"~c": 1}}"#, r#"{"a/b": {"~c": 2}}"#],
+        "/a~1b/~0c",
+        1,
+        2,
+    );
 }

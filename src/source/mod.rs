@@ -1,8 +1,17 @@
-//! The registered canonical source kinds. Each kind has its own file with its
-//! schema checks, its opposing-action checks and its translation into rules.
+//! The registered canonical source kinds. Each kind has its own file with
+//! its schema checks (on one parsed fragment), its opposing-action checks (on
+//! the composition of a profile's fragments) and its translation into rules.
 
 pub mod bash;
 pub mod srt;
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::compose::Composed;
+use crate::error::{Error, Result};
+use crate::rules::SecurityRule;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SourceKind {
@@ -28,16 +37,36 @@ impl SourceKind {
     pub fn names() -> Vec<&'static str> {
         Self::ALL.iter().map(|k| k.name()).collect()
     }
+
+    /// Schema checks on one parsed fragment read from `path`.
+    pub fn validate(self, path: &Path, fragment: &Value) -> Result<()> {
+        match self {
+            SourceKind::Srt => srt::validate(path, fragment),
+            SourceKind::Bash => bash::validate(path, fragment),
+        }
+    }
+
+    /// The same value may not be both allowed and denied. The first
+    /// offending entry in fragment order is reported, with the fragments
+    /// that listed it first on each side.
+    pub fn check_opposing(self, profile: &str, composed: &Composed) -> Result<()> {
+        match self {
+            SourceKind::Srt => srt::check_opposing(profile, composed),
+            SourceKind::Bash => bash::check_opposing(profile, composed),
+        }
+    }
+
+    /// The rules of the composed document `doc`, in order.
+    pub fn rules(self, doc: &Value) -> Vec<SecurityRule<'_>> {
+        match self {
+            SourceKind::Srt => srt::rules(doc),
+            SourceKind::Bash => bash::rules(doc),
+        }
+    }
 }
 
-use std::path::Path;
-
-use crate::compose::{Composed, ParsedFragment};
-use crate::error::{Error, Result};
-use crate::jsonc::Json;
-
 /// A rule list: an array of non-empty strings.
-pub(crate) fn string_list(path: &Path, key: &str, value: &Json) -> Result<()> {
+fn string_list(path: &Path, key: &str, value: &Value) -> Result<()> {
     let Some(items) = value.as_array() else {
         return Err(Error::fragment(
             path,
@@ -45,11 +74,7 @@ pub(crate) fn string_list(path: &Path, key: &str, value: &Json) -> Result<()> {
         ));
     };
     for (i, item) in items.iter().enumerate() {
-        let text = match item {
-            Json::String(s) => Some(s.as_ref()),
-            _ => None,
-        };
-        match text {
+        match item.as_str() {
             None => {
                 return Err(Error::fragment(
                     path,
@@ -66,6 +91,15 @@ pub(crate) fn string_list(path: &Path, key: &str, value: &Json) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The strings of the list at `pointer` of `doc`, in order.
+fn strings<'d>(doc: &'d Value, pointer: &str) -> impl Iterator<Item = &'d str> + use<'d> {
+    doc.pointer(pointer)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
 }
 
 /// `first` and `second` name a list and the fragment file it is in.
@@ -87,50 +121,15 @@ pub(crate) fn opposing(
     ))
 }
 
-impl SourceKind {
-    /// Schema checks on one parsed fragment.
-    pub fn validate(self, fragment: &ParsedFragment) -> Result<()> {
-        self.validate_view(&fragment.path, &Json::of(&fragment.value))
+/// The entries of the list at `pointer` with the file that first listed
+/// each, for lookups.
+fn first_listed<'c>(
+    composed: &'c Composed,
+    pointer: &str,
+) -> std::collections::HashMap<&'c str, &'c Path> {
+    let mut map = std::collections::HashMap::new();
+    for (value, path) in composed.list(pointer) {
+        map.entry(value).or_insert(path);
     }
-
-    /// Schema checks on a fragment read as a view of its text (the way
-    /// compile reads fragments): the same checks and messages.
-    pub fn validate_view(self, path: &Path, fragment: &Json) -> Result<()> {
-        match self {
-            SourceKind::Srt => srt::validate(path, fragment),
-            SourceKind::Bash => bash::validate(path, fragment),
-        }
-    }
-
-    pub fn check_opposing(self, profile: &str, fragments: &[ParsedFragment]) -> Result<()> {
-        match self {
-            SourceKind::Srt => srt::check_opposing(profile, fragments),
-            SourceKind::Bash => bash::check_opposing(profile, fragments),
-        }
-    }
-
-    /// [`SourceKind::check_opposing`] on the composition of the fragments:
-    /// the same verdict (the first offending entry in fragment order is the
-    /// first occurrence of its value, which the composed list keeps, with the
-    /// fragment it came from), without keeping the fragments around.
-    pub fn check_opposing_composed(self, profile: &str, composed: &Composed) -> Result<()> {
-        match self {
-            SourceKind::Srt => srt::check_opposing_composed(profile, composed),
-            SourceKind::Bash => bash::check_opposing_composed(profile, composed),
-        }
-    }
-
-    /// The rules of `composed`, in order, without the lists whose (scope,
-    /// action) `keep` refuses.
-    pub fn rule_iter(
-        self,
-        composed: &Composed,
-        keep: impl Fn(crate::rules::Scope, crate::rules::Action) -> bool,
-    ) -> impl Iterator<Item = crate::rules::SecurityRule<'_>> {
-        let (srt, bash) = match self {
-            SourceKind::Srt => (Some(srt::rule_iter(composed, keep)), None),
-            SourceKind::Bash => (None, Some(bash::rule_iter(composed, keep))),
-        };
-        srt.into_iter().flatten().chain(bash.into_iter().flatten())
-    }
+    map
 }

@@ -29,13 +29,7 @@ pub fn read_text(path: &Path) -> Result<Option<String>> {
 
 /// The file's text (from `path`) as its top-level object.
 pub fn parse(text: &str, path: &Path) -> Result<Map<String, Value>> {
-    // The file as twsrt writes it parses in one pass; anything else (and
-    // every error) is serde_json's to judge.
-    let parsed = match crate::jsonc::parse_plain_json(text) {
-        Some(value) => Ok(value),
-        None => serde_json::from_str(text),
-    };
-    let value: Value = parsed.map_err(|e| {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
         Error::target(
             path,
             format!(

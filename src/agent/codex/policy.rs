@@ -12,7 +12,6 @@ use super::pathshape::{
     workspace_root,
 };
 use crate::agent::Warnings;
-use crate::compose::FxHashMap;
 use crate::error::{Error, Result};
 use crate::rules::{Action, Scope, SecurityRule};
 
@@ -37,14 +36,14 @@ impl Access {
 /// Keys in first-insertion order, each looked up in constant time.
 #[derive(Debug, Clone)]
 pub struct OrderedMap<V> {
-    index: FxHashMap<String, usize>,
+    index: HashMap<String, usize>,
     entries: Vec<(String, V)>,
 }
 
 impl<V> Default for OrderedMap<V> {
     fn default() -> Self {
         Self {
-            index: FxHashMap::default(),
+            index: HashMap::new(),
             entries: Vec::new(),
         }
     }
@@ -329,7 +328,7 @@ fn runtime_warnings(profile: &Profile, home: &Path, warnings: &mut Warnings) {
 fn shared_missing_parents(profile: &Profile, home: &Path) -> BTreeSet<String> {
     let mut counts: HashMap<String, usize> = HashMap::new();
     // Rules share directories: look each one up once.
-    let mut exists: FxHashMap<Vec<u8>, bool> = FxHashMap::default();
+    let mut exists: HashMap<Vec<u8>, bool> = HashMap::new();
     let mut dir_exists = |dir: &Path| {
         let key = dir.as_os_str().as_bytes();
         match exists.get(key) {

