@@ -4,15 +4,7 @@
 use serde_json::{Map, Number, Value};
 use toml_edit::Item;
 
-/// 1-based line and column (in characters) of a byte offset in `text`.
-pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = text.get(..offset).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let column = before[line_start..].chars().count() + 1;
-    (line, column)
-}
+pub use crate::text_position::line_column;
 
 /// Parse a TOML document. A syntax error names the file, line and column and
 /// the parser's description, never the offending line: in a file twsrt does
@@ -86,16 +78,6 @@ fn value_to_json(v: &toml_edit::Value) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn line_column_counts_characters_from_one() {
-        let text = "ab\ncdé\nf";
-        assert_eq!(line_column(text, 0), (1, 1));
-        assert_eq!(line_column(text, 3), (2, 1));
-        assert_eq!(line_column(text, text.find('f').unwrap()), (3, 1));
-        assert_eq!(line_column(text, text.find('é').unwrap()), (2, 3));
-        assert_eq!(line_column(text, text.rfind('\n').unwrap()), (2, 4));
-    }
 
     #[test]
     fn toml_values_convert_with_their_types() {

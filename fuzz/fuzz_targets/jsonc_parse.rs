@@ -25,12 +25,12 @@ fuzz_target!(|data: &[u8]| {
 
 fn check(text: &str) {
     let path = Path::new("f.jsonc");
-    let parsed = twsrt::jsonc::parse(text, path);
+    let parsed = twsrt::fragment::parse(text, path);
     match &parsed {
         Ok(value) => {
             assert!(value.is_object(), "root is not an object");
             let pretty = twsrt::pyjson::to_pretty(value);
-            let again = twsrt::jsonc::parse(&pretty, path)
+            let again = twsrt::fragment::parse(&pretty, path)
                 .unwrap_or_else(|e| panic!("printed JSON does not parse back: {e}\n{pretty}"));
             assert_eq!(
                 twsrt::pyjson::to_pretty(&again),
@@ -175,7 +175,7 @@ fn bad_number(v: &Value) -> bool {
             if t.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
                 !t.parse::<f64>().is_ok_and(f64::is_finite)
             } else {
-                t.trim_start_matches('-').len() > twsrt::jsonc::MAX_INT_DIGITS
+                t.trim_start_matches('-').len() > twsrt::fragment::MAX_INT_DIGITS
             }
         }
         Value::Array(a) => a.iter().any(bad_number),

@@ -66,16 +66,10 @@ pub fn rule(record: &str) -> Option<SecurityRule<'_>> {
         .char_indices()
         .nth(1)
         .map_or("", |(i, _)| &record[i..]);
-    let source = if scope == Scope::Execute {
-        SourceKind::Bash
-    } else {
-        SourceKind::Srt
-    };
     Some(SecurityRule {
         scope,
         action,
         pattern,
-        source,
     })
 }
 
@@ -101,7 +95,7 @@ pub fn config() -> Config {
 /// and generators take only the pass-through keys from `srt`).
 pub fn compiled(srt: Value) -> Compiled {
     let canonical = |kind: SourceKind, value: Value| {
-        Canonical::from_value(
+        Canonical::new(
             kind,
             PathBuf::from(DIR).join(format!("{}.json", kind.name())),
             value,
