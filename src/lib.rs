@@ -20,7 +20,6 @@ pub mod profile;
 pub mod pyjson;
 pub mod rules;
 pub mod source;
-mod swar;
 #[cfg(test)]
 mod test_rng;
 pub mod text_position;

@@ -109,20 +109,14 @@ fn set_owned_keys(doc: &mut DocumentMut, frag: &DocumentMut) -> bool {
         return false;
     }
     let headers = headers(doc);
-    let gap = match headers.first() {
-        Some(h) => prefix_at(doc, h),
-        None => trailing(doc),
-    };
+    let gap = gap_before(doc, headers.first());
     let (head, mut tail) = split_after_last_comment(&gap);
     // Keys put right before a table header get a blank line between them
     // (not before a top-level `[[array]]` header, as in the reference).
     if tail.is_empty() && headers.first().is_some_and(|h| !h.is_top_level_array()) {
         tail.push('\n');
     }
-    match headers.first() {
-        Some(h) => set_prefix_at(doc, h, tail),
-        None => doc.set_trailing(tail),
-    }
+    set_gap_before(doc, headers.first(), tail);
     for (i, (key, value)) in missing.into_iter().enumerate() {
         let mut k = Key::new(key);
         if i == 0 && !head.is_empty() {
@@ -135,69 +129,54 @@ fn set_owned_keys(doc: &mut DocumentMut, frag: &DocumentMut) -> bool {
 
 /// Replace `[permissions.twsrt]` in place, or add it after the other
 /// permission profiles (at the end of the file when there are none).
-fn place_profile(
-    doc: &mut DocumentMut,
-    mut profile: Table,
-    keys_at_end: bool,
-    no_final_newline: bool,
-) {
+fn place_profile(doc: &mut DocumentMut, profile: Table, keys_at_end: bool, no_final_newline: bool) {
     let order = headers(doc);
-    let first_old = order.iter().position(Header::in_profile);
-    if let Some(first) = first_old {
-        let anchor = order[first].pos;
-        let keep_prefix = prefix_at(doc, &order[first]);
-        let next = order[first + 1..].iter().find(|h| !h.in_profile());
-        let later_profiles = order[first + 1..].iter().any(Header::is_foreign_profile);
-        let gap = match next {
-            Some(h) => prefix_at(doc, h),
-            None => trailing(doc),
-        };
-        // Blank lines after the old tree go with it; the reference then adds
-        // one back in two cases. Comments there are kept as they are (the
-        // reference drops them with the old tree).
-        let single = old_profile_is_flat(doc);
-        let new_gap = if has_comment(&gap) {
-            gap
-        } else if later_profiles || (single && ends_blank(&gap)) {
-            "\n".to_string()
-        } else {
-            String::new()
-        };
-        match next {
-            Some(h) => set_prefix_at(doc, h, new_gap),
-            None => doc.set_trailing(new_gap),
-        }
-        set_positions(&mut profile, anchor);
-        profile.decor_mut().set_prefix(keep_prefix);
-        if let Some(slot) = permissions_mut(doc).and_then(|p| p.get_mut("twsrt")) {
-            *slot = Item::Table(profile);
-        }
-        return;
+    match order.iter().position(Header::in_profile) {
+        Some(first) => replace_profile(doc, profile, &order, first),
+        None => add_profile(doc, profile, keys_at_end, no_final_newline),
     }
+}
 
-    // Absent (or written inline / as dotted keys, which has no header).
+/// The new tree where the old one's first header (`order[first]`) is,
+/// keeping the text before that header.
+fn replace_profile(doc: &mut DocumentMut, profile: Table, order: &[Header], first: usize) {
+    let anchor = order[first].pos;
+    let keep_prefix = prefix_at(doc, &order[first]);
+    let after = &order[first + 1..];
+    let next = after.iter().find(|h| !h.in_profile());
+    let later_profiles = after.iter().any(Header::is_foreign_profile);
+    let gap = gap_before(doc, next);
+    // Blank lines after the old tree go with it; the reference then adds
+    // one back in two cases. Comments there are kept as they are (the
+    // reference drops them with the old tree).
+    let single = old_profile_is_flat(doc);
+    let new_gap = if has_comment(&gap) {
+        gap
+    } else if later_profiles || (single && ends_blank(&gap)) {
+        "\n".to_string()
+    } else {
+        String::new()
+    };
+    set_gap_before(doc, next, new_gap);
+    let table = anchored(profile, anchor, keep_prefix);
+    if let Some(slot) = permissions_mut(doc).and_then(|p| p.get_mut("twsrt")) {
+        *slot = table;
+    }
+}
+
+/// The new tree after the first run of other permission profiles, or at the
+/// end of the file. The old one, if any, is inline or dotted keys (it has no
+/// header) and is removed.
+fn add_profile(doc: &mut DocumentMut, profile: Table, keys_at_end: bool, no_final_newline: bool) {
     if let Some(p) = permissions_mut(doc) {
         p.remove("twsrt");
     }
     let headers = headers(doc);
-    let run_end = headers
-        .iter()
-        .position(Header::is_foreign_profile)
-        .map(|start| {
-            let len = headers[start..]
-                .iter()
-                .take_while(|h| h.is_foreign_profile())
-                .count();
-            start + len - 1
-        });
-    let (anchor, next) = match run_end {
+    let (anchor, next) = match last_of_first_profile_run(&headers) {
         Some(last) => (headers[last].pos, headers.get(last + 1)),
         None => (next_position(doc), None),
     };
-    let gap = match next {
-        Some(h) => prefix_at(doc, h),
-        None => trailing(doc),
-    };
+    let gap = gap_before(doc, next);
     let prefix = if gap.is_empty() {
         if next.is_none() && no_final_newline && !keys_at_end {
             String::new()
@@ -209,15 +188,29 @@ fn place_profile(
     } else {
         gap
     };
-    match next {
-        Some(h) => set_prefix_at(doc, h, String::new()),
-        None => doc.set_trailing(""),
+    set_gap_before(doc, next, String::new());
+    let table = anchored(profile, anchor, prefix);
+    if let Some(p) = permissions_mut(doc) {
+        p.insert("twsrt", table);
     }
+}
+
+/// The index of the last header in the first run of other permission
+/// profiles' headers.
+fn last_of_first_profile_run(headers: &[Header]) -> Option<usize> {
+    let start = headers.iter().position(Header::is_foreign_profile)?;
+    let len = headers[start..]
+        .iter()
+        .take_while(|h| h.is_foreign_profile())
+        .count();
+    Some(start + len - 1)
+}
+
+/// `profile` printed at `anchor` (with all its sub-tables) after `prefix`.
+fn anchored(mut profile: Table, anchor: isize, prefix: String) -> Item {
     set_positions(&mut profile, anchor);
     profile.decor_mut().set_prefix(prefix);
-    if let Some(p) = permissions_mut(doc) {
-        p.insert("twsrt", Item::Table(profile));
-    }
+    Item::Table(profile)
 }
 
 /// Whether the existing `[permissions.twsrt]` has no sub-table headers (its
@@ -373,6 +366,22 @@ fn prefix_at(doc: &DocumentMut, header: &Header) -> String {
 fn set_prefix_at(doc: &mut DocumentMut, header: &Header, prefix: String) {
     if let Some(t) = table_at_mut(doc, &header.path) {
         t.decor_mut().set_prefix(prefix);
+    }
+}
+
+/// The text before `next`'s header, or after the document's last item when
+/// nothing follows.
+fn gap_before(doc: &DocumentMut, next: Option<&Header>) -> String {
+    match next {
+        Some(h) => prefix_at(doc, h),
+        None => trailing(doc),
+    }
+}
+
+fn set_gap_before(doc: &mut DocumentMut, next: Option<&Header>, gap: String) {
+    match next {
+        Some(h) => set_prefix_at(doc, h, gap),
+        None => doc.set_trailing(gap),
     }
 }
 

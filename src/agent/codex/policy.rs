@@ -126,27 +126,90 @@ pub fn translate(
         ));
     }
     let mut profile = Profile::default();
-    let mut root_candidates = Vec::new();
-    let mut deny_write_globs = 0usize;
-    for rule in rules {
-        let writes = rule.scope == Scope::Write;
-        match (rule.scope, rule.action) {
-            (Scope::Read, Action::Deny)
-            | (Scope::Write, Action::Deny)
-            | (Scope::Write, Action::Allow) => {}
-            _ => continue,
+    let skipped = place_paths(rules, &mut profile)?;
+    for rule in rules.iter().filter(|r| r.scope == Scope::Network) {
+        match rule.action {
+            Action::Allow => profile.domains.set(rule.pattern, "allow"),
+            _ => profile.domains.set(rule.pattern, "deny"),
         }
+    }
+    let network = srt.get("network").and_then(Value::as_object);
+    place_network(network, &mut profile, home, warnings);
+    unmapped_warning(srt, overrides, warnings);
+    skipped.warn(warnings);
+    bash_warnings(rules, warnings);
+    runtime_warnings(&profile, home, warnings);
+    Ok(profile)
+}
+
+/// What the filesystem rules could not say exactly in Codex, for the warnings.
+#[derive(Default)]
+struct SkippedPaths {
+    /// denyWrite globs, compiled as deny (Codex has no read-only glob).
+    deny_write_globs: usize,
+    /// allowWrite patterns that are not one concrete directory.
+    unsupported_roots: BTreeSet<String>,
+    /// allowWrite roots that a deny rule also names (the deny stays).
+    denied_roots: BTreeSet<String>,
+}
+
+impl SkippedPaths {
+    fn warn(self, warnings: &mut Warnings) {
+        if self.deny_write_globs > 0 {
+            warnings.push(format!(
+                "{} denyWrite globs cannot be made read-only in Codex; they were \
+                 compiled as deny, which blocks reading as well as writing",
+                self.deny_write_globs
+            ));
+        }
+        if !self.unsupported_roots.is_empty() {
+            warnings.push(format!(
+                "{} allowWrite pattern(s) skipped: a Codex workspace root must be one concrete \
+                 directory: {}",
+                self.unsupported_roots.len(),
+                join(&self.unsupported_roots)
+            ));
+        }
+        if !self.denied_roots.is_empty() {
+            warnings.push(format!(
+                "{} allowWrite path(s) are also named by SRT deny rules; the deny stays and the \
+                 workspace root(s) were skipped: {}",
+                self.denied_roots.len(),
+                join(&self.denied_roots)
+            ));
+        }
+    }
+}
+
+/// The Codex access of a filesystem rule, `None` for the rules that are not
+/// one (network, bash, read allows).
+fn path_access(rule: &SecurityRule) -> Option<Access> {
+    match (rule.scope, rule.action) {
+        (Scope::Write, Action::Allow) => Some(Access::Write),
+        (Scope::Read, Action::Deny) => Some(Access::Deny),
+        // Codex cannot make a glob read-only: it is denied outright.
+        (Scope::Write, Action::Deny) if is_glob(rule.pattern) => Some(Access::Deny),
+        (Scope::Write, Action::Deny) => Some(Access::Read),
+        _ => None,
+    }
+}
+
+/// Places the filesystem rules: anchored paths in `filesystem`, the others in
+/// `workspace_rules` (most restrictive access wins), and anchored allowWrite
+/// paths as workspace roots once every deny is known (a root a deny also
+/// names is skipped).
+fn place_paths(rules: &[SecurityRule], profile: &mut Profile) -> Result<SkippedPaths> {
+    let mut skipped = SkippedPaths::default();
+    let mut root_candidates = Vec::new();
+    for rule in rules {
+        let Some(access) = path_access(rule) else {
+            continue;
+        };
         let pattern = rule.pattern;
         check_path(pattern)?;
-        let access = match rule.action {
-            Action::Allow => Access::Write,
-            _ if !writes => Access::Deny,
-            _ if is_glob(pattern) => {
-                deny_write_globs += 1;
-                Access::Deny
-            }
-            _ => Access::Read,
-        };
+        if rule.scope == Scope::Write && access == Access::Deny {
+            skipped.deny_write_globs += 1;
+        }
         if is_anchored(pattern) {
             if access == Access::Write {
                 root_candidates.push(pattern);
@@ -162,29 +225,28 @@ pub fn translate(
         }
         profile.workspace_rules.restrict(relative, access);
     }
-
-    let mut unsupported_roots = BTreeSet::new();
-    let mut denied_roots = BTreeSet::new();
     for pattern in root_candidates {
         match workspace_root(pattern) {
             None => {
-                unsupported_roots.insert(pattern.to_string());
+                skipped.unsupported_roots.insert(pattern.to_string());
             }
             Some(root) if profile.filesystem.contains(&root) => {
-                denied_roots.insert(root);
+                skipped.denied_roots.insert(root);
             }
             Some(root) => profile.workspace_roots.set(&root, ()),
         }
     }
+    Ok(skipped)
+}
 
-    for rule in rules.iter().filter(|r| r.scope == Scope::Network) {
-        match rule.action {
-            Action::Allow => profile.domains.set(rule.pattern, "allow"),
-            _ => profile.domains.set(rule.pattern, "deny"),
-        }
-    }
-
-    let network = srt.get("network").and_then(Value::as_object);
+/// The srt `network` keys: unix sockets Codex can name, and a warning for
+/// each setting it has no equivalent for.
+fn place_network(
+    network: Option<&Map<String, Value>>,
+    profile: &mut Profile,
+    home: &Path,
+    warnings: &mut Warnings,
+) {
     let network_get = |key: &str| network.and_then(|n| n.get(key));
     if let Some(Value::Array(entries)) = network_get("allowUnixSockets") {
         for entry in entries {
@@ -216,7 +278,10 @@ pub fn translate(
             ));
         }
     }
+}
 
+/// One warning naming the srt keys and mode overrides Codex has nothing for.
+fn unmapped_warning(srt: &Value, overrides: &Map<String, Value>, warnings: &mut Warnings) {
     let mut unmapped: BTreeSet<&str> = UNMAPPED_SRT_KEYS
         .into_iter()
         .filter(|k| srt.get(*k).is_some())
@@ -233,31 +298,6 @@ pub fn translate(
             unmapped.into_iter().collect::<Vec<_>>().join(", ")
         ));
     }
-    if deny_write_globs > 0 {
-        warnings.push(format!(
-            "{deny_write_globs} denyWrite globs cannot be made read-only in Codex; they were \
-             compiled as deny, which blocks reading as well as writing"
-        ));
-    }
-    if !unsupported_roots.is_empty() {
-        warnings.push(format!(
-            "{} allowWrite pattern(s) skipped: a Codex workspace root must be one concrete \
-             directory: {}",
-            unsupported_roots.len(),
-            join(&unsupported_roots)
-        ));
-    }
-    if !denied_roots.is_empty() {
-        warnings.push(format!(
-            "{} allowWrite path(s) are also named by SRT deny rules; the deny stays and the \
-             workspace root(s) were skipped: {}",
-            denied_roots.len(),
-            join(&denied_roots)
-        ));
-    }
-    bash_warnings(rules, warnings);
-    runtime_warnings(&profile, home, warnings);
-    Ok(profile)
 }
 
 /// Directories Codex's `:workspace` base keeps read-only in every workspace
