@@ -2,8 +2,7 @@
 //! the reference's code, names the file and the key/pointer/value, and writes
 //! nothing.
 
-mod support;
-use support::*;
+use crate::support::*;
 
 /// Run `generate -w` on a HOME and assert the error and an unchanged tree.
 fn rejects(test: Test, facts: &[&str]) {

@@ -1,7 +1,6 @@
 //! `twsrt config` and `config --init`.
 
-mod support;
-use support::*;
+use crate::support::*;
 
 #[test]
 fn init_writes_a_starter_that_compiles_and_opens_the_editor() {

@@ -1,7 +1,6 @@
 //! Streams, colour and verbosity of diagnostics.
 
-mod support;
-use support::*;
+use crate::support::*;
 
 #[test]
 fn no_ansi_codes_off_a_terminal_even_without_no_color() {

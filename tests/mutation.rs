@@ -4,9 +4,8 @@
 //! byte-identical to before; when it succeeds, every JSON/TOML file it wrote
 //! parses.
 
-mod support;
+use crate::support::*;
 use std::path::Path;
-use support::*;
 
 const SRT: &str = r#"{
   // kernel layer

@@ -8,14 +8,12 @@
 //! every round. Every other round the directories twsrt creates are removed
 //! first, so both processes also race to create them.
 
-mod support;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use support::*;
+use crate::support::*;
 
 const ROUNDS: usize = 50;
 

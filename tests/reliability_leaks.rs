@@ -5,8 +5,7 @@
 //! them. Every planted value carries the marker `LEAK`, and every output
 //! stream of every run is checked for the marker.
 
-mod support;
-use support::*;
+use crate::support::*;
 
 const MARKER: &str = "LEAK";
 

@@ -15,8 +15,6 @@
 //! a FIFO must not be read by the test either, and because a twsrt that
 //! blocks must fail the test instead of hanging it.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
@@ -24,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use support::*;
+use crate::support::*;
 
 const TARGETS: &str = r#"
 [targets]

@@ -5,8 +5,7 @@
 //! fills (`$TWSRT_SRT_CACHE`, default `~/.cache/twsrt-srt`). Without it these
 //! tests fail when `CI` is set and are skipped, loudly, otherwise.
 
-mod support;
-use support::*;
+use crate::support::*;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

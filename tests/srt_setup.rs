@@ -1,8 +1,7 @@
 //! `twsrt test` setup failures that need no Sandbox Runtime: each exits 2
 //! with a message that says what to do.
 
-mod support;
-use support::*;
+use crate::support::*;
 
 #[test]
 fn a_missing_settings_file_asks_for_generate() {

@@ -1,7 +1,6 @@
 //! All-or-nothing writes, end to end through the real binary.
 
-mod support;
-use support::*;
+use crate::support::*;
 
 fn policy_with_copilot_file() -> Test {
     Test::with_policy()

@@ -3,7 +3,6 @@
 //! fresh temp dir (so nothing touches the developer's home).
 //!
 //! `{HOME}` in expected output stands for the temp HOME path.
-#![allow(dead_code)]
 
 use std::collections::BTreeMap;
 use std::fs;
