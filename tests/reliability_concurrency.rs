@@ -177,7 +177,6 @@ fn racing_writers_never_tear_a_file_or_leave_a_temp() {
         .keys()
         .map(|rel| (rel.clone(), present.contains(rel)))
         .collect();
-    let mut observations = 0usize;
     for round in 0..ROUNDS {
         if round % 2 == 0 {
             for dir in CREATED_DIRS {
@@ -199,7 +198,6 @@ fn racing_writers_never_tear_a_file_or_leave_a_temp() {
             for (rel, required) in &watched {
                 check_complete(t.home(), &versions, rel, *required, &context);
             }
-            observations += 1;
             if done {
                 break;
             }
@@ -211,7 +209,6 @@ fn racing_writers_never_tear_a_file_or_leave_a_temp() {
             check_complete(t.home(), &versions, rel, true, &context);
         }
     }
-    assert!(observations >= ROUNDS);
     // Nothing twsrt does not own was lost along the way.
     let claude = fs::read_to_string(t.home().join(CLAUDE_TARGET)).unwrap();
     assert!(claude.contains("sk-ant-keep"));
