@@ -2,19 +2,17 @@
 //! the reference's code, names the file and the key/pointer/value, and writes
 //! nothing.
 
-mod support;
-use support::*;
+use crate::support::*;
 
-/// Run `generate -w` on a HOME and assert the error and an unchanged tree.
-fn rejects(test: Test, facts: &[&str]) {
-    let before = test.tree();
-    let mut t = test.args(&["generate", "-w"]).status(1);
-    for f in facts {
-        t = t.stderr_contains(f);
-    }
-    let out = t.run();
-    assert_eq!(tree(out.home.path()), before, "files changed on error");
-    assert!(out.stdout.is_empty(), "stdout on error: {}", out.stdout);
+/// `generate -w` on this HOME exits 1 with exactly `stderr`, prints nothing
+/// on stdout and writes nothing.
+#[track_caller]
+fn rejects(test: Test, stderr: &str) {
+    test.args(&["generate", "-w"])
+        .status(1)
+        .stderr(stderr)
+        .unchanged()
+        .run();
 }
 
 #[test]
@@ -22,12 +20,14 @@ fn a_missing_config_exits_1_naming_it() {
     Test::new()
         .args(&["generate"])
         .status(1)
-        .stderr_contains("{HOME}/.config/twsrt/config.toml")
+        .stderr("Error: config file not found: {HOME}/.config/twsrt/config.toml\n")
+        .unchanged()
         .run();
     Test::new()
         .args(&["-c", "~/elsewhere.toml", "generate"])
         .status(1)
-        .stderr_contains("{HOME}/elsewhere.toml")
+        .stderr("Error: config file not found: {HOME}/elsewhere.toml\n")
+        .unchanged()
         .run();
 }
 
@@ -35,7 +35,7 @@ fn a_missing_config_exits_1_naming_it() {
 fn invalid_toml_names_line_and_column() {
     rejects(
         Test::with_policy().config_append("a = 1\na = 2\n"),
-        &["{HOME}/.config/twsrt/config.toml:20:1"],
+        "Error: {HOME}/.config/twsrt/config.toml:20:1: invalid TOML: duplicate key\n",
     );
 }
 
@@ -48,21 +48,26 @@ fn schema_errors_name_config_and_key() {
     };
     rejects(
         with("schema_version = 1", "schema_version = 2"),
-        &["config.toml", "schema_version"],
+        "Error: {HOME}/.config/twsrt/config.toml: schema_version must be 1, found 2\n",
     );
     rejects(
         with("path = \"srt/base.jsonc\"", "path = \"srt/base.json\""),
-        &["sources.srt.fragments.base.path"],
+        "Error: {HOME}/.config/twsrt/config.toml: sources.srt.fragments.base.path must name \
+         a .jsonc file, not {HOME}/.config/twsrt/srt/base.json\n",
     );
-    rejects(with("srt = [\"base\"]", "srt = [\"nope\"]"), &["'nope'"]);
+    rejects(
+        with("srt = [\"base\"]", "srt = [\"nope\"]"),
+        "Error: {HOME}/.config/twsrt/config.toml: profiles.default.srt selects 'nope', \
+         which is not a [sources.srt.fragments.*] entry\n",
+    );
     rejects(
         with("default_profile = \"default\"", "default_profile = \"x\""),
-        &["'x'"],
+        "Error: {HOME}/.config/twsrt/config.toml: default_profile 'x' is not a defined profile\n",
     );
     rejects(
         Test::with_policy()
             .config_append("[profiles.a]\nextends = [\"b\"]\n[profiles.b]\nextends = [\"a\"]\n"),
-        &["a -> b -> a"],
+        "Error: {HOME}/.config/twsrt/config.toml: profiles extend each other in a cycle: a -> b -> a\n",
     );
 }
 
@@ -71,8 +76,10 @@ fn an_unknown_profile_lists_the_defined_ones() {
     Test::with_policy()
         .args(&["generate", "-p", "nope"])
         .status(1)
-        .stderr_contains("'nope'")
-        .stderr_contains("default")
+        .stderr(
+            "Error: profile 'nope' is not defined in {HOME}/.config/twsrt/config.toml; \
+             defined profiles: default\n",
+        )
         .run();
 }
 
@@ -81,8 +88,7 @@ fn an_unknown_agent_exits_1_listing_the_agents() {
     Test::with_policy()
         .args(&["generate", "foo"])
         .status(1)
-        .stderr_contains("'foo'")
-        .stderr_contains("claude, copilot, codex")
+        .stderr("Error: unknown agent 'foo'; available: claude, copilot, codex (or all)\n")
         .run();
 }
 
@@ -91,25 +97,44 @@ fn usage_errors_exit_2() {
     Test::with_policy()
         .args(&["generate", "--bogus"])
         .status(2)
+        .stderr(
+            "error: unexpected argument '--bogus' found\n\n  \
+             tip: to pass '--bogus' as a value, use '-- --bogus'\n\n\
+             Usage: twsrt generate [OPTIONS] [AGENT]\n\n\
+             For more information, try '--help'.\n",
+        )
         .run();
-    Test::with_policy().args(&["nonsense"]).status(2).run();
+    Test::with_policy()
+        .args(&["nonsense"])
+        .status(2)
+        .stderr(
+            "error: unrecognized subcommand 'nonsense'\n\n\
+             Usage: twsrt [OPTIONS] [COMMAND]\n\n\
+             For more information, try '--help'.\n",
+        )
+        .run();
 }
 
 #[test]
 fn jsonc_errors_carry_path_line_and_column() {
-    let frag = ".config/twsrt/srt/base.jsonc";
+    let frag = SRT_FRAGMENT;
     let cases: &[(&str, &str)] = &[
-        ("{\"a\": 1,}", ":1:9"),
-        ("{\"a\": 1, \"a\": 2}", "\"a\""),
-        ("{\"a\": NaN}", ":1:7"),
-        ("{'a': 1}", ":1:2"),
-        ("[]", ":1:1"),
-        ("", ":1:1"),
-        ("{ /* open", ":1:"),
+        ("{\"a\": 1,}", "1:9: trailing comma is not allowed"),
+        ("{\"a\": 1, \"a\": 2}", "1:10: duplicate key \"a\""),
+        (
+            "{\"a\": NaN}",
+            "1:7: non-finite number 'NaN' is not valid JSON",
+        ),
+        ("{'a': 1}", "1:2: strings must be in double quotes"),
+        ("[]", "1:1: the top-level value must be a JSON object"),
+        ("", "1:1: expected a JSON object, found an empty file"),
+        ("{ /* open", "1:3: unterminated block comment"),
     ];
-    for (text, fact) in cases {
-        let home_frag = format!("{{HOME}}/{frag}");
-        rejects(Test::with_policy().file(frag, text), &[&home_frag, fact]);
+    for (text, message) in cases {
+        rejects(
+            Test::with_policy().file(frag, text),
+            &format!("Error: {{HOME}}/{frag}:{message}\n"),
+        );
     }
 }
 
@@ -117,10 +142,17 @@ fn jsonc_errors_carry_path_line_and_column() {
 fn comment_markers_in_strings_and_crlf_are_fine() {
     let out = Test::with_policy()
         .file(
-            ".config/twsrt/srt/base.jsonc",
+            SRT_FRAGMENT,
             "{\r\n  // c\r\n  \"network\": {\"allowedDomains\": [\"a.com/*x*/\", \"//b\"]}\r\n}\r\n",
         )
         .args(&["generate", "-w", "copilot"])
+        .stdout("Wrote canonical: {HOME}/.srt-settings.json\n\
+             Wrote canonical: {HOME}/.config/twsrt/bash-rules.json\n\
+             --allow-url 'a.com/*x*/' \\\n\
+             --allow-url '//b' \\\n\
+             --deny-tool 'shell(git push)' \\\n\
+             --deny-tool 'shell(rm)' \\\n")
+        .stderr(NO_ASK_TIER)
         .run();
     assert!(
         out.read(".srt-settings.json")
@@ -130,31 +162,33 @@ fn comment_markers_in_strings_and_crlf_are_fine() {
 
 #[test]
 fn validation_errors_name_the_fragment_and_key() {
-    let srt = ".config/twsrt/srt/base.jsonc";
-    let bash = ".config/twsrt/bash/base.jsonc";
+    let (srt, bash) = (SRT_FRAGMENT, BASH_FRAGMENT);
     rejects(
         Test::with_policy().file(srt, r#"{"filesystem": []}"#),
-        &["srt/base.jsonc", "filesystem"],
+        "Error: {HOME}/.config/twsrt/srt/base.jsonc: `filesystem` must be an object\n",
     );
     rejects(
         Test::with_policy().file(srt, r#"{"filesystem": {"denyRead": "x"}}"#),
-        &["filesystem.denyRead"],
+        "Error: {HOME}/.config/twsrt/srt/base.jsonc: `filesystem.denyRead` must be a list of strings\n",
     );
     rejects(
         Test::with_policy().file(srt, r#"{"filesystem": {"denyRead": [1]}}"#),
-        &["filesystem.denyRead"],
+        "Error: {HOME}/.config/twsrt/srt/base.jsonc: `filesystem.denyRead` must be a list of \
+         strings; entry 0 is not a string\n",
     );
     rejects(
         Test::with_policy().file(srt, r#"{"network": {"allowedDomains": [""]}}"#),
-        &["network.allowedDomains", "empty"],
+        "Error: {HOME}/.config/twsrt/srt/base.jsonc: `network.allowedDomains` entry 0 is an \
+         empty pattern\n",
     );
     rejects(
         Test::with_policy().file(bash, r#"{"foo": []}"#),
-        &["bash/base.jsonc", "foo"],
+        "Error: {HOME}/.config/twsrt/bash/base.jsonc: unknown key `foo`; a bash fragment holds \
+         only allow, ask and deny\n",
     );
     rejects(
         Test::with_policy().file(bash, r#"{"deny": ["rm", ""]}"#),
-        &["deny", "empty"],
+        "Error: {HOME}/.config/twsrt/bash/base.jsonc: `deny` entry 1 is an empty pattern\n",
     );
 }
 
@@ -175,35 +209,32 @@ fn two_fragments(kind: &str, a: &str, b: &str) -> Test {
 
 #[test]
 fn composition_conflicts_name_profile_pointer_and_both_fragments() {
-    let both = [
-        "{HOME}/.config/twsrt/srt/base.jsonc",
-        "{HOME}/.config/twsrt/srt/more.jsonc",
-    ];
+    let conflict = |what: &str| {
+        format!(
+            "Error: profile 'default', source 'srt': {{HOME}}/.config/twsrt/srt/base.jsonc and \
+             {{HOME}}/.config/twsrt/srt/more.jsonc set {what}; a profile cannot override a \
+             value, so make the fragments agree\n"
+        )
+    };
     rejects(
         two_fragments(
             "srt",
             r#"{"network": {"httpProxyPort": 1}}"#,
             r#"{"network": {"httpProxyPort": 2}}"#,
         ),
-        &[
-            both[0],
-            both[1],
-            "/network/httpProxyPort",
-            "'default'",
-            "srt",
-        ],
+        &conflict("different values at /network/httpProxyPort"),
     );
     rejects(
         two_fragments("srt", r#"{"enabled": true}"#, r#"{"enabled": 1}"#),
-        &[both[0], both[1], "/enabled"],
+        &conflict("values of different types at /enabled"),
     );
     rejects(
         two_fragments("srt", r#"{"x": 1}"#, r#"{"x": 1.0}"#),
-        &["/x"],
+        &conflict("values of different types at /x"),
     );
     rejects(
         two_fragments("srt", r#"{"a/b": {"~": 1}}"#, r#"{"a/b": {"~": "1"}}"#),
-        &["/a~1b/~0"],
+        &conflict("values of different types at /a~1b/~0"),
     );
 }
 
@@ -215,13 +246,9 @@ fn opposing_actions_name_value_lists_and_fragments() {
             r#"{"network": {"allowedDomains": ["a.com"]}}"#,
             r#"{"network": {"deniedDomains": ["a.com"]}}"#,
         ),
-        &[
-            "'a.com'",
-            "network.allowedDomains",
-            "network.deniedDomains",
-            "srt/base.jsonc",
-            "srt/more.jsonc",
-        ],
+        "Error: profile 'default', source 'srt': 'a.com' is in network.allowedDomains \
+         ({HOME}/.config/twsrt/srt/base.jsonc) and in network.deniedDomains \
+         ({HOME}/.config/twsrt/srt/more.jsonc); one value cannot be both\n",
     );
     rejects(
         two_fragments(
@@ -229,7 +256,9 @@ fn opposing_actions_name_value_lists_and_fragments() {
             r#"{"filesystem": {"allowWrite": ["/x"], "denyWrite": ["/x"]}}"#,
             "{}",
         ),
-        &["'/x'", "filesystem.allowWrite", "filesystem.denyWrite"],
+        "Error: profile 'default', source 'srt': '/x' is in filesystem.allowWrite \
+         ({HOME}/.config/twsrt/srt/base.jsonc) and in filesystem.denyWrite \
+         ({HOME}/.config/twsrt/srt/base.jsonc); one value cannot be both\n",
     );
     for (a, b) in [("allow", "deny"), ("ask", "deny"), ("allow", "ask")] {
         rejects(
@@ -238,7 +267,11 @@ fn opposing_actions_name_value_lists_and_fragments() {
                 &format!(r#"{{"{a}": ["cmd"]}}"#),
                 &format!(r#"{{"{b}": ["cmd"]}}"#),
             ),
-            &["'cmd'", a, b, "bash/base.jsonc", "bash/more.jsonc"],
+            &format!(
+                "Error: profile 'default', source 'bash': 'cmd' is in {a} \
+                 ({{HOME}}/.config/twsrt/bash/base.jsonc) and in {b} \
+                 ({{HOME}}/.config/twsrt/bash/more.jsonc); one value cannot be both\n"
+            ),
         );
     }
 }
@@ -249,8 +282,10 @@ fn a_profile_missing_a_kind_after_inheritance_is_rejected() {
         .config_append("[profiles.only]\nsrt = [\"base\"]\n")
         .args(&["generate", "-p", "only"])
         .status(1)
-        .stderr_contains("'only'")
-        .stderr_contains("bash")
+        .stderr(
+            "Error: profile 'only' selects no bash fragment (after inheritance); add one to \
+             profiles.only.bash or a parent profile\n",
+        )
         .run();
 }
 
@@ -261,11 +296,18 @@ fn a_fragment_nested_past_the_one_pass_parser_still_compiles() {
     let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
     let srt = format!(r#"{{"filesystem": {{"denyRead": ["~/.ssh"]}}, "x": {deep}}}"#);
     let out = Test::with_policy()
-        .file(".config/twsrt/srt/base.jsonc", &srt)
+        .file(SRT_FRAGMENT, &srt)
         .args(&["generate", "-w"])
-        .status(0)
+        .stdout(
+            "Wrote canonical: {HOME}/.srt-settings.json\n\
+             Wrote canonical: {HOME}/.config/twsrt/bash-rules.json\n\
+             Wrote: {HOME}/.claude/settings.full.json\n\
+             --deny-tool 'shell(git push)' \\\n\
+             --deny-tool 'shell(rm)' \\\n",
+        )
+        .stderr(NO_ASK_TIER)
         .run();
-    let written = std::fs::read_to_string(out.home.path().join(".srt-settings.json")).unwrap();
+    let written = out.read(SRT_OUT);
     // Too deep for serde_json to read back: count the brackets instead.
     assert!(written.contains("\"~/.ssh\""), "{written}");
     assert_eq!(written.matches('[').count(), 200 + 1, "{written}");
@@ -273,8 +315,9 @@ fn a_fragment_nested_past_the_one_pass_parser_still_compiles() {
 
 #[test]
 fn a_fragment_that_is_not_utf8_names_its_line_and_column() {
-    let frag = ".config/twsrt/srt/base.jsonc";
-    let test = Test::with_policy();
-    std::fs::write(test.home().join(frag), b"{\n  \"a\": \"\xff\"\n}\n").unwrap();
-    rejects(test, &[&format!("{{HOME}}/{frag}:2:"), "not valid UTF-8"]);
+    let test = Test::with_policy().file(SRT_FRAGMENT, b"{\n  \"a\": \"\xff\"\n}\n");
+    rejects(
+        test,
+        "Error: {HOME}/.config/twsrt/srt/base.jsonc:2:9: the file is not valid UTF-8\n",
+    );
 }

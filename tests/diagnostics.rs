@@ -1,46 +1,72 @@
 //! Streams, colour and verbosity of diagnostics.
 
-mod support;
-use support::*;
+use crate::support::*;
 
+/// What `generate copilot` prints for the base policy.
+const COPILOT_FLAGS: &str = "\
+--allow-tool 'shell' \\
+--allow-tool 'read' \\
+--allow-tool 'edit' \\
+--allow-tool 'write' \\
+--allow-url 'github.com' \\
+--deny-url 'evil.com' \\
+--deny-tool 'shell(git push)' \\
+--deny-tool 'shell(rm)' \\
+";
+
+/// The exact texts hold no escape code, so matching them proves there is none.
 #[test]
 fn no_ansi_codes_off_a_terminal_even_without_no_color() {
-    let out = Test::with_policy()
+    Test::with_policy()
         .without_no_color()
         .args(&["generate", "copilot"])
+        .stdout(COPILOT_FLAGS)
+        .stderr(NO_ASK_TIER)
         .run();
-    assert!(!out.stdout.contains('\x1b') && !out.stderr.contains('\x1b'));
-    let out = Test::with_policy()
+    Test::with_policy()
         .without_no_color()
         .args(&["generate", "-p", "nope"])
         .status(1)
+        .stderr(
+            "Error: profile 'nope' is not defined in {HOME}/.config/twsrt/config.toml; \
+             defined profiles: default\n",
+        )
         .run();
-    assert!(out.stderr.starts_with("Error: "), "{}", out.stderr);
-    assert!(!out.stderr.contains('\x1b'));
 }
 
 #[test]
 fn warnings_go_to_stderr_and_data_to_stdout() {
-    let out = Test::with_policy().args(&["generate", "copilot"]).run();
-    assert!(out.stderr.starts_with("Warning: "), "{}", out.stderr);
-    assert!(out.stderr.contains("'git push'"));
-    assert!(!out.stdout.contains("Warning"));
-    assert!(out.stdout.starts_with("--allow-tool 'shell' \\\n"));
+    Test::with_policy()
+        .args(&["generate", "copilot"])
+        .stdout(COPILOT_FLAGS)
+        .stderr(NO_ASK_TIER)
+        .run();
 }
 
 #[test]
 fn verbose_names_lifecycle_facts_but_no_policy_entry() {
     let out = Test::with_policy()
         .args(&["-v", "generate", "-w", "copilot"])
+        .stdout(&format!(
+            "Wrote canonical: {{HOME}}/.srt-settings.json\n\
+             Wrote canonical: {{HOME}}/.config/twsrt/bash-rules.json\n\
+             {COPILOT_FLAGS}"
+        ))
+        .stderr(&format!(
+            "Debug: config: {{HOME}}/.config/twsrt/config.toml\n\
+             Debug: profile: default; mode: full; agents: copilot; rules: 6\n\
+             Debug: planned steps: 3\n\
+             {NO_ASK_TIER}"
+        ))
         .run();
-    assert!(out.stderr.contains("Debug: "), "{}", out.stderr);
-    assert!(out.stderr.contains("profile: default"));
+    // Redundant with the exact text today; it keeps a future edit of that
+    // text from blessing a debug line that names a policy entry.
+    let debug: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("Debug:"))
+        .collect();
     for secret in ["~/.ssh", "github.com", "evil.com", "git push", "Bash(rm"] {
-        let debug: Vec<&str> = out
-            .stderr
-            .lines()
-            .filter(|l| l.starts_with("Debug:"))
-            .collect();
         assert!(
             debug.iter().all(|l| !l.contains(secret)),
             "debug output names {secret}: {debug:?}"
@@ -48,16 +74,22 @@ fn verbose_names_lifecycle_facts_but_no_policy_entry() {
     }
 }
 
+/// The scripts are clap_complete's; that each is one for twsrt (it knows
+/// the subcommands) is what twsrt owns.
 #[test]
 fn completions_are_printed_for_each_shell() {
     for shell in ["bash", "zsh", "fish"] {
-        let out = Test::new().args(&["completions", shell]).run();
-        assert!(out.stdout.contains("generate"), "{shell}");
+        Test::new()
+            .args(&["completions", shell])
+            .stdout_contains("generate")
+            .stdout_contains("twsrt")
+            .run();
     }
 }
 
 /// On a terminal (a pty made by `script`), errors are bold red; `NO_COLOR`
-/// set to an empty value still turns colour off.
+/// set to an empty value still turns colour off. `script` is the runner
+/// here, not the builder: only a pty makes twsrt colour its output.
 #[test]
 fn colour_on_a_terminal_unless_no_color_is_set() {
     let t = Test::with_policy();
@@ -77,13 +109,11 @@ fn colour_on_a_terminal_unless_no_color_is_set() {
             cmd.env("NO_COLOR", v);
         }
         String::from_utf8_lossy(&cmd.output().expect("script(1) from util-linux").stdout)
-            .into_owned()
+            .replace(&home.display().to_string(), "{HOME}")
     };
-    let coloured = run(None);
-    assert!(coloured.contains("\x1b[1;31mError: "), "{coloured:?}");
-    let plain = run(Some(""));
-    assert!(
-        plain.contains("Error: ") && !plain.contains('\x1b'),
-        "{plain:?}"
-    );
+    let message = "profile 'nope' is not defined in {HOME}/.config/twsrt/config.toml; \
+                   defined profiles: default";
+    // The pty turns the line end into CRLF.
+    assert_eq!(run(None), format!("\x1b[1;31mError: {message}\x1b[0m\r\n"));
+    assert_eq!(run(Some("")), format!("Error: {message}\r\n"));
 }

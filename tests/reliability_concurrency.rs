@@ -8,35 +8,15 @@
 //! every round. Every other round the directories twsrt creates are removed
 //! first, so both processes also race to create them.
 
-mod support;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use support::*;
+use crate::support::*;
 
 const ROUNDS: usize = 50;
 
-const EXTRA_CONFIG: &str = r#"
-[sources.srt.fragments.work]
-path = "srt/work.jsonc"
-
-[profiles.work]
-extends = ["default"]
-srt = ["work"]
-
-[targets]
-claude_settings = "~/.claude/settings.full.json"
-codex_config = "~/.codex/config.toml"
-codex_rules = "~/.codex/rules/twsrt.rules"
-copilot_output = "~/flags/copilot.txt"
-"#;
-
-const WORK_SRT: &str = r#"{"filesystem": {"denyRead": ["~/work/.vault"]}, "network": {"allowedDomains": ["corp.example.com"]}}"#;
-
-const ANCHOR: &str = ".claude/settings.json";
 const CLAUDE_EXISTING: &str =
     "{\"env\": {\"ANTHROPIC_API_KEY\": \"sk-ant-keep\"}, \"model\": \"opus\"}\n";
 const CODEX_EXISTING: &str =
@@ -47,12 +27,14 @@ const CREATED_DIRS: [&str; 2] = [".codex/rules", "flags"];
 
 fn policy() -> Test {
     Test::with_policy()
-        .config_append(EXTRA_CONFIG)
-        .file(".config/twsrt/srt/work.jsonc", WORK_SRT)
-        .file(".claude/settings.full.json", CLAUDE_EXISTING)
-        .file(".codex/config.toml", CODEX_EXISTING)
+        .work_profile()
+        .targets()
+        .file(CLAUDE_TARGET, CLAUDE_EXISTING)
+        .file(CODEX_CONFIG, CODEX_EXISTING)
 }
 
+/// The builder runs one process to its end; the race needs two at once, so
+/// these runs are spawned by hand.
 fn command(home: &Path, yolo: bool, profile: &str) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_twsrt"));
     cmd.args(["generate", "-w", "-p", profile])
@@ -82,10 +64,10 @@ fn run_alone(home: &Path, yolo: bool, profile: &str) {
 /// Every regular file and symlink under `root` (relative path -> content
 /// or link), skipping the policy sources.
 fn files(root: &Path) -> BTreeMap<PathBuf, String> {
-    tree(root)
+    snapshot(root)
         .into_iter()
         .filter(|(rel, entry)| {
-            entry != "dir"
+            !entry.starts_with("dir ")
                 && !rel.starts_with(".config/twsrt/srt")
                 && !rel.starts_with(".config/twsrt/bash")
         })
@@ -195,7 +177,6 @@ fn racing_writers_never_tear_a_file_or_leave_a_temp() {
         .keys()
         .map(|rel| (rel.clone(), present.contains(rel)))
         .collect();
-    let mut observations = 0usize;
     for round in 0..ROUNDS {
         if round % 2 == 0 {
             for dir in CREATED_DIRS {
@@ -217,25 +198,20 @@ fn racing_writers_never_tear_a_file_or_leave_a_temp() {
             for (rel, required) in &watched {
                 check_complete(t.home(), &versions, rel, *required, &context);
             }
-            observations += 1;
             if done {
                 break;
             }
         }
         wait(a, &context);
         wait(b, &context);
-        for (rel, _) in tree(t.home()) {
-            let name = rel.to_string_lossy();
-            assert!(!name.contains("twsrt-tmp"), "{context}: temp left: {name}");
-        }
+        assert_no_temp(t.home());
         for rel in files(t.home()).keys() {
             check_complete(t.home(), &versions, rel, true, &context);
         }
     }
-    assert!(observations >= ROUNDS);
     // Nothing twsrt does not own was lost along the way.
-    let claude = fs::read_to_string(t.home().join(".claude/settings.full.json")).unwrap();
+    let claude = fs::read_to_string(t.home().join(CLAUDE_TARGET)).unwrap();
     assert!(claude.contains("sk-ant-keep"));
-    let codex = fs::read_to_string(t.home().join(".codex/config.toml")).unwrap();
+    let codex = fs::read_to_string(t.home().join(CODEX_CONFIG)).unwrap();
     assert!(codex.contains("TOKEN = \"keep\""));
 }

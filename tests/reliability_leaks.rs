@@ -5,21 +5,9 @@
 //! them. Every planted value carries the marker `LEAK`, and every output
 //! stream of every run is checked for the marker.
 
-mod support;
-use support::*;
+use crate::support::*;
 
 const MARKER: &str = "LEAK";
-
-const TARGETS: &str = r#"
-[targets]
-claude_settings = "~/.claude/settings.full.json"
-codex_config = "~/.codex/config.toml"
-codex_rules = "~/.codex/rules/twsrt.rules"
-copilot_output = "~/copilot-flags.txt"
-"#;
-
-const CLAUDE_TARGET: &str = ".claude/settings.full.json";
-const CODEX_CONFIG: &str = ".codex/config.toml";
 
 /// A Claude settings file with foreign secrets in every place one can hide.
 const CLAUDE_WITH_SECRETS: &str = r#"{
@@ -54,9 +42,9 @@ http_headers = { Authorization = "Bearer LEAK-codex-header-0105" }
 /// exist, so `diff` gets as far as the Codex config).
 fn base() -> Test {
     Test::with_policy()
-        .config_append(TARGETS)
-        .file("copilot-flags.txt", "--deny-tool 'shell(rm)'\n")
-        .file(".codex/rules/twsrt.rules", "")
+        .targets()
+        .file(COPILOT, "--deny-tool 'shell(rm)'\n")
+        .file(CODEX_RULES, "")
 }
 
 fn planted() -> Test {
@@ -66,20 +54,20 @@ fn planted() -> Test {
 }
 
 /// Run `args` and check that no output stream holds a planted value.
+#[track_caller]
 fn run_clean(t: Test, args: &[&str], status: i32) -> Output {
-    let out = t
-        .args(args)
+    t.args(args)
         .status(status)
-        .stderr_lacks(MARKER)
-        .stderr_lacks("sk-ant")
-        .stderr_lacks("Bearer")
-        .run();
-    assert!(
-        !out.stdout.contains(MARKER) && !out.stdout.contains("Bearer"),
-        "{args:?}: stdout shows a foreign value:\n{}",
-        out.stdout
-    );
-    out
+        .lacks(MARKER)
+        .lacks("sk-ant")
+        .lacks("Bearer")
+        .run()
+}
+
+/// What a stream says is the other modules' business (each command's own
+/// test checks it exactly); here only what it must never say is checked.
+fn any_output(t: Test) -> Test {
+    t.any_stdout().any_stderr()
 }
 
 /// Every foreign value is still in the file after the write.
@@ -108,7 +96,7 @@ fn previews_and_dry_runs_show_only_generated_data() {
         &["generate", "claude", "-w", "-n"],
         &["generate", "codex", "-w", "-n"],
     ] {
-        let out = run_clean(planted(), args, 0);
+        let out = run_clean(any_output(planted()), args, 0);
         assert!(!out.stdout.is_empty(), "{args:?} printed nothing");
     }
 }
@@ -122,15 +110,15 @@ fn writes_keep_foreign_values_without_printing_them() {
         &["-v", "generate", "claude", "-w"],
         &["-v", "generate", "codex", "-w"],
     ] {
-        let out = run_clean(planted(), args, 0);
+        let out = run_clean(any_output(planted()), args, 0);
         assert_secrets_kept(&out);
     }
 }
 
 #[test]
 fn diff_names_only_managed_entries() {
-    run_clean(written(planted()), &["diff"], 0);
-    run_clean(written(planted()), &["-v", "diff", "--yolo"], 2);
+    run_clean(any_output(written(planted())), &["diff"], 0);
+    run_clean(any_output(written(planted())), &["-v", "diff", "--yolo"], 2);
 
     // Drift in both files, next to the secrets: only entry names are shown.
     let t = written(planted());
@@ -146,18 +134,16 @@ fn diff_names_only_managed_entries() {
         "approval_policy = ",
         "approval_policy = \"LEAK-drift-0202\"\n#",
     );
-    let out = t.args(&["-v", "diff"]).status(1).run();
-    assert!(
-        out.stdout.contains("config:approval_policy"),
-        "{}",
-        out.stdout
-    );
     // The hand-added deny rule sits in a list twsrt owns, so diff names it
-    // as extra: that is its job. No foreign value is named.
-    assert!(
-        out.stdout
-            .contains("Bash(curl LEAK-drift-0201) (in existing")
-    );
+    // as extra: that is its job (and why `lacks(MARKER)` cannot apply here).
+    // No foreign value is named.
+    let out = t
+        .args(&["-v", "diff"])
+        .status(1)
+        .stdout_contains("config:approval_policy")
+        .stdout_contains("Bash(curl LEAK-drift-0201) (in existing")
+        .any_stderr()
+        .run();
     let shown = format!("{}{}", out.stdout, out.stderr);
     for hidden in [
         "0001", "0002", "0003", "0004", "0005", "0006", "0101", "0102", "0103", "0104", "0105",
@@ -211,10 +197,8 @@ fn errors_about_claude_settings_never_echo_the_file() {
     for (text, fact) in cases {
         for args in READERS {
             let t = base().file(CODEX_CONFIG, CODEX_WITH_SECRETS);
-            let t = write_bytes(t, CLAUDE_TARGET, text);
-            let before = t.tree();
-            let out = run_clean(expect(t, args, CLAUDE_TARGET, fact), args, 1);
-            assert_eq!(tree(out.home.path()), before, "{args:?} {text}");
+            let t = write_bytes(t, CLAUDE_TARGET, text).unchanged();
+            run_clean(expect(t, args, CLAUDE_TARGET, fact), args, 1);
         }
     }
 }
@@ -222,17 +206,22 @@ fn errors_about_claude_settings_never_echo_the_file() {
 /// The same for a regular settings.json that would be migrated.
 #[test]
 fn errors_about_a_settings_json_to_migrate_never_echo_it() {
-    let t = base().file(
-        ".claude/settings.json",
-        r#"{"env": {"ANTHROPIC_API_KEY": "sk-ant-LEAK-0401"}, }"#,
-    );
-    let before = t.tree();
-    let out = run_clean(
-        t.stderr_contains("{HOME}/.claude/settings.json: is not valid JSON (line 1, column"),
+    let t = base()
+        .file(
+            ANCHOR,
+            r#"{"env": {"ANTHROPIC_API_KEY": "sk-ant-LEAK-0401"}, }"#,
+        )
+        .unchanged();
+    run_clean(
+        t.stderr(
+            "Debug: config: {HOME}/.config/twsrt/config.toml\n\
+             Debug: profile: default; mode: full; agents: claude, copilot, codex; rules: 6\n\
+             Error: {HOME}/.claude/settings.json: is not valid JSON (line 1, column 52); \
+             fix or remove it first\n",
+        ),
         &["-v", "generate", "-w"],
         1,
     );
-    assert_eq!(tree(out.home.path()), before);
 }
 
 /// A Codex config whose syntax error sits on a line holding a token.
@@ -288,11 +277,9 @@ fn toml_errors_name_file_line_and_column_but_never_the_line() {
     for (text, fact) in cases {
         for args in READERS {
             let t = base().file(CLAUDE_TARGET, CLAUDE_WITH_SECRETS);
-            let t = write_bytes(t, CODEX_CONFIG, text);
-            let before = t.tree();
-            let out = run_clean(expect(t, args, CODEX_CONFIG, fact), args, 1);
-            assert!(out.stderr.contains("invalid TOML"), "{}", out.stderr);
-            assert_eq!(tree(out.home.path()), before, "{args:?} {text}");
+            let t = write_bytes(t, CODEX_CONFIG, text).unchanged();
+            let t = expect(t, args, CODEX_CONFIG, fact).stderr_contains("invalid TOML");
+            run_clean(t, args, 1);
         }
     }
 }
@@ -315,27 +302,17 @@ fn codex_merge_errors_never_echo_values() {
         for args in [&["-v", "generate", "-w"][..], &["-v", "diff"]] {
             let t = base()
                 .file(CLAUDE_TARGET, CLAUDE_WITH_SECRETS)
-                .file(CODEX_CONFIG, text);
-            let before = t.tree();
-            let out = run_clean(expect(t, args, CODEX_CONFIG, fact), args, 1);
-            assert_eq!(tree(out.home.path()), before, "{args:?} {text}");
+                .file(CODEX_CONFIG, text)
+                .unchanged();
+            run_clean(expect(t, args, CODEX_CONFIG, fact), args, 1);
         }
     }
 }
 
-/// Run `generate -w` in the scenario's HOME before the command under test.
+/// Run `generate -w` in the scenario's HOME before the command under test
+/// (the write itself is `writes_keep_foreign_values_without_printing_them`).
 fn written(t: Test) -> Test {
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_twsrt"))
-        .args(["generate", "-w"])
-        .current_dir(t.home())
-        .env_clear()
-        .env("HOME", t.home())
-        .env("NO_COLOR", "1")
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .output()
-        .expect("run twsrt");
-    assert!(status.status.success(), "{status:?}");
-    t
+    run_clean(any_output(t), &["generate", "-w"], 0).then()
 }
 
 fn edit(t: &Test, rel: &str, from: &str, to: &str) {
@@ -346,18 +323,19 @@ fn edit(t: &Test, rel: &str, from: &str, to: &str) {
 }
 
 /// `generate` must fail naming the file `rel`, with `fact`; `diff` may instead read a
-/// section of the wrong shape as drift (exit 1 either way).
+/// section of the wrong shape as drift (exit 1 either way). With `-v` the
+/// error follows Debug lines, so the stream is checked for the error's facts.
 fn expect(t: Test, args: &[&str], rel: &str, fact: &str) -> Test {
     if args.contains(&"diff") {
-        t
+        t.any_stdout().any_stderr()
     } else {
         t.stderr_contains(&format!("Error: {{HOME}}/{rel}"))
             .stderr_contains(fact)
     }
 }
 
-/// `Test::file` takes text; `<FF>` in `text` stands for the byte 0xff (not
-/// UTF-8).
+/// `text` with `<FF>` standing for the byte 0xff (not UTF-8), so the case
+/// tables stay text.
 fn write_bytes(t: Test, rel: &str, text: &str) -> Test {
     let mut bytes = Vec::new();
     for (i, part) in text.split("<FF>").enumerate() {
@@ -366,8 +344,5 @@ fn write_bytes(t: Test, rel: &str, text: &str) -> Test {
         }
         bytes.extend_from_slice(part.as_bytes());
     }
-    let path = t.home().join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, bytes).unwrap();
-    t
+    t.file(rel, bytes)
 }

@@ -11,49 +11,65 @@
 //! - modes: existing targets keep theirs, new files are 0600 whatever the
 //!   umask, the anchor is repointed by a rename.
 //!
-//! These tests run twsrt through their own runner (not `Test::run`) because
-//! a FIFO must not be read by the test either, and because a twsrt that
-//! blocks must fail the test instead of hanging it.
+//! The builder's snapshot never opens a FIFO, and its runner fails a twsrt
+//! that blocks instead of hanging the test.
 
-mod support;
-
-use std::collections::BTreeMap;
 use std::fs;
-use std::os::unix::fs::{FileTypeExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
-use support::*;
-
-const TARGETS: &str = r#"
-[targets]
-claude_settings = "~/.claude/settings.full.json"
-codex_config = "~/.codex/config.toml"
-codex_rules = "~/.codex/rules/twsrt.rules"
-copilot_output = "~/flags/copilot.txt"
-"#;
-
-const CLAUDE_TARGET: &str = ".claude/settings.full.json";
-const CLAUDE_YOLO: &str = ".claude/settings.yolo.json";
-const ANCHOR: &str = ".claude/settings.json";
-const CODEX_CONFIG: &str = ".codex/config.toml";
-const CODEX_RULES: &str = ".codex/rules/twsrt.rules";
-const COPILOT: &str = "flags/copilot.txt";
-const COPILOT_YOLO: &str = "flags/copilot.yolo.txt";
-const SRT_OUT: &str = ".srt-settings.json";
-const BASH_OUT: &str = ".config/twsrt/bash-rules.json";
+use crate::support::*;
 
 const CLAUDE_EXISTING: &str =
     "{\"env\": {\"ANTHROPIC_API_KEY\": \"sk-ant-key\"}, \"model\": \"opus\"}\n";
 const CODEX_EXISTING: &str = "# mine\nmodel = \"o3\"\n\n[mcp_servers.x]\ncommand = \"x\"\n";
+
+/// What `diff <agent>` prints before it reads the agent's target, when the
+/// canonical outputs were never written.
+const CANONICAL_DRIFT: &str = "srt canonical: drift\nbash canonical: drift\n";
+
+/// What `generate -w` warns about Codex for the base policy (and so in
+/// every mode).
+const CODEX_WARNINGS: &str = "\
+Warning: 1 bash ask rule(s) skipped: Codex already asks before running anything outside the \
+sandbox, so they need no output
+Warning: Codex execution rules are consulted only for requests to run outside the sandbox; \
+commands inside the sandbox never see them.
+Warning: A legacy sandbox_mode setting (or the --sandbox flag) in any other Codex config layer \
+silently switches the twsrt permission profile off; twsrt checks only the managed config.toml, \
+so run `codex doctor` after changing other layers.
+Warning: Codex (measured with 0.171) enforces the allow/deny lists in \
+[permissions.twsrt.network.domains] only when its experimental network_proxy feature is on, \
+and the managed config.toml does not enable it: sandboxed commands can reach any host. Add \
+`[features]` `network_proxy = true` to that file to enforce the lists.
+";
+
+/// What `generate -w` for every agent warns in the full mode: Copilot's
+/// missing ask tier, then Codex's.
+fn all_agents_warnings() -> String {
+    format!("{NO_ASK_TIER}{CODEX_WARNINGS}")
+}
+
+/// The status lines of `generate -w` for every agent, with the Claude and
+/// Copilot targets of the mode.
+fn wrote_all(claude: &str, copilot: &str) -> String {
+    format!(
+        "Wrote canonical: {{HOME}}/.srt-settings.json\n\
+         Wrote canonical: {{HOME}}/.config/twsrt/bash-rules.json\n\
+         Wrote: {{HOME}}/{claude}\n\
+         Wrote: {{HOME}}/{copilot}\n\
+         Wrote: {{HOME}}/.codex/config.toml\n\
+         Wrote: {{HOME}}/.codex/rules/twsrt.rules\n\
+         Restart Codex to load the updated permission profile and rules.\n"
+    )
+}
 
 /// A HOME where every kind of prepared entry occurs: files that exist
 /// (with modes other than 0600), files that are new (some in directories
 /// that are new), and an anchor symlink that must be repointed.
 fn home() -> Test {
     Test::with_policy()
-        .config_append(TARGETS)
+        .targets()
         .file(SRT_OUT, "{\"old\": true}\n")
         .mode(SRT_OUT, 0o644)
         .file(CLAUDE_TARGET, CLAUDE_EXISTING)
@@ -63,107 +79,6 @@ fn home() -> Test {
         .symlink(ANCHOR, "settings.yolo.json")
         .file(CODEX_CONFIG, CODEX_EXISTING)
         .mode(CODEX_CONFIG, 0o604)
-}
-
-/// What twsrt printed, with the HOME path written as `{HOME}`.
-struct Run {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Run twsrt (through `wrapper`, a command that execs its arguments, when
-/// given) with HOME and `env` set. A run that does not finish within a minute is
-/// killed and fails the test: twsrt blocked, most likely reading a FIFO.
-fn twsrt_via(home: &Path, wrapper: &[&str], env: &[(&str, &str)], args: &[&str]) -> Run {
-    let bin = env!("CARGO_BIN_EXE_twsrt");
-    let mut cmd = match wrapper.split_first() {
-        Some((program, rest)) => {
-            let mut cmd = Command::new(program);
-            cmd.args(rest).arg(bin);
-            cmd
-        }
-        None => Command::new(bin),
-    };
-    cmd.args(args)
-        .current_dir(home)
-        .env_clear()
-        .env("HOME", home)
-        .env("NO_COLOR", "1")
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let child = cmd.spawn().expect("run twsrt");
-    let pid = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    let out = match rx.recv_timeout(Duration::from_secs(60)) {
-        Ok(out) => out.expect("wait for twsrt"),
-        Err(_) => {
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-            panic!("twsrt {args:?} did not finish (blocked reading a FIFO?)");
-        }
-    };
-    let home_text = home.display().to_string();
-    let run = Run {
-        status: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).replace(&home_text, "{HOME}"),
-        stderr: String::from_utf8_lossy(&out.stderr).replace(&home_text, "{HOME}"),
-    };
-    assert!(!run.stderr.contains("panicked"), "{args:?}: {}", run.stderr);
-    run
-}
-
-fn twsrt(home: &Path, args: &[&str]) -> Run {
-    twsrt_via(home, &[], &[], args)
-}
-
-/// Every entry under `root` without opening anything but regular files and
-/// directories (a FIFO is listed, never read).
-fn snapshot(root: &Path) -> BTreeMap<PathBuf, String> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let rel = path.strip_prefix(root).unwrap().to_path_buf();
-            let meta = fs::symlink_metadata(&path).unwrap();
-            let ft = meta.file_type();
-            let mode = meta.permissions().mode() & 0o7777;
-            let desc = if ft.is_symlink() {
-                format!("-> {}", fs::read_link(&path).unwrap().display())
-            } else if ft.is_dir() {
-                stack.push(path);
-                format!("dir {mode:o}")
-            } else if ft.is_fifo() {
-                format!("fifo {mode:o}")
-            } else if ft.is_socket() {
-                format!("socket {mode:o}")
-            } else {
-                let bytes = fs::read(&path).unwrap();
-                format!("{mode:o} {}", String::from_utf8_lossy(&bytes))
-            };
-            out.insert(rel, desc);
-        }
-    }
-    out
-}
-
-fn assert_no_temp(root: &Path) {
-    for rel in snapshot(root).keys() {
-        assert!(
-            !rel.to_string_lossy().contains("twsrt-tmp"),
-            "temp file left behind: {}",
-            rel.display()
-        );
-    }
 }
 
 /// How an existing target is broken.
@@ -180,9 +95,8 @@ enum Broken {
     ParentIsFile,
 }
 
-/// Replace whatever is at `rel` with the breakage; returns the path the
-/// error must name.
-fn break_target(home: &Path, rel: &str, how: Broken) -> String {
+/// Replace whatever is at `rel` with the breakage.
+fn break_target(home: &Path, rel: &str, how: Broken) {
     let path = home.join(rel);
     let _ = fs::remove_file(&path);
     fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -206,84 +120,110 @@ fn break_target(home: &Path, rel: &str, how: Broken) -> String {
             let parent = path.parent().unwrap();
             fs::remove_dir_all(parent).unwrap();
             fs::write(parent, "a file where a directory belongs\n").unwrap();
-            // Creating the directory fails; reading the target below it
-            // fails with "Not a directory". Either names the path.
-            return parent.strip_prefix(home).unwrap().display().to_string();
         }
     }
-    rel.to_string()
 }
 
-/// Every broken-target case: (target, breakage, what the error must say).
-fn cases() -> Vec<(&'static str, Broken, &'static str)> {
+/// The error of `generate -w` for `rel` broken `how`, when the breakage
+/// is not in the file's content (that error is the file format's).
+fn error(rel: &str, how: Broken) -> String {
+    let what = match how {
+        Broken::Directory => "is a directory, not a file",
+        Broken::Dangling => {
+            "is a symlink that cannot be followed (No such file or directory (os error 2))"
+        }
+        Broken::Looping => {
+            "is a symlink that cannot be followed (Too many levels of symbolic links (os error 40))"
+        }
+        Broken::Fifo => {
+            "is a FIFO, not a regular file; twsrt reads and replaces only regular files"
+        }
+        Broken::Socket => {
+            "is a socket, not a regular file; twsrt reads and replaces only regular files"
+        }
+        // Creating the directory fails; reading the target below it fails
+        // with "Not a directory". Either names the directory.
+        Broken::ParentIsFile => {
+            let parent = Path::new(rel).parent().unwrap().display();
+            return format!(
+                "Error: {{HOME}}/{parent}: is not a directory, so {{HOME}}/{rel} cannot be read or written\n"
+            );
+        }
+        Broken::Text(_) | Broken::NotUtf8 => unreachable!("{rel} {how:?}: a format error"),
+    };
+    format!("Error: {{HOME}}/{rel}: {what}\n")
+}
+
+/// Every broken-target case: (target, breakage, the error exactly).
+fn cases() -> Vec<(&'static str, Broken, String)> {
     use Broken::*;
     let invalid_json: Broken = Text("{\"env\": {\"ANTHROPIC_API_KEY\": \"sk-ant-x\"},,}\n");
     let not_object: Broken = Text("[\"sk-ant-x\"]\n");
     let invalid_toml: Broken = Text("[mcp_servers.x]\nbearer_token = \"tok\n");
-    let unfollowable = "is a symlink that cannot be followed";
-    let not_regular = "not a regular file";
-    vec![
+    let claude = |what: &str| format!("Error: {{HOME}}/{CLAUDE_TARGET}: {what}\n");
+    let codex = |at: &str| format!("Error: {{HOME}}/{CODEX_CONFIG}:{at}\n");
+    let mut cases = vec![
         (
             CLAUDE_TARGET,
             invalid_json,
-            "is not valid JSON (line 1, column",
+            claude("is not valid JSON (line 1, column 43); fix or remove it first"),
         ),
-        (CLAUDE_TARGET, not_object, "does not hold a JSON object"),
-        (CLAUDE_TARGET, NotUtf8, "is not valid UTF-8"),
-        (CLAUDE_TARGET, Directory, "is a directory, not a file"),
-        (CLAUDE_TARGET, Dangling, unfollowable),
-        (CLAUDE_TARGET, Looping, unfollowable),
-        (CLAUDE_TARGET, Fifo, "is a FIFO, not a regular file"),
-        (CLAUDE_TARGET, Socket, "is a socket, not a regular file"),
-        (CLAUDE_TARGET, ParentIsFile, "is not a directory, so"),
-        (ANCHOR, Directory, "is a directory, not a file"),
-        (ANCHOR, Fifo, not_regular),
-        (ANCHOR, Socket, not_regular),
-        (CODEX_CONFIG, invalid_toml, "invalid TOML"),
-        (CODEX_CONFIG, NotUtf8, "not valid UTF-8"),
-        (CODEX_CONFIG, Directory, "is a directory, not a file"),
-        (CODEX_CONFIG, Dangling, unfollowable),
-        (CODEX_CONFIG, Looping, unfollowable),
-        (CODEX_CONFIG, Fifo, "is a FIFO, not a regular file"),
-        (CODEX_CONFIG, Socket, "is a socket, not a regular file"),
-        (CODEX_CONFIG, ParentIsFile, "is not a directory, so"),
-        (CODEX_RULES, Directory, "is a directory, not a file"),
-        (CODEX_RULES, Dangling, unfollowable),
-        (CODEX_RULES, Looping, unfollowable),
-        (CODEX_RULES, Fifo, not_regular),
-        (CODEX_RULES, ParentIsFile, "is not a directory"),
-        (SRT_OUT, Directory, "is a directory, not a file"),
-        (SRT_OUT, Dangling, unfollowable),
-        (SRT_OUT, Looping, unfollowable),
-        (SRT_OUT, Fifo, not_regular),
-        (SRT_OUT, Socket, not_regular),
-        (COPILOT, Directory, "is a directory, not a file"),
-        (COPILOT, Dangling, unfollowable),
-        (COPILOT, Fifo, not_regular),
-        (COPILOT, ParentIsFile, "is not a directory"),
-    ]
+        (
+            CLAUDE_TARGET,
+            not_object,
+            claude("does not hold a JSON object at the top level; fix or remove it first"),
+        ),
+        (
+            CLAUDE_TARGET,
+            NotUtf8,
+            claude("is not valid UTF-8, so it cannot be read as JSON"),
+        ),
+        (
+            CODEX_CONFIG,
+            invalid_toml,
+            codex("2:20: invalid TOML: invalid basic string, expected `\"`"),
+        ),
+        (
+            CODEX_CONFIG,
+            NotUtf8,
+            codex("1:8: invalid TOML: the file is not valid UTF-8"),
+        ),
+    ];
+    let generic: &[(&str, &[Broken])] = &[
+        (
+            CLAUDE_TARGET,
+            &[Directory, Dangling, Looping, Fifo, Socket, ParentIsFile],
+        ),
+        (ANCHOR, &[Directory, Fifo, Socket]),
+        (
+            CODEX_CONFIG,
+            &[Directory, Dangling, Looping, Fifo, Socket, ParentIsFile],
+        ),
+        (
+            CODEX_RULES,
+            &[Directory, Dangling, Looping, Fifo, ParentIsFile],
+        ),
+        (SRT_OUT, &[Directory, Dangling, Looping, Fifo, Socket]),
+        (COPILOT, &[Directory, Dangling, Fifo, ParentIsFile]),
+    ];
+    for (rel, hows) in generic {
+        for how in *hows {
+            cases.push((rel, *how, error(rel, *how)));
+        }
+    }
+    cases
 }
 
 #[test]
 fn broken_existing_targets_fail_naming_the_file_and_change_nothing() {
-    for (rel, how, fact) in cases() {
+    for (rel, how, stderr) in cases() {
         // A dry run makes every check a real run makes (apply::check), so it
         // fails on the same broken targets.
         let commands: &[&[&str]] = &[&["generate", "-w"], &["generate", "-w", "-n"]];
         for args in commands {
             let t = home();
-            let named = break_target(t.home(), rel, how);
-            let before = snapshot(t.home());
-            let run = twsrt(t.home(), args);
-            let context = format!("{rel} {how:?} {args:?}\n{}", run.stderr);
-            assert_eq!(run.status, 1, "{context}");
-            assert!(
-                run.stderr.contains(&format!("Error: {{HOME}}/{named}")),
-                "{context}"
-            );
-            assert!(run.stderr.contains(fact), "{context}");
-            assert!(run.stdout.is_empty(), "{context}\n{}", run.stdout);
-            assert_eq!(snapshot(t.home()), before, "{context}");
+            break_target(t.home(), rel, how);
+            t.args(args).status(1).stderr(&stderr).unchanged().run();
         }
     }
 }
@@ -293,27 +233,27 @@ fn broken_existing_targets_fail_naming_the_file_and_change_nothing() {
 /// followed reads as a missing target there (exit 2, as for 1.0.0).
 #[test]
 fn diff_on_a_broken_target_names_it_and_never_blocks() {
-    for (rel, how, _) in cases() {
+    for (rel, how, stderr) in cases() {
         let agent = match rel {
             CLAUDE_TARGET => "claude",
             CODEX_CONFIG => "codex",
             _ => continue,
         };
         let t = home().file(CODEX_RULES, "");
-        let named = break_target(t.home(), rel, how);
-        let before = snapshot(t.home());
-        let run = twsrt(t.home(), &["diff", agent]);
-        let context = format!("{rel} {how:?}\n{}", run.stderr);
-        let expected = match how {
-            Broken::Dangling | Broken::Looping | Broken::ParentIsFile => 2,
-            _ => 1,
+        break_target(t.home(), rel, how);
+        let (status, stderr) = match how {
+            Broken::Dangling | Broken::Looping | Broken::ParentIsFile => (
+                2,
+                format!("Error: {agent} target file not found: {{HOME}}/{rel}\n"),
+            ),
+            _ => (1, stderr),
         };
-        assert_eq!(run.status, expected, "{context}");
-        assert!(
-            run.stderr.contains(&format!("{{HOME}}/{named}")),
-            "{context}"
-        );
-        assert_eq!(snapshot(t.home()), before, "{context}");
+        t.args(&["diff", agent])
+            .status(status)
+            .stdout(CANONICAL_DRIFT)
+            .stderr(&stderr)
+            .unchanged()
+            .run();
     }
 }
 
@@ -323,28 +263,30 @@ fn diff_on_a_broken_target_names_it_and_never_blocks() {
 #[test]
 fn unreadable_targets_fail_naming_the_file_and_change_nothing() {
     for (rel, agent) in [(CLAUDE_TARGET, "claude"), (CODEX_CONFIG, "codex")] {
-        let t = home().file(CODEX_RULES, "");
-        let path = t.home().join(rel);
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o000)).unwrap();
-        let Some(wrapper) = unprivileged_wrapper(&path) else {
-            eprintln!("SKIP unreadable {rel}: running privileged and setpriv cannot drop it");
-            return;
-        };
-        let before = snapshot(t.home());
         for args in [
             &["generate", "-w"][..],
             &["generate", "-w", "-n"],
             &["diff", agent],
         ] {
-            let run = twsrt_via(t.home(), &wrapper, &[], args);
-            let context = format!("{rel} {args:?}\n{}", run.stderr);
-            assert_eq!(run.status, 1, "{context}");
-            assert!(
-                run.stderr.contains(&format!("Error: {{HOME}}/{rel}: "))
-                    && run.stderr.contains("Permission denied"),
-                "{context}"
-            );
-            assert_eq!(snapshot(t.home()), before, "{context}");
+            let t = home().file(CODEX_RULES, "").mode(rel, 0o000);
+            let Some(wrapper) = unprivileged_wrapper(&t.home().join(rel)) else {
+                eprintln!("SKIP unreadable {rel}: running privileged and setpriv cannot drop it");
+                return;
+            };
+            let stdout = if args[0] == "diff" {
+                CANONICAL_DRIFT
+            } else {
+                ""
+            };
+            t.wrapper(&wrapper)
+                .args(args)
+                .status(1)
+                .stdout(stdout)
+                .stderr(&format!(
+                    "Error: {{HOME}}/{rel}: Permission denied (os error 13)\n"
+                ))
+                .unchanged()
+                .run();
         }
     }
 }
@@ -407,37 +349,33 @@ fn a_rename_failing_at_any_point_of_a_multi_file_write_restores_everything() {
             })
             .collect();
         for (n, failing) in order.iter().enumerate() {
-            let t = home();
-            fs::remove_file(t.home().join(ANCHOR)).unwrap();
-            let t = t.symlink(ANCHOR, other);
-            let before = snapshot(t.home());
-            let fault = n.to_string();
-            let run = twsrt_via(t.home(), &[], &[("TWSRT_FAULT_COMMIT", &fault)], &args);
-            let context = format!("yolo {yolo} fault {n}\n{}", run.stderr);
-            assert_eq!(run.status, 1, "{context}");
-            assert!(
-                run.stderr
-                    .contains(&format!("Error: {{HOME}}/{failing}: injected fault")),
-                "{context}"
-            );
-            assert!(run.stdout.is_empty(), "{context}\n{}", run.stdout);
-            assert_eq!(snapshot(t.home()), before, "{context}");
+            // No status line for a rolled-back write: stdout stays empty.
+            home()
+                .symlink(ANCHOR, other)
+                .env("TWSRT_FAULT_COMMIT", &n.to_string())
+                .args(&args)
+                .status(1)
+                .stderr(&format!(
+                    "Error: {{HOME}}/{failing}: injected fault: rename refused\n"
+                ))
+                .unchanged()
+                .run();
         }
 
         // One past the last entry: no fault fires, everything is written.
-        let t = home();
-        fs::remove_file(t.home().join(ANCHOR)).unwrap();
-        let t = t.symlink(ANCHOR, other);
-        let past_the_end = order.len().to_string();
-        let run = twsrt_via(
-            t.home(),
-            &[],
-            &[("TWSRT_FAULT_COMMIT", &past_the_end)],
-            &args,
-        );
-        assert_eq!(run.status, 0, "{}", run.stderr);
-        assert_no_temp(t.home());
-        let after = snapshot(t.home());
+        let out = home()
+            .symlink(ANCHOR, other)
+            .env("TWSRT_FAULT_COMMIT", &order.len().to_string())
+            .args(&args)
+            .stdout(&wrote_all(target, copilot))
+            .stderr(&if yolo {
+                CODEX_WARNINGS.to_string()
+            } else {
+                all_agents_warnings()
+            })
+            .run();
+        assert_no_temp(out.home());
+        let after = out.snapshot();
         let mode = |rel: &str| after[Path::new(rel)].split(' ').next().unwrap().to_string();
         // Existing files keep their mode, new ones are 0600.
         assert_eq!(mode(SRT_OUT), "644");
@@ -461,15 +399,14 @@ fn a_rename_failing_at_any_point_of_a_multi_file_write_restores_everything() {
 /// dotfile repo) stays a symlink and its destination keeps its mode.
 #[test]
 fn modes_do_not_depend_on_the_umask() {
-    let t = Test::with_policy().config_append(TARGETS);
-    let run = twsrt_via(
-        t.home(),
-        &["sh", "-c", "umask 000 && exec \"$0\" \"$@\""],
-        &[],
-        &["generate", "-w"],
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let after = snapshot(t.home());
+    let out = Test::with_policy()
+        .targets()
+        .wrapper(&["sh", "-c", "umask 000 && exec \"$0\" \"$@\""])
+        .args(&["generate", "-w"])
+        .stdout(&wrote_all(CLAUDE_TARGET, COPILOT))
+        .stderr(&all_agents_warnings())
+        .run();
+    let after = out.snapshot();
     for rel in [
         SRT_OUT,
         BASH_OUT,
@@ -481,22 +418,18 @@ fn modes_do_not_depend_on_the_umask() {
         assert!(after[Path::new(rel)].starts_with("600 "), "{rel}");
     }
     assert_eq!(after[Path::new(ANCHOR)], "-> settings.full.json");
-    // Directories twsrt creates get the usual umask treatment.
-    assert_no_temp(t.home());
+    assert_no_temp(out.home());
 
-    let t = home()
+    let out = home()
         .file("dotfiles/claude.json", CLAUDE_EXISTING)
-        .mode("dotfiles/claude.json", 0o664);
-    fs::remove_file(t.home().join(CLAUDE_TARGET)).unwrap();
-    let t = t.symlink(CLAUDE_TARGET, "../dotfiles/claude.json");
-    let run = twsrt_via(
-        t.home(),
-        &["sh", "-c", "umask 077 && exec \"$0\" \"$@\""],
-        &[],
-        &["generate", "-w"],
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let after = snapshot(t.home());
+        .mode("dotfiles/claude.json", 0o664)
+        .symlink(CLAUDE_TARGET, "../dotfiles/claude.json")
+        .wrapper(&["sh", "-c", "umask 077 && exec \"$0\" \"$@\""])
+        .args(&["generate", "-w"])
+        .stdout(&wrote_all(CLAUDE_TARGET, COPILOT))
+        .stderr(&all_agents_warnings())
+        .run();
+    let after = out.snapshot();
     assert!(after[Path::new(SRT_OUT)].starts_with("644 "));
     assert!(after[Path::new(CODEX_CONFIG)].starts_with("604 "));
     assert_eq!(
@@ -505,7 +438,7 @@ fn modes_do_not_depend_on_the_umask() {
     );
     let dotfile = &after[Path::new("dotfiles/claude.json")];
     assert!(dotfile.starts_with("664 {") && dotfile.contains("\"permissions\""));
-    assert_no_temp(t.home());
+    assert_no_temp(out.home());
 }
 
 /// An anchor that is a dangling or looping symlink is just repointed (it is
@@ -515,23 +448,27 @@ fn the_anchor_is_repointed_by_rename() {
     for how in [Broken::Dangling, Broken::Looping] {
         let t = home();
         break_target(t.home(), ANCHOR, how);
-        let run = twsrt(t.home(), &["generate", "-w", "claude"]);
-        assert_eq!(run.status, 0, "{how:?} {}", run.stderr);
-        assert_eq!(
-            snapshot(t.home())[Path::new(ANCHOR)],
-            "-> settings.full.json"
-        );
-        assert_no_temp(t.home());
+        let out = t
+            .args(&["generate", "-w", "claude"])
+            .stdout(
+                "Wrote canonical: {HOME}/.srt-settings.json\n\
+                 Wrote canonical: {HOME}/.config/twsrt/bash-rules.json\n\
+                 Wrote: {HOME}/.claude/settings.full.json\n",
+            )
+            .run();
+        assert_eq!(out.snapshot()[Path::new(ANCHOR)], "-> settings.full.json");
+        assert_no_temp(out.home());
     }
     let t = home();
     fs::remove_file(t.home().join(ANCHOR)).unwrap();
-    let t = t.file(ANCHOR, "{}\n");
-    let before = snapshot(t.home());
-    let run = twsrt(t.home(), &["generate", "-w"]);
-    assert_eq!(run.status, 1);
-    assert!(
-        run.stderr
-            .contains("Error: {HOME}/.claude/settings.json: is a regular file")
-    );
-    assert_eq!(snapshot(t.home()), before);
+    t.file(ANCHOR, "{}\n")
+        .args(&["generate", "-w"])
+        .status(1)
+        .stderr(
+            "Error: {HOME}/.claude/settings.json: is a regular file and \
+             {HOME}/.claude/settings.full.json exists as well; twsrt will not choose \
+             between them, so remove one and run generate -w again\n",
+        )
+        .unchanged()
+        .run();
 }

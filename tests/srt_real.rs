@@ -5,11 +5,9 @@
 //! fills (`$TWSRT_SRT_CACHE`, default `~/.cache/twsrt-srt`). Without it these
 //! tests fail when `CI` is set and are skipped, loudly, otherwise.
 
-mod support;
-use support::*;
+use crate::support::*;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 use serde_json::Value;
 
@@ -61,7 +59,7 @@ const POLICY: &str = r#"{
 /// a writable directory, and the compiled settings written by `generate -w`.
 fn generated_home() -> Output {
     Test::with_policy()
-        .file(".config/twsrt/srt/base.jsonc", POLICY)
+        .file(SRT_FRAGMENT, POLICY)
         .file(".ssh/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
         .file("secrets/token.txt", "ghp_planted\n")
         .file(
@@ -71,43 +69,31 @@ fn generated_home() -> Output {
         .symlink(".aws", "vault/aws")
         .file("work/locked.cfg", "keep me\n")
         .args(&["generate", "-w"])
+        .stdout(
+            "Wrote canonical: {HOME}/.srt-settings.json\n\
+             Wrote canonical: {HOME}/.config/twsrt/bash-rules.json\n\
+             Wrote: {HOME}/.claude/settings.full.json\n\
+             --allow-tool 'shell' \\\n\
+             --allow-tool 'read' \\\n\
+             --allow-tool 'edit' \\\n\
+             --allow-tool 'write' \\\n\
+             --allow-url 'github.com' \\\n\
+             --allow-url '*.example.org' \\\n\
+             --deny-url 'evil.com' \\\n\
+             --deny-tool 'shell(git push)' \\\n\
+             --deny-tool 'shell(rm)' \\\n",
+        )
+        .stderr(NO_ASK_TIER)
         .run()
 }
 
-struct Run {
-    status: i32,
-    stdout: String,
-    stderr: String,
+/// `twsrt <args>` in the HOME of `home`, with srt's location and a TMPDIR
+/// that must be empty again afterwards.
+fn twsrt_test(home: Output, srt: &str, args: &[&str]) -> Test {
+    home.then().args(args).env("TWSRT_SRT", srt).clean_tmpdir()
 }
 
-/// Run twsrt in an existing HOME (like the scenario builder), with srt's
-/// location and a TMPDIR that must be empty again afterwards.
-fn twsrt(home: &Path, srt: &str, args: &[&str]) -> Run {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_twsrt"))
-        .args(args)
-        .current_dir(home)
-        .env_clear()
-        .env("HOME", home)
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("NO_COLOR", "1")
-        .env("TMPDIR", tmp.path())
-        .env("TWSRT_SRT", srt)
-        .output()
-        .expect("run twsrt");
-    let home_text = home.display().to_string();
-    let run = Run {
-        status: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).replace(&home_text, "{HOME}"),
-        stderr: String::from_utf8_lossy(&out.stderr).replace(&home_text, "{HOME}"),
-    };
-    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
-    assert!(left.is_empty(), "twsrt test left {left:?} in TMPDIR");
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-    run
-}
-
-fn results(run: &Run) -> Vec<Value> {
+fn results(run: &Output) -> Vec<Value> {
     let json: Value = serde_json::from_str(&run.stdout)
         .unwrap_or_else(|e| panic!("{e}\n--- stdout\n{}--- stderr\n{}", run.stdout, run.stderr));
     json["results"].as_array().unwrap().clone()
@@ -123,12 +109,27 @@ fn row(result: &Value) -> String {
     )
 }
 
+/// Edit the settings file on disk, as a person would by hand.
+fn edit_settings(out: &Output, edit: impl FnOnce(&mut Value)) {
+    let mut value: Value = serde_json::from_str(&out.read(SRT_OUT)).unwrap();
+    edit(&mut value);
+    std::fs::write(
+        out.path(SRT_OUT),
+        serde_json::to_string_pretty(&value).unwrap(),
+    )
+    .unwrap();
+}
+
 #[test]
 fn a_policy_with_planted_secrets_passes() {
     let Some(srt) = srt() else { return };
-    let out = generated_home();
-    let before = tree(out.home.path());
-    let run = twsrt(out.home.path(), &srt, &["test", "--json"]);
+    // The JSON report carries timings and sandbox output: its rows are
+    // checked below. Probe files are removed (the HOME is unchanged, secrets
+    // and settings untouched) and nothing differs on stderr.
+    let run = twsrt_test(generated_home(), &srt, &["test", "--json"])
+        .any_stdout()
+        .unchanged()
+        .run();
     let rows: Vec<String> = results(&run).iter().map(row).collect();
     assert_eq!(
         rows,
@@ -147,30 +148,22 @@ fn a_policy_with_planted_secrets_passes() {
         "--- stderr\n{}",
         run.stderr
     );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    assert!(!run.stderr.contains("differs"), "{}", run.stderr);
-    // Probe files were removed, secrets and settings untouched.
-    assert_eq!(tree(out.home.path()), before);
 }
 
 #[test]
 fn a_denyread_removed_by_hand_fails_for_exactly_that_rule() {
     let Some(srt) = srt() else { return };
     let out = generated_home();
-    let settings = out.path(".srt-settings.json");
-    let mut value: Value = serde_json::from_str(&out.read(".srt-settings.json")).unwrap();
-    let deny_read = value["filesystem"]["denyRead"].as_array_mut().unwrap();
-    deny_read.retain(|v| v != "~/.ssh");
-    std::fs::write(&settings, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+    edit_settings(&out, |value| {
+        let deny_read = value["filesystem"]["denyRead"].as_array_mut().unwrap();
+        deny_read.retain(|v| v != "~/.ssh");
+    });
 
-    let run = twsrt(out.home.path(), &srt, &["test", "--json"]);
-    assert_eq!(run.status, 1, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("Warning: {HOME}/.srt-settings.json differs from what profile 'default'"),
-        "{}",
-        run.stderr
-    );
+    let run = twsrt_test(out, &srt, &["test", "--json"])
+        .status(1)
+        .any_stdout()
+        .stderr(DIFFERS)
+        .run();
     let results = results(&run);
     let bad: Vec<String> = results
         .iter()
@@ -190,9 +183,14 @@ fn a_denyread_removed_by_hand_fails_for_exactly_that_rule() {
             .contains("succeeded in the sandbox")
     );
 
-    // The table says the same for a person (-k keeps the run short).
-    let run = twsrt(out.home.path(), &srt, &["test", "-k", ".ssh"]);
-    assert_eq!(run.status, 1, "{}", run.stderr);
+    // The table says the same for a person (-k keeps the run short). Its
+    // timing column varies: the row is checked cell by cell.
+    let run = twsrt_test(run, &srt, &["test", "-k", ".ssh"])
+        .status(1)
+        .stdout_contains("\nFAIL denyRead ~/.ssh [missing from the file]\n")
+        .stdout_contains("1 probe: 0 PASS, 1 FAIL, 0 INVALID, 0 ERROR, 0 SKIP")
+        .stderr(DIFFERS)
+        .run();
     let fail_row = run
         .stdout
         .lines()
@@ -206,42 +204,33 @@ fn a_denyread_removed_by_hand_fails_for_exactly_that_rule() {
         ],
         "{fail_row}"
     );
-    assert!(
-        run.stdout
-            .contains("\nFAIL denyRead ~/.ssh [missing from the file]\n"),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout
-            .contains("1 probe: 0 PASS, 1 FAIL, 0 INVALID, 0 ERROR, 0 SKIP"),
-        "{}",
-        run.stdout
-    );
 }
 
 #[test]
 fn a_file_srt_would_refuse_is_caught_by_the_preflight() {
     let Some(srt) = srt() else { return };
     let out = generated_home();
-    let mut value: Value = serde_json::from_str(&out.read(".srt-settings.json")).unwrap();
-    value["network"]
-        .as_object_mut()
-        .unwrap()
-        .remove("deniedDomains");
-    std::fs::write(
-        out.path(".srt-settings.json"),
-        serde_json::to_string_pretty(&value).unwrap(),
-    )
-    .unwrap();
-    let run = twsrt(out.home.path(), &srt, &["test"]);
-    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
-    assert_eq!(run.stdout, "");
-    for fact in [
-        "Error: preflight failed for {HOME}/.srt-settings.json: srt refuses this settings file:",
-        "  - `network.deniedDomains` is missing (srt requires the list, even empty)",
-        "-c true` failed (exit 1: Error: {HOME}/.srt-settings.json does not hold a valid config",
-    ] {
-        assert!(run.stderr.contains(fact), "{fact}\n{}", run.stderr);
-    }
+    edit_settings(&out, |value| {
+        value["network"]
+            .as_object_mut()
+            .unwrap()
+            .remove("deniedDomains");
+    });
+    // The third line quotes srt's own message (and srt's path), which is
+    // srt's to word: the facts twsrt words are checked.
+    twsrt_test(out, &srt, &["test"])
+        .status(2)
+        .stderr_contains(&format!(
+            "{DIFFERS}Error: preflight failed for {{HOME}}/.srt-settings.json: \
+             srt refuses this settings file:\n  \
+             - `network.deniedDomains` is missing (srt requires the list, even empty)\n"
+        ))
+        .stderr_contains(
+            " -s {HOME}/.srt-settings.json -c true` failed (exit 1: Error: \
+             {HOME}/.srt-settings.json does not hold a valid config",
+        )
+        .stderr_contains(
+            "\nThe file differs from the policy: `twsrt generate -w` rewrites it from the policy.\n",
+        )
+        .run();
 }

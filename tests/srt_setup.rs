@@ -1,8 +1,7 @@
 //! `twsrt test` setup failures that need no Sandbox Runtime: each exits 2
 //! with a message that says what to do.
 
-mod support;
-use support::*;
+use crate::support::*;
 
 #[test]
 fn a_missing_settings_file_asks_for_generate() {
@@ -10,45 +9,48 @@ fn a_missing_settings_file_asks_for_generate() {
         .args(&["test"])
         .env("TWSRT_SRT", "/nonexistent/srt")
         .status(2)
-        .stderr_contains(
-            "Error: {HOME}/.srt-settings.json does not exist: run `twsrt generate -w` first",
+        .stderr(
+            "Error: {HOME}/.srt-settings.json does not exist: run `twsrt generate -w` first \
+             (twsrt test probes the settings file srt reads)\n",
         )
-        .stdout("")
+        .unchanged()
         .run();
 }
 
 #[test]
 fn srt_that_cannot_be_found_is_a_setup_failure() {
-    let out = Test::with_policy()
-        .file(".srt-settings.json", "{}")
+    // The file on disk is not what the policy compiles to: warned first.
+    Test::with_policy()
+        .file(SRT_OUT, "{}")
         .args(&["test"])
         .env("TWSRT_SRT", "/nonexistent/srt")
         .status(2)
-        .stderr_contains("TWSRT_SRT=/nonexistent/srt is not an executable srt")
+        .stderr(&format!("{DIFFERS}Error: TWSRT_SRT=/nonexistent/srt is not an executable srt (Sandbox Runtime) binary\n"))
+        .unchanged()
         .run();
-    // The file on disk is not what the policy compiles to: warned first.
-    assert!(
-        out.stderr
-            .contains("differs from what profile 'default' compiles to")
-    );
 
     Test::with_policy()
-        .file(".srt-settings.json", "{}")
+        .file(SRT_OUT, "{}")
         .args(&["test"])
         .env("PATH", "/nonexistent")
         .status(2)
-        .stderr_contains("srt (Sandbox Runtime) not found on PATH")
+        .stderr(&format!(
+            "{DIFFERS}Error: srt (Sandbox Runtime) not found on PATH: install it with \
+             `npm install -g @anthropic-ai/sandbox-runtime` (it needs bubblewrap, socat and \
+             ripgrep on Linux; scripts/install-srt.sh does all of it) or set TWSRT_SRT to its path\n"
+        ))
+        .unchanged()
         .run();
 }
 
 #[test]
 fn an_unparsable_settings_file_is_named_with_its_position() {
     Test::with_policy()
-        .file(".srt-settings.json", "{\n  \"network\": ,\n}")
+        .file(SRT_OUT, "{\n  \"network\": ,\n}")
         .args(&["test"])
         .status(2)
-        .stderr_contains("Error: {HOME}/.srt-settings.json:2:")
-        .stderr_contains("not valid JSON")
+        .stderr("Error: {HOME}/.srt-settings.json:2:14: not valid JSON, srt refuses it: expected value at line 2 column 14\n")
+        .unchanged()
         .run();
 }
 
@@ -57,18 +59,24 @@ fn config_and_profile_errors_exit_2_too() {
     Test::new()
         .args(&["test"])
         .status(2)
-        .stderr_contains("config file not found")
+        .stderr("Error: config file not found: {HOME}/.config/twsrt/config.toml\n")
+        .unchanged()
         .run();
     Test::with_policy()
         .args(&["test", "-p", "nope"])
         .status(2)
-        .stderr_contains("nope")
+        .stderr(
+            "Error: profile 'nope' is not defined in {HOME}/.config/twsrt/config.toml; \
+             defined profiles: default\n",
+        )
+        .unchanged()
         .run();
 }
 
 #[test]
 fn the_options_are_documented() {
-    let out = Test::new().args(&["test", "--help"]).run();
+    // clap lays the help out; twsrt owns which options it lists.
+    let mut help = Test::new().args(&["test", "--help"]);
     for option in [
         "-p, --profile",
         "-k <TEXT>",
@@ -80,11 +88,15 @@ fn the_options_are_documented() {
         "--allowed-domains",
         "--denied-domains",
     ] {
-        assert!(out.stdout.contains(option), "{option}\n{}", out.stdout);
+        help = help.stdout_contains(option);
     }
+    help.run();
     Test::new()
         .args(&["test", "--timeout", "0"])
         .status(2)
-        .stderr_contains("--timeout")
+        .stderr(
+            "error: invalid value '0' for '--timeout <SECS>': 0 is not in 1..=3600\n\n\
+             For more information, try '--help'.\n",
+        )
         .run();
 }

@@ -1,0 +1,20 @@
+//! The one integration test binary (`cargo test --test main`): a module per
+//! concern, sharing the scenario builder in `support`. One binary links the
+//! crate and compiles `support` once, where a binary per file did it a dozen
+//! times. A new `tests/*.rs` file is not a target of its own
+//! (`autotests = false`): declare it here.
+
+mod support;
+
+mod compile_errors;
+mod config_cmd;
+mod diagnostics;
+mod fuzz_regressions;
+mod mutation;
+mod parity;
+mod reliability_concurrency;
+mod reliability_leaks;
+mod reliability_targets;
+mod srt_real;
+mod srt_setup;
+mod transactions;
