@@ -6,13 +6,11 @@ use jsonc_parser::errors::{ParseError, ParseErrorKind};
 use super::PosError;
 use super::lexical::skip_blanks;
 
+/// Where and how to report `err`, as the reference would.
 pub(super) fn parse_error(text: &str, err: &ParseError) -> PosError {
     use ParseErrorKind as K;
     let range = err.range();
     let start = range.start;
-    let bytes = text.as_bytes();
-    let byte_before = |pos: usize| pos.checked_sub(1).and_then(|p| bytes.get(p)).copied();
-    let char_at = |pos: usize| text.get(pos..).and_then(|s| s.chars().next());
     let token_text = || text.get(range.start..range.end).unwrap_or("");
     match err.kind() {
         // Python points at the closing bracket, past blanks and comments.
@@ -42,6 +40,36 @@ pub(super) fn parse_error(text: &str, err: &ParseError) -> PosError {
             "unexpected content after the top-level value".to_string(),
         ),
         K::SingleQuotedStringsNotAllowed => (start, "strings must be in double quotes".to_string()),
+        K::HexadecimalNumbersNotAllowed
+        | K::UnaryPlusNumbersNotAllowed
+        | K::BareDecimalPointNumbersNotAllowed
+        | K::ExpectedDigitFollowingNegativeSign
+        | K::ExpectedPlusMinusOrDigitInNumberLiteral
+        | K::ExpectedDigit
+        | K::NonFiniteNumbersNotAllowed => number_error(text, start, err.kind(), token_text()),
+        K::UnexpectedWord => describe_word(start, token_text()),
+        K::UnexpectedCloseBrace => (start, "unexpected '}'".to_string()),
+        K::UnexpectedCloseBracket => (start, "unexpected ']'".to_string()),
+        K::UnexpectedColon => (start, "unexpected ':'".to_string()),
+        K::UnexpectedComma => (start, "unexpected ','".to_string()),
+        K::UnexpectedToken => unexpected_token(text, start, token_text()),
+        K::UnterminatedCommentBlock => (start, "unterminated block comment".to_string()),
+        K::NestingDepthExceeded => (
+            start,
+            "arrays and objects are nested too deeply".to_string(),
+        ),
+        K::String(kind) => describe_string_error(text, start, kind),
+        other => (start, lowercase_first(&other.to_string())),
+    }
+}
+
+/// A malformed number literal at `start` (`token`), placed where Python's
+/// number reader stops.
+fn number_error(text: &str, start: usize, kind: &ParseErrorKind, token: &str) -> PosError {
+    use ParseErrorKind as K;
+    let bytes = text.as_bytes();
+    let byte_before = |pos: usize| pos.checked_sub(1).and_then(|p| bytes.get(p)).copied();
+    match kind {
         // Python reads `0` as a number and stops at the `x`.
         K::HexadecimalNumbersNotAllowed => (
             start + usize::from(bytes.get(start) == Some(&b'-')) + 1,
@@ -79,33 +107,26 @@ pub(super) fn parse_error(text: &str, err: &ParseError) -> PosError {
         }
         K::NonFiniteNumbersNotAllowed => (
             start,
-            format!("non-finite number '{}' is not valid JSON", token_text()),
+            format!("non-finite number '{token}' is not valid JSON"),
         ),
-        K::UnexpectedWord => describe_word(start, token_text()),
-        K::UnexpectedCloseBrace => (start, "unexpected '}'".to_string()),
-        K::UnexpectedCloseBracket => (start, "unexpected ']'".to_string()),
-        K::UnexpectedColon => (start, "unexpected ':'".to_string()),
-        K::UnexpectedComma => (start, "unexpected ','".to_string()),
-        K::UnexpectedToken => match char_at(start) {
-            // A word cut short by a character that cannot follow it (`NaN}`).
-            Some(c) if is_word_char(c) => {
-                let word = token_text();
-                let end = word.find(|c| !is_word_char(c)).unwrap_or(word.len());
-                describe_word(start, &word[..end])
-            }
-            Some(c) if c.is_control() || c.is_whitespace() => {
-                (start, format!("unexpected character U+{:04X}", c as u32))
-            }
-            Some(c) => (start, format!("unexpected character '{c}'")),
-            None => (start, "unexpected end of file".to_string()),
-        },
-        K::UnterminatedCommentBlock => (start, "unterminated block comment".to_string()),
-        K::NestingDepthExceeded => (
-            start,
-            "arrays and objects are nested too deeply".to_string(),
-        ),
-        K::String(kind) => describe_string_error(text, start, kind),
         other => (start, lowercase_first(&other.to_string())),
+    }
+}
+
+/// A character jsonc-parser did not expect at `start`, where `token` begins.
+fn unexpected_token(text: &str, start: usize, token: &str) -> PosError {
+    match text.get(start..).and_then(|s| s.chars().next()) {
+        // A word cut short by a character that cannot follow it (`NaN}`).
+        Some(c) if is_word_char(c) => {
+            let word = token;
+            let end = word.find(|c| !is_word_char(c)).unwrap_or(word.len());
+            describe_word(start, &word[..end])
+        }
+        Some(c) if c.is_control() || c.is_whitespace() => {
+            (start, format!("unexpected character U+{:04X}", c as u32))
+        }
+        Some(c) => (start, format!("unexpected character '{c}'")),
+        None => (start, "unexpected end of file".to_string()),
     }
 }
 
