@@ -15,7 +15,9 @@ mod equality;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+use hashbrown::HashTable;
 use std::path::{Path, PathBuf};
 
 use serde_json::map::Entry;
@@ -54,8 +56,10 @@ pub struct Composer<'a> {
     sources: HashMap<String, Vec<usize>>,
     /// JSON pointer -> index of the fragment that first set it.
     origin: HashMap<String, usize>,
-    /// JSON pointer of each list -> the equality keys of its entries.
-    seen: HashMap<String, HashSet<String>>,
+    /// JSON pointer of each list -> its entries' positions, by their
+    /// [`equality::hash`]: a lookup compares the list's own entries, so no
+    /// entry needs a key of its own.
+    seen: HashMap<String, HashTable<usize>>,
 }
 
 /// A composed document, with the fragment each list entry came from.
@@ -196,7 +200,12 @@ impl<'a> Composer<'a> {
         let seen = self.seen.entry(pointer.to_string()).or_default();
         let sources = self.sources.entry(pointer.to_string()).or_default();
         for item in items {
-            if seen.insert(equality_key(&item)) {
+            let hash = equality::hash(&item);
+            if seen
+                .find(hash, |&at| equality::equal(&acc[at], &item))
+                .is_none()
+            {
+                seen.insert_unique(hash, acc.len(), |&at| equality::hash(&acc[at]));
                 acc.push(item);
                 sources.push(index);
             }

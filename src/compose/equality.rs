@@ -3,6 +3,8 @@
 //! does not matter; but booleans, integers and floats are three different
 //! types when two fragments set the same key.
 
+use std::hash::Hasher;
+
 use serde_json::Value;
 
 use crate::pyjson::{PyNumber, classify};
@@ -75,5 +77,32 @@ fn write_key(v: &Value, out: &mut String) {
             }
             out.push('}');
         }
+    }
+}
+
+/// The hash of `v` under Python equality: equal values hash alike.
+/// Strings, by far the most common list entries, are hashed as they are;
+/// anything else through its [`equality_key`].
+pub fn hash(v: &Value) -> u64 {
+    let mut hasher = rustc_hash::FxHasher::default();
+    match v {
+        Value::String(s) => {
+            hasher.write_u8(0);
+            hasher.write(s.as_bytes());
+        }
+        other => {
+            hasher.write_u8(1);
+            hasher.write(equality_key(other).as_bytes());
+        }
+    }
+    hasher.finish()
+}
+
+/// Python's `==` on two values, without building keys for strings.
+pub fn equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::String(a), Value::String(b)) => a == b,
+        (Value::String(_), _) | (_, Value::String(_)) => false,
+        (a, b) => equality_key(a) == equality_key(b),
     }
 }

@@ -21,18 +21,22 @@ pub fn write_str(out: &mut String, s: &str) {
 }
 
 /// [`write_str`] without the quotes: the escaped characters of `s`, with the
-/// runs of characters that stand for themselves copied in one piece.
+/// runs of characters that stand for themselves copied in one piece. The
+/// scan looks at bytes: every byte of a character outside ASCII is >= 0x80,
+/// so a plain run ends exactly where a character needs an escape.
 pub(super) fn write_escaped(out: &mut String, s: &str) {
-    let mut run_start = 0;
-    for (at, c) in s.char_indices() {
-        if stands_for_itself(c) {
-            continue;
-        }
-        out.push_str(&s[run_start..at]);
+    let mut rest = s;
+    while let Some(at) = rest.bytes().position(|b| !stands_for_itself(char::from(b))) {
+        out.push_str(&rest[..at]);
+        // `at` is a char boundary: an ASCII byte or the lead byte of a
+        // longer character, whose continuation bytes never start a run.
+        let Some(c) = rest[at..].chars().next() else {
+            break;
+        };
         write_escape(out, c);
-        run_start = at + c.len_utf8();
+        rest = &rest[at + c.len_utf8()..];
     }
-    out.push_str(&s[run_start..]);
+    out.push_str(rest);
 }
 
 /// The escape of one character that does not stand for itself.

@@ -7,6 +7,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::agent::claude::deny_path::is_existing_file;
+use crate::agent::claude::merge::WEB_FETCH_PREFIX;
 use crate::rules::{Action, Scope, SecurityRule};
 
 /// srt `network` keys copied verbatim into `sandbox.network`, in output order
@@ -54,23 +55,23 @@ fn permissions(input: &Input) -> Map<String, Value> {
     let mut deny = Vec::new();
     let mut allow = Vec::new();
     let mut ask = Vec::new();
-    for rule in input.rules {
-        let p = rule.pattern;
-        match (rule.scope, rule.action) {
+    for r in input.rules {
+        let p = r.pattern;
+        match (r.scope, r.action) {
             (Scope::Read, Action::Deny) => {
                 // A glob or an existing file is denied as written; anything
                 // else may be a directory, so its contents are denied too.
                 let bare = p.contains(['*', '?']) || is_existing_file(p, input.home);
-                for tool in ["Read", "Edit"] {
-                    deny.push(format!("{tool}({p})"));
+                for tool in ["Read(", "Edit("] {
+                    deny.push(rule(tool, p, ")"));
                     if !bare {
-                        deny.push(format!("{tool}({p}/**)"));
+                        deny.push(rule(tool, p, "/**)"));
                     }
                 }
             }
-            (Scope::Write, Action::Deny) => deny.push(format!("Edit({p})")),
-            (Scope::Network, Action::Deny) => deny.push(format!("WebFetch(domain:{p})")),
-            (Scope::Network, Action::Allow) => allow.push(format!("WebFetch(domain:{p})")),
+            (Scope::Write, Action::Deny) => deny.push(rule("Edit(", p, ")")),
+            (Scope::Network, Action::Deny) => deny.push(rule(WEB_FETCH_PREFIX, p, ")")),
+            (Scope::Network, Action::Allow) => allow.push(rule(WEB_FETCH_PREFIX, p, ")")),
             (Scope::Execute, Action::Deny) => bash(&mut deny, p),
             (Scope::Execute, Action::Ask) => bash(&mut ask, p),
             _ => {}
@@ -88,8 +89,18 @@ fn permissions(input: &Input) -> Map<String, Value> {
 
 /// A command and the command with any arguments.
 fn bash(list: &mut Vec<String>, command: &str) {
-    list.push(format!("Bash({command})"));
-    list.push(format!("Bash({command} *)"));
+    list.push(rule("Bash(", command, ")"));
+    list.push(rule("Bash(", command, " *)"));
+}
+
+/// `head` + `pattern` + `tail`, allocated once (a large policy renders
+/// tens of thousands of rules; `format!` costs about twice as much).
+fn rule(head: &str, pattern: &str, tail: &str) -> String {
+    let mut text = String::with_capacity(head.len() + pattern.len() + tail.len());
+    text.push_str(head);
+    text.push_str(pattern);
+    text.push_str(tail);
+    text
 }
 
 fn sandbox(input: &Input) -> Map<String, Value> {

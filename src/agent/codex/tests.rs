@@ -334,7 +334,9 @@ fn policy_errors_stop_generation() {
         let err = f.preview(false).expect_err(srt);
         assert_eq!(err.exit_code(), 1);
         assert!(err.to_string().contains(fact), "{err} lacks {fact}");
-        assert!(f.stage().is_err());
+        // `-w` refuses it with the same error, before writing anything.
+        let staged = f.stage().expect_err(srt);
+        assert_eq!(staged.to_string(), err.to_string());
     }
 }
 
