@@ -12,7 +12,7 @@ pub mod compile;
 pub mod compose;
 pub mod config;
 pub mod error;
-pub mod heap;
+mod heap;
 pub mod jsonc;
 pub mod paths;
 pub mod plan;
