@@ -4,10 +4,10 @@ CARGO ?= cargo
 # (scripts/release-target.sh adds the target with rustup): glibc's start-up
 # spends about a millisecond on CPUID instructions in a virtual machine,
 # more than most twsrt runs take (doc/benchmarks.md). That build allocates
-# with dlmalloc and copies with twsrt-mem (src/heap.rs, mem/). Without the
-# musl target it falls back to glibc, linked statically (`+crt-static`; the
-# `--target` keeps the flag off build scripts and proc macros, which must
-# stay dynamic). Elsewhere it is a plain release build for the host.
+# with the dlmalloc crate (src/heap.rs). Without the musl target it falls
+# back to glibc, linked statically (`+crt-static`; the `--target` keeps the
+# flag off build scripts and proc macros, which must stay dynamic).
+# Elsewhere it is a plain release build for the host.
 HOST := $(shell rustc -vV | sed -n 's/^host: //p')
 # Worked out once, when a recipe first needs it (rustup may download).
 RELEASE_TARGET = $(eval RELEASE_TARGET := $$(shell bash scripts/release-target.sh))$(RELEASE_TARGET)
@@ -27,14 +27,12 @@ build:
 demo:
 	$(CARGO) run --quiet -- -c example/config.toml generate claude
 
-# Lint, then every test (unit, CLI scenarios, parity replay), then the
-# memory routines of the release build, then, when the release build is a
-# musl one, the whole suite again against a musl binary (its own libc, heap
-# and memcpy).
+# Lint, then every test (unit, CLI scenarios, parity replay), then, when the
+# release build is a musl one, the whole suite again against a musl binary
+# (its own libc, with dlmalloc as the heap).
 test: lint
 	bash scripts/install-srt.sh
 	$(CARGO) test --all-targets
-	$(CARGO) test --manifest-path mem/Cargo.toml --target-dir $(TARGET_DIR)/mem
 	$(if $(findstring musl,$(RELEASE_TARGET)),$(CARGO) test --all-targets --target $(RELEASE_TARGET),@echo "release build is not musl: no second run")
 
 # Check the generated files against the real Codex CLI, Claude Code and
@@ -51,7 +49,6 @@ test-clients: build
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --all-targets -- -D warnings
-	$(CARGO) clippy --manifest-path mem/Cargo.toml --target-dir $(TARGET_DIR)/mem --all-targets -- -D warnings
 
 fmt:
 	$(CARGO) fmt --all

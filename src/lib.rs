@@ -13,7 +13,7 @@ pub mod compose;
 pub mod config;
 pub mod error;
 pub mod fragment;
-pub mod heap;
+mod heap;
 pub mod paths;
 pub mod plan;
 pub mod profile;

@@ -3,14 +3,6 @@
 
 use clap::Parser;
 
-// The static musl build (`make build`): dlmalloc and twsrt-mem's memcpy
-// family in place of musl's own, which are slower (src/heap.rs).
-#[cfg(target_env = "musl")]
-#[global_allocator]
-static HEAP: twsrt::heap::Heap = twsrt::heap::Heap::new();
-#[cfg(target_env = "musl")]
-use twsrt_mem as _;
-
 fn main() {
     let cli = twsrt::cli::Cli::parse();
     let code = match twsrt::cli::run(cli) {
