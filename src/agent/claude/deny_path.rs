@@ -1,15 +1,114 @@
 //! Whether a denyRead path names an existing regular file: the one place
 //! the Claude generator looks at the filesystem while rendering.
 
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsString;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 /// `~` (and `~user`) expanded the way a shell would, the path normalised
 /// like Python's pathlib (repeated and trailing slashes and `.` segments
 /// dropped, `..` kept, which `Path::components` does), then one `stat`
-/// that follows symlinks.
+/// that follows symlinks. The test oracle of [`FileProbe`].
+#[cfg(test)]
 pub fn is_existing_file(pattern: &str, home: &Path) -> bool {
-    let normal: PathBuf = expand_user(pattern, home).components().collect();
-    normal.is_file()
+    normalized(pattern, home).is_file()
+}
+
+fn normalized(pattern: &str, home: &Path) -> PathBuf {
+    expand_user(pattern, home).components().collect()
+}
+
+/// The answers of [`is_existing_file`] for many patterns, with fewer
+/// `stat`s: policies list many paths under a few directories that do not
+/// exist on a given machine (`~/.aws/...` without AWS, `/var/lib/<app>/...`
+/// for apps not installed). Once two paths under the same parent or
+/// grandparent were not files, that directory is read once, and a later
+/// path whose name it does not list is answered "no" without a `stat`. A
+/// listing only ever says "no": a listed name is still `stat`ed, so
+/// symlinks and file types are judged by the kernel.
+pub struct FileProbe<'h> {
+    home: &'h Path,
+    dirs: HashMap<PathBuf, Dir>,
+}
+
+enum Dir {
+    /// This many paths under it were not files; not read yet.
+    Missed(u8),
+    /// The names it holds (none when it does not exist).
+    Listed(HashSet<OsString>),
+    /// Unreadable or too large to keep: its paths are `stat`ed.
+    Unlisted,
+}
+
+/// Paths under a directory that were not files before it is read.
+const MISSES_BEFORE_LISTING: u8 = 2;
+/// Larger directories are not kept in memory.
+const MAX_LISTED_ENTRIES: usize = 1024;
+
+impl<'h> FileProbe<'h> {
+    /// Probes for patterns whose `~` is `home`.
+    pub fn new(home: &'h Path) -> Self {
+        FileProbe {
+            home,
+            dirs: HashMap::new(),
+        }
+    }
+
+    pub fn is_existing_file(&mut self, pattern: &str) -> bool {
+        let path = normalized(pattern, self.home);
+        // The parent and the grandparent, each with the name under it
+        // (`file_name` is `None` for a `..`, which no listing holds).
+        let parent = path.parent().zip(path.file_name());
+        let grandparent = parent.and_then(|(dir, _)| dir.parent().zip(dir.file_name()));
+        let ancestors = [parent, grandparent].into_iter().flatten();
+        for (dir, name) in ancestors.clone() {
+            if let Some(Dir::Listed(names)) = self.dirs.get(dir) {
+                if !names.contains(name) {
+                    return false;
+                }
+            }
+        }
+        if path.is_file() {
+            return true;
+        }
+        for (dir, _) in ancestors {
+            self.missed(dir);
+        }
+        false
+    }
+
+    fn missed(&mut self, dir: &Path) {
+        let entry = self.dirs.entry(dir.to_path_buf()).or_insert(Dir::Missed(0));
+        if let Dir::Missed(count) = entry {
+            *count += 1;
+            if *count >= MISSES_BEFORE_LISTING {
+                *entry = list(dir);
+            }
+        }
+    }
+}
+
+/// Reads `dir` once. Only "does not exist" and "not a directory" make an
+/// empty listing: any other failure leaves its paths to `stat`.
+fn list(dir: &Path) -> Dir {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            return Dir::Listed(HashSet::new());
+        }
+        Err(_) => return Dir::Unlisted,
+    };
+    let mut names = HashSet::new();
+    for entry in entries {
+        match entry {
+            Ok(entry) if names.len() < MAX_LISTED_ENTRIES => {
+                names.insert(entry.file_name());
+            }
+            _ => return Dir::Unlisted,
+        }
+    }
+    Dir::Listed(names)
 }
 
 /// `~` and `~/rest` use `home`; `~name` and `~name/rest` use that user's
@@ -55,6 +154,47 @@ fn passwd_home(user: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A shared probe gives the oracle's answer for every path, in any
+    /// order, whether its directories get listed or not.
+    #[test]
+    fn a_shared_probe_answers_like_single_probes() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let home = dir.path();
+        for sub in ["a", "a/b", "c", "big"] {
+            std::fs::create_dir(home.join(sub)).unwrap();
+        }
+        for file in ["a/f1", "a/f2", "a/b/g", "c/h"] {
+            std::fs::write(home.join(file), "x").unwrap();
+        }
+        for i in 0..MAX_LISTED_ENTRIES + 2 {
+            std::fs::write(home.join(format!("big/{i}")), "").unwrap();
+        }
+        std::os::unix::fs::symlink("a", home.join("la")).unwrap();
+        std::os::unix::fs::symlink("f1", home.join("a/lf")).unwrap();
+        let mut patterns: Vec<String> = Vec::new();
+        for base in ["~/a", "~/la", "~/a/b", "~/c", "~/gone", "~/gone/deeper", "~/big", "/etc"] {
+            for name in ["f1", "f2", "g", "h", "lf", "x", "y", "z", "..", ".", "0", "1025", "passwd"] {
+                patterns.push(format!("{base}/{name}"));
+                patterns.push(format!("{base}/{name}/"));
+                patterns.push(format!("{base}//{name}/../f1"));
+            }
+        }
+        let mut probe = FileProbe::new(home);
+        for round in 0..3 {
+            // A different order each round (312 patterns, 7 coprime to it).
+            for i in 0..patterns.len() {
+                let pattern = &patterns[(i * 7 + round) % patterns.len()];
+                assert_eq!(
+                    probe.is_existing_file(pattern),
+                    is_existing_file(pattern, home),
+                    "{pattern}"
+                );
+            }
+        }
+        assert!(probe.dirs.values().any(|d| matches!(d, Dir::Listed(_))));
+        assert!(probe.dirs.values().any(|d| matches!(d, Dir::Unlisted)));
+    }
 
     #[test]
     fn tilde_forms_expand_like_a_shell() {

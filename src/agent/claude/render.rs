@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use crate::agent::claude::deny_path::is_existing_file;
+use crate::agent::claude::deny_path::FileProbe;
 use crate::agent::claude::merge::WEB_FETCH_PREFIX;
 use crate::rules::{Action, Scope, SecurityRule};
 
@@ -55,13 +55,14 @@ fn permissions(input: &Input) -> Map<String, Value> {
     let mut deny = Vec::new();
     let mut allow = Vec::new();
     let mut ask = Vec::new();
+    let mut probe = FileProbe::new(input.home);
     for r in input.rules {
         let p = r.pattern;
         match (r.scope, r.action) {
             (Scope::Read, Action::Deny) => {
                 // A glob or an existing file is denied as written; anything
                 // else may be a directory, so its contents are denied too.
-                let bare = p.contains(['*', '?']) || is_existing_file(p, input.home);
+                let bare = p.contains(['*', '?']) || probe.is_existing_file(p);
                 for tool in ["Read(", "Edit("] {
                     deny.push(rule(tool, p, ")"));
                     if !bare {
