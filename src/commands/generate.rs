@@ -1,16 +1,40 @@
 //! `twsrt generate`: preview, dry run, or write every target at once.
 
-use std::path::Path;
+use clap::Args;
 
 use crate::agent::{Ctx, Warnings};
-use crate::cli::GenerateArgs;
-use crate::commands::{print_warnings, select_agents, select_agents_for_files};
+use crate::commands::{Global, print_warnings, select_agents, select_agents_for_files};
 use crate::compile::compile;
 use crate::error::Result;
 use crate::plan::{FileKind, Plan, Step};
 use crate::ui;
 
-pub fn run(config_path: &Path, args: &GenerateArgs) -> Result<i32> {
+/// Compile the policy and print or write each agent's configuration.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// claude, copilot, codex or all.
+    #[arg(value_name = "AGENT", default_value = "all")]
+    pub agent: String,
+
+    /// Write the canonical outputs and the agent targets.
+    #[arg(short, long)]
+    pub write: bool,
+
+    /// With --write: show what would be written, write nothing.
+    #[arg(short = 'n', long)]
+    pub dry_run: bool,
+
+    /// Generate the deny-only yolo variant (targets get a .yolo name).
+    #[arg(long)]
+    pub yolo: bool,
+
+    /// The profile to compile instead of default_profile.
+    #[arg(short, long, value_name = "NAME")]
+    pub profile: Option<String>,
+}
+
+pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
+    let config_path = &global.config_path;
     let config = crate::config::load(config_path)?;
     ui::debug(|| format!("config: {}", config_path.display()));
     let agents = if args.write {

@@ -23,11 +23,11 @@ mod run;
 mod settings;
 mod verdict;
 
-use std::path::Path;
 use std::time::Instant;
 
 use clap::Args;
 
+use crate::commands::Global;
 use crate::compile::compile;
 use crate::error::{Error, Result};
 use crate::source::SourceKind;
@@ -35,6 +35,7 @@ use crate::ui;
 use probe::Kind;
 use settings::setup_error;
 
+/// Prove with the real Sandbox Runtime that the compiled srt policy is enforced.
 #[derive(Debug, Args)]
 pub struct TestArgs {
     /// The profile to compile instead of default_profile.
@@ -105,9 +106,9 @@ fn setup(e: Error) -> Error {
     }
 }
 
-pub fn run(config_path: &Path, args: &TestArgs) -> Result<i32> {
+pub fn run(global: &Global, args: &TestArgs) -> Result<i32> {
     let start = Instant::now();
-    let config = crate::config::load(config_path).map_err(setup)?;
+    let config = crate::config::load(&global.config_path).map_err(setup)?;
     let compiled = compile(&config, args.profile.as_deref()).map_err(setup)?;
     let doc = compiled
         .canonical
