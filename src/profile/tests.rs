@@ -72,22 +72,3 @@ fn an_unknown_profile_lists_the_defined_ones() {
         "{msg}"
     );
 }
-
-#[test]
-fn cycles_are_found_with_their_chain() {
-    let def = |parents: &[&str]| ProfileDef {
-        extends: parents.iter().map(|s| s.to_string()).collect(),
-        ..Default::default()
-    };
-    let profiles = vec![
-        ("a".to_string(), def(&["b"])),
-        ("b".to_string(), def(&["c"])),
-        ("c".to_string(), def(&["b"])),
-    ];
-    assert_eq!(check_cycles(&profiles).unwrap_err(), vec!["b", "c", "b"]);
-    let fine = vec![
-        ("a".to_string(), def(&[])),
-        ("b".to_string(), def(&["a", "a"])),
-    ];
-    assert!(check_cycles(&fine).is_ok());
-}
