@@ -4,7 +4,7 @@ use clap::Args;
 use serde_json::Value;
 
 use crate::agent::{AgentDiff, Ctx, Warnings};
-use crate::commands::{Global, print_warnings, select_agents_for_files};
+use crate::commands::{Global, lifecycle_facts, print_warnings, select_agents_for_files};
 use crate::compile::{Canonical, compile};
 use crate::compose::equality_key;
 use crate::error::{Error, Result};
@@ -33,18 +33,7 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
     let config = crate::config::load(&global.config_path)?;
     let agents = select_agents_for_files(&args.agent, &config)?;
     let compiled = compile(&config, args.profile.as_deref())?;
-    ui::debug(|| {
-        format!(
-            "profile: {}; mode: {}; agents: {}",
-            compiled.profile.name,
-            if args.yolo { "yolo" } else { "full" },
-            agents
-                .iter()
-                .map(|a| a.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    });
+    ui::debug(|| lifecycle_facts(&compiled.profile.name, args.yolo, &agents));
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     let mut warnings: Warnings = Vec::new();
     let mut drift = false;

@@ -3,7 +3,9 @@
 use clap::Args;
 
 use crate::agent::{Ctx, Warnings};
-use crate::commands::{Global, print_warnings, select_agents, select_agents_for_files};
+use crate::commands::{
+    Global, lifecycle_facts, print_warnings, select_agents, select_agents_for_files,
+};
 use crate::compile::compile;
 use crate::error::Result;
 use crate::plan::{FileKind, Plan, Step};
@@ -46,14 +48,8 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     ui::debug(|| {
         format!(
-            "profile: {}; mode: {}; agents: {}; rules: {}",
-            compiled.profile.name,
-            if args.yolo { "yolo" } else { "full" },
-            agents
-                .iter()
-                .map(|a| a.name())
-                .collect::<Vec<_>>()
-                .join(", "),
+            "{}; rules: {}",
+            lifecycle_facts(&compiled.profile.name, args.yolo, &agents),
             ctx.rules().len()
         )
     });

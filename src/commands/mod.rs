@@ -58,6 +58,17 @@ pub fn select_agents_for_files(
         .collect())
 }
 
+/// The `-v` line both `generate` and `diff` start with: which profile, which
+/// mode, which agents (names only: `ui::debug` never carries policy text).
+pub fn lifecycle_facts(profile: &str, yolo: bool, agents: &[Box<dyn Agent>]) -> String {
+    let names: Vec<&str> = agents.iter().map(|a| a.name()).collect();
+    format!(
+        "profile: {profile}; mode: {}; agents: {}",
+        if yolo { "yolo" } else { "full" },
+        names.join(", ")
+    )
+}
+
 pub fn print_warnings(warnings: &[String]) {
     for w in warnings {
         crate::ui::warning(w);

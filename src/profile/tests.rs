@@ -1,26 +1,19 @@
 use super::*;
 use std::path::Path;
 
+/// A config with srt fragments a, b, c and bash fragment x, defaulting to
+/// profile `child`, and the given `[profiles.*]` tables.
 fn config(profiles: &str) -> Config {
-    let text = format!(
-        r#"
-schema_version = 1
-default_profile = "child"
-[sources.srt]
-output = "out/srt.json"
-[sources.srt.fragments.a]
-path = "a.jsonc"
-[sources.srt.fragments.b]
-path = "b.jsonc"
-[sources.srt.fragments.c]
-path = "c.jsonc"
-[sources.bash]
-output = "out/bash.json"
-[sources.bash.fragments.x]
-path = "x.jsonc"
-{profiles}
-"#
-    );
+    let mut text = String::from("schema_version = 1\ndefault_profile = \"child\"\n");
+    for (kind, fragments) in [("srt", &["a", "b", "c"][..]), ("bash", &["x"][..])] {
+        text.push_str(&format!("[sources.{kind}]\noutput = \"out/{kind}.json\"\n"));
+        for name in fragments {
+            text.push_str(&format!(
+                "[sources.{kind}.fragments.{name}]\npath = \"{name}.jsonc\"\n"
+            ));
+        }
+    }
+    text.push_str(profiles);
     crate::config::parse(&text, Path::new("/cfg/config.toml")).unwrap()
 }
 
