@@ -1,7 +1,14 @@
-//! The command line: clap definitions and dispatch to one function per command.
+//! The clap root: the global options, the list of commands, and dispatch.
+//!
+//! Each command module owns its arguments (`commands::<name>::*Args`, whose
+//! doc comments are the help text) and its `run`; nothing here knows a
+//! command's flags. The dependency runs one way: this module imports the
+//! commands, no command imports this module. What a command needs from the
+//! global options reaches it as a `commands::Global`.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
+use crate::commands::{self, Global};
 use crate::error::Result;
 
 #[derive(Debug, Parser)]
@@ -27,98 +34,38 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+/// The commands, in the order `--help` lists them. Each one's summary line is
+/// the doc comment of its arguments struct.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Compile the policy and print or write each agent's configuration.
-    Generate(GenerateArgs),
-    /// Compare the compiled policy with the files on disk (exit 0 clean, 1 drift, 2 missing).
-    Diff(DiffArgs),
-    /// Open config.toml in $EDITOR.
-    Config(ConfigArgs),
-    /// Print a shell completion script.
-    Completions(CompletionsArgs),
-    /// Prove with the real Sandbox Runtime that the compiled srt policy is enforced.
-    Test(crate::commands::test::TestArgs),
+    Generate(commands::generate::GenerateArgs),
+    Diff(commands::diff::DiffArgs),
+    Config(commands::config::ConfigArgs),
+    Completions(commands::completions::CompletionsArgs),
+    Test(commands::test::TestArgs),
 }
 
-#[derive(Debug, Args)]
-pub struct GenerateArgs {
-    /// claude, copilot, codex or all.
-    #[arg(value_name = "AGENT", default_value = "all")]
-    pub agent: String,
-
-    /// Write the canonical outputs and the agent targets.
-    #[arg(short, long)]
-    pub write: bool,
-
-    /// With --write: show what would be written, write nothing.
-    #[arg(short = 'n', long)]
-    pub dry_run: bool,
-
-    /// Generate the deny-only yolo variant (targets get a .yolo name).
-    #[arg(long)]
-    pub yolo: bool,
-
-    /// The profile to compile instead of default_profile.
-    #[arg(short, long, value_name = "NAME")]
-    pub profile: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct DiffArgs {
-    /// claude, copilot, codex or all.
-    #[arg(value_name = "AGENT", default_value = "all")]
-    pub agent: String,
-
-    /// Compare against the yolo targets.
-    #[arg(long)]
-    pub yolo: bool,
-
-    /// The profile to compile instead of default_profile.
-    #[arg(short, long, value_name = "NAME")]
-    pub profile: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct ConfigArgs {
-    /// Write a commented starter config.toml and base fragments first (existing files are kept).
-    #[arg(long)]
-    pub init: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct CompletionsArgs {
-    /// bash, zsh or fish.
-    #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
-}
-
+/// Run the parsed command line; the value is the process exit code.
 pub fn run(cli: Cli) -> Result<i32> {
     crate::ui::set_verbose(cli.verbose);
     if cli.version {
         crate::ui::plain(&format!("twsrt version: {}", env!("CARGO_PKG_VERSION")));
         return Ok(0);
     }
-    let config_path = crate::config::config_path(Some(&cli.config));
+    let global = Global {
+        config_path: crate::config::config_path(Some(&cli.config)),
+    };
     match cli.command {
         None => {
-            use clap::CommandFactory;
+            // Help goes to stdout; a failed write (a closed pipe) changes
+            // nothing about the exit code, which says "no command given".
             let _ = Cli::command().print_help();
             Ok(2)
         }
-        Some(Command::Generate(args)) => crate::commands::generate::run(&config_path, &args),
-        Some(Command::Diff(args)) => crate::commands::diff::run(&config_path, &args),
-        Some(Command::Config(args)) => crate::commands::config::run(&config_path, &args),
-        Some(Command::Test(args)) => crate::commands::test::run(&config_path, &args),
-        Some(Command::Completions(args)) => {
-            use clap::CommandFactory;
-            clap_complete::generate(
-                args.shell,
-                &mut Cli::command(),
-                "twsrt",
-                &mut std::io::stdout(),
-            );
-            Ok(0)
-        }
+        Some(Command::Generate(args)) => commands::generate::run(&global, &args),
+        Some(Command::Diff(args)) => commands::diff::run(&global, &args),
+        Some(Command::Config(args)) => commands::config::run(&global, &args),
+        Some(Command::Test(args)) => commands::test::run(&global, &args),
+        Some(Command::Completions(args)) => commands::completions::run(&args, Cli::command()),
     }
 }

@@ -2,7 +2,9 @@
 //! the profiles that select them, the agent targets and the sandbox overrides.
 //!
 //! Every check the reference makes at load time is made here, in the same
-//! order, so the first error a user sees is the same one.
+//! order, so the first error a user sees is the same one. That includes the
+//! profile graph (unknown parents, `extends` cycles): a loaded `Config` is
+//! one `profile::resolve` can walk without checking it again.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -348,12 +350,12 @@ impl Loader<'_> {
                 }
             }
         }
-        crate::profile::check_cycles(&profiles).map_err(|chain| {
-            self.err(format!(
+        if let Some(chain) = find_extends_cycle(&profiles) {
+            return Err(self.err(format!(
                 "profiles extend each other in a cycle: {}",
                 chain.join(" -> ")
-            ))
-        })?;
+            )));
+        }
         Ok(profiles)
     }
 
@@ -429,6 +431,57 @@ impl Loader<'_> {
         };
         Ok((mode("full")?, mode("yolo")?))
     }
+}
+
+/// The first `extends` cycle, as the chain that starts and ends at the
+/// profile closing the loop (`a -> b -> a`); `None` when there is none.
+/// Parents that are not defined profiles are skipped (they are reported
+/// before this check runs).
+fn find_extends_cycle(profiles: &[(String, ProfileDef)]) -> Option<Vec<String>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        OnStack,
+        Done,
+    }
+    let index = |name: &str| profiles.iter().position(|(n, _)| n == name);
+    let mut marks = vec![Mark::New; profiles.len()];
+    for start in 0..profiles.len() {
+        if marks[start] != Mark::New {
+            continue;
+        }
+        // Iterative depth-first search: (profile, next parent to visit).
+        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+        marks[start] = Mark::OnStack;
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            let parents = &profiles[node].1.extends;
+            if *next >= parents.len() {
+                marks[node] = Mark::Done;
+                stack.pop();
+                continue;
+            }
+            let parent = &parents[*next];
+            *next += 1;
+            let Some(p) = index(parent) else { continue };
+            match marks[p] {
+                Mark::Done => {}
+                Mark::New => {
+                    marks[p] = Mark::OnStack;
+                    stack.push((p, 0));
+                }
+                Mark::OnStack => {
+                    let from = stack.iter().position(|(n, _)| *n == p).unwrap_or(0);
+                    let mut chain: Vec<String> = stack[from..]
+                        .iter()
+                        .map(|(n, _)| profiles[*n].0.clone())
+                        .collect();
+                    chain.push(profiles[p].0.clone());
+                    return Some(chain);
+                }
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

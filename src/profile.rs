@@ -1,8 +1,13 @@
 //! Profile inheritance: which fragments, in which order, one invocation uses.
+//!
+//! Contract: the `Config` comes from `config::load`/`config::parse`, which
+//! has already rejected unknown parents and `extends` cycles. Resolution
+//! only orders what is there; it still visits each profile once, so even a
+//! hand-built cyclic `Config` terminates.
 
 use std::collections::HashSet;
 
-use crate::config::{Config, Fragment, ProfileDef};
+use crate::config::{Config, Fragment};
 use crate::error::{Error, Result};
 use crate::source::SourceKind;
 
@@ -21,55 +26,6 @@ impl ResolvedProfile {
             .map(|(_, f)| f.as_slice())
             .unwrap_or(&[])
     }
-}
-
-/// Find an `extends` cycle. On failure returns the chain, starting and ending
-/// at the profile that closes the loop (`a -> b -> a`).
-pub fn check_cycles(profiles: &[(String, ProfileDef)]) -> Result<(), Vec<String>> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        New,
-        OnStack,
-        Done,
-    }
-    let index = |name: &str| profiles.iter().position(|(n, _)| n == name);
-    let mut marks = vec![Mark::New; profiles.len()];
-    for start in 0..profiles.len() {
-        if marks[start] != Mark::New {
-            continue;
-        }
-        // Iterative depth-first search: (profile, next parent to visit).
-        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
-        marks[start] = Mark::OnStack;
-        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            let parents = &profiles[node].1.extends;
-            if *next >= parents.len() {
-                marks[node] = Mark::Done;
-                stack.pop();
-                continue;
-            }
-            let parent = &parents[*next];
-            *next += 1;
-            let Some(p) = index(parent) else { continue };
-            match marks[p] {
-                Mark::Done => {}
-                Mark::New => {
-                    marks[p] = Mark::OnStack;
-                    stack.push((p, 0));
-                }
-                Mark::OnStack => {
-                    let from = stack.iter().position(|(n, _)| *n == p).unwrap_or(0);
-                    let mut chain: Vec<String> = stack[from..]
-                        .iter()
-                        .map(|(n, _)| profiles[*n].0.clone())
-                        .collect();
-                    chain.push(profiles[p].0.clone());
-                    return Err(chain);
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Resolve `name` (or the default profile) into its ordered fragment lists.

@@ -4,7 +4,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::cli::ConfigArgs;
+use clap::Args;
+
+use crate::commands::Global;
 use crate::error::{Error, Result};
 use crate::plan::{FileKind, Plan};
 
@@ -12,7 +14,16 @@ const STARTER_CONFIG: &str = include_str!("starter/config.toml");
 const STARTER_SRT: &str = include_str!("starter/srt.jsonc");
 const STARTER_BASH: &str = include_str!("starter/bash.jsonc");
 
-pub fn run(config_path: &Path, args: &ConfigArgs) -> Result<i32> {
+/// Open config.toml in $EDITOR.
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    /// Write a commented starter config.toml and base fragments first (existing files are kept).
+    #[arg(long)]
+    pub init: bool,
+}
+
+pub fn run(global: &Global, args: &ConfigArgs) -> Result<i32> {
+    let config_path = &global.config_path;
     if args.init {
         init(config_path)?;
     } else if !config_path.exists() {

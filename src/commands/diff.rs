@@ -1,12 +1,10 @@
 //! `twsrt diff`: the CI drift gate. Exit 0 clean, 1 drift, 2 a target missing.
 
-use std::path::Path;
-
+use clap::Args;
 use serde_json::Value;
 
 use crate::agent::{AgentDiff, Ctx, Warnings};
-use crate::cli::DiffArgs;
-use crate::commands::{print_warnings, select_agents_for_files};
+use crate::commands::{Global, lifecycle_facts, print_warnings, select_agents_for_files};
 use crate::compile::{Canonical, compile};
 use crate::compose::equality_key;
 use crate::error::{Error, Result};
@@ -15,22 +13,27 @@ use crate::ui;
 pub const EXIT_DRIFT: i32 = 1;
 pub const EXIT_MISSING: i32 = 2;
 
-pub fn run(config_path: &Path, args: &DiffArgs) -> Result<i32> {
-    let config = crate::config::load(config_path)?;
+/// Compare the compiled policy with the files on disk (exit 0 clean, 1 drift, 2 missing).
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// claude, copilot, codex or all.
+    #[arg(value_name = "AGENT", default_value = "all")]
+    pub agent: String,
+
+    /// Compare against the yolo targets.
+    #[arg(long)]
+    pub yolo: bool,
+
+    /// The profile to compile instead of default_profile.
+    #[arg(short, long, value_name = "NAME")]
+    pub profile: Option<String>,
+}
+
+pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
+    let config = crate::config::load(&global.config_path)?;
     let agents = select_agents_for_files(&args.agent, &config)?;
     let compiled = compile(&config, args.profile.as_deref())?;
-    ui::debug(|| {
-        format!(
-            "profile: {}; mode: {}; agents: {}",
-            compiled.profile.name,
-            if args.yolo { "yolo" } else { "full" },
-            agents
-                .iter()
-                .map(|a| a.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    });
+    ui::debug(|| lifecycle_facts(&compiled.profile.name, args.yolo, &agents));
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     let mut warnings: Warnings = Vec::new();
     let mut drift = false;

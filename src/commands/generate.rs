@@ -1,62 +1,84 @@
 //! `twsrt generate`: preview, dry run, or write every target at once.
 
-use std::path::Path;
+use clap::Args;
 
-use crate::agent::{Ctx, Warnings};
-use crate::cli::GenerateArgs;
-use crate::commands::{print_warnings, select_agents, select_agents_for_files};
+use crate::agent::{Agent, Ctx, Warnings};
+use crate::commands::{
+    Global, lifecycle_facts, print_warnings, select_agents, select_agents_for_files,
+};
 use crate::compile::compile;
 use crate::error::Result;
 use crate::plan::{FileKind, Plan, Step};
 use crate::ui;
 
-pub fn run(config_path: &Path, args: &GenerateArgs) -> Result<i32> {
+/// Compile the policy and print or write each agent's configuration.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// claude, copilot, codex or all.
+    #[arg(value_name = "AGENT", default_value = "all")]
+    pub agent: String,
+
+    /// Write the canonical outputs and the agent targets.
+    #[arg(short, long)]
+    pub write: bool,
+
+    /// With --write: show what would be written, write nothing.
+    #[arg(short = 'n', long)]
+    pub dry_run: bool,
+
+    /// Generate the deny-only yolo variant (targets get a .yolo name).
+    #[arg(long)]
+    pub yolo: bool,
+
+    /// The profile to compile instead of default_profile.
+    #[arg(short, long, value_name = "NAME")]
+    pub profile: Option<String>,
+}
+
+/// What `generate` does, decided once from `-w` and `-n` (`-n` alone
+/// changes nothing: it only qualifies `--write`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Print each agent's configuration on stdout; write nothing.
+    Preview,
+    /// Stage every file, check that it could be written, print the plan.
+    DryRun,
+    /// Stage every file and write them all in one transaction.
+    Write,
+}
+
+impl GenerateArgs {
+    fn mode(&self) -> Mode {
+        match (self.write, self.dry_run) {
+            (false, _) => Mode::Preview,
+            (true, true) => Mode::DryRun,
+            (true, false) => Mode::Write,
+        }
+    }
+}
+
+pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
+    let mode = args.mode();
+    let config_path = &global.config_path;
     let config = crate::config::load(config_path)?;
     ui::debug(|| format!("config: {}", config_path.display()));
-    let agents = if args.write {
-        select_agents_for_files(&args.agent, &config)?
-    } else {
-        select_agents(&args.agent)?
+    let agents = match mode {
+        Mode::Preview => select_agents(&args.agent)?,
+        Mode::DryRun | Mode::Write => select_agents_for_files(&args.agent, &config)?,
     };
     let compiled = compile(&config, args.profile.as_deref())?;
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     ui::debug(|| {
         format!(
-            "profile: {}; mode: {}; agents: {}; rules: {}",
-            compiled.profile.name,
-            if args.yolo { "yolo" } else { "full" },
-            agents
-                .iter()
-                .map(|a| a.name())
-                .collect::<Vec<_>>()
-                .join(", "),
+            "{}; rules: {}",
+            lifecycle_facts(&compiled.profile.name, args.yolo, &agents),
             ctx.rules().len()
         )
     });
     let mut warnings: Warnings = Vec::new();
 
-    if !args.write && agents.len() == 1 {
-        // One agent: nothing can fail after its first byte, so it is written
-        // as it is rendered.
-        agents[0].write_preview(&ctx, &mut warnings, &mut std::io::stdout().lock())?;
-        print_warnings(&warnings);
-        drop(ctx); // one list of borrowed patterns: a single free
-        exit_without_freeing(compiled);
-        return Ok(0);
-    }
-    if !args.write {
-        // Render everything before printing anything: an error in one agent
-        // must not leave a half-printed preview behind.
-        let mut renderings = Vec::new();
-        for agent in &agents {
-            renderings.push((agent.name(), agent.preview(&ctx, &mut warnings)?));
-        }
-        for (name, text) in renderings {
-            if agents.len() > 1 {
-                ui::plain(&format!("--- {name} ---"));
-            }
-            ui::data(&text);
-        }
+    if mode == Mode::Preview {
+        preview(&agents, &ctx, &mut warnings)?;
         print_warnings(&warnings);
         drop(ctx); // one list of borrowed patterns: a single free
         exit_without_freeing(compiled);
@@ -72,7 +94,7 @@ pub fn run(config_path: &Path, args: &GenerateArgs) -> Result<i32> {
     }
     ui::debug(|| format!("planned steps: {}", plan.steps.len()));
 
-    if args.dry_run {
+    if mode == Mode::DryRun {
         crate::apply::check(&plan)?;
         print_dry_run(&plan);
     } else {
@@ -81,6 +103,29 @@ pub fn run(config_path: &Path, args: &GenerateArgs) -> Result<i32> {
     }
     print_warnings(&warnings);
     Ok(0)
+}
+
+/// Every agent's configuration on stdout, under a `--- NAME ---` line when
+/// there is more than one.
+fn preview(agents: &[Box<dyn Agent>], ctx: &Ctx, warnings: &mut Warnings) -> Result<()> {
+    if let [agent] = agents {
+        // One agent: nothing can fail after its first byte, so it is written
+        // as it is rendered.
+        return agent.write_preview(ctx, warnings, &mut std::io::stdout().lock());
+    }
+    // Render everything before printing anything: an error in one agent
+    // must not leave a half-printed preview behind.
+    let mut renderings = Vec::new();
+    for agent in agents {
+        renderings.push((agent.name(), agent.preview(ctx, warnings)?));
+    }
+    for (name, text) in renderings {
+        if agents.len() > 1 {
+            ui::plain(&format!("--- {name} ---"));
+        }
+        ui::data(&text);
+    }
+    Ok(())
 }
 
 fn print_dry_run(plan: &Plan) {

@@ -176,6 +176,28 @@ fn extends_cycles_are_reported_with_their_chain() {
 }
 
 #[test]
+fn cycles_are_found_with_their_chain() {
+    let def = |parents: &[&str]| ProfileDef {
+        extends: parents.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    };
+    let profiles = vec![
+        ("a".to_string(), def(&["b"])),
+        ("b".to_string(), def(&["c"])),
+        ("c".to_string(), def(&["b"])),
+    ];
+    assert_eq!(
+        find_extends_cycle(&profiles),
+        Some(vec!["b".to_string(), "c".into(), "b".into()])
+    );
+    let fine = vec![
+        ("a".to_string(), def(&[])),
+        ("b".to_string(), def(&["a", "a"])),
+    ];
+    assert_eq!(find_extends_cycle(&fine), None);
+}
+
+#[test]
 fn default_profile_must_name_a_defined_profile() {
     assert!(
         error(&replace(

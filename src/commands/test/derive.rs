@@ -297,32 +297,41 @@ fn domain_action(ctx: &Ctx, kind: Kind, rule: &str, view: &Value) -> Result<Acti
 
 /// A made-up host that no allowedDomains entry (in the policy or on disk)
 /// matches: the allowlist must close behind its entries.
+///
+/// An exact entry takes at most one candidate name, so `allowed.len() + 1`
+/// candidates are enough unless an entry admits them all (`*`, which srt
+/// refuses in allowedDomains but a policy may still hold while the file on
+/// disk is older): then there is no host to probe and the canary is a SKIP.
 fn canary(ctx: &Ctx, views: &[&Value]) -> Probe {
     let allowed: Vec<String> = views
         .iter()
         .flat_map(|v| list(v, Kind::AllowedDomains))
         .collect();
-    let host = (0..)
+    let host = (0..=allowed.len())
         .map(|i| match i {
             0 => "twsrt-canary.invalid".to_string(),
             i => format!("twsrt-canary-{i}.invalid"),
         })
-        .find(|h| !allowed.iter().any(|p| domain::matches(h, 443, p)))
-        .expect("some canary name is free");
+        .find(|h| !allowed.iter().any(|p| domain::matches(h, 443, p)));
+    let action = match host {
+        None => Err(
+            "allowedDomains admits every made-up host, so no host outside the \
+                     allowlist is left to probe"
+                .into(),
+        ),
+        Some(_) if !ctx.curl => Err("curl not found on PATH".into()),
+        Some(host) => Ok(Action::Http {
+            url: format!("https://{host}/"),
+            max_time: ctx.max_time,
+        }),
+    };
     Probe {
         kind: Kind::AllowedDomains,
         rule: "(canary)".into(),
         origin: Origin::Both,
         note: None,
         expect: Expect::Blocked,
-        action: if ctx.curl {
-            Ok(Action::Http {
-                url: format!("https://{host}/"),
-                max_time: ctx.max_time,
-            })
-        } else {
-            Err("curl not found on PATH".into())
-        },
+        action,
     }
 }
 
@@ -475,5 +484,19 @@ mod tests {
             &[Kind::DeniedDomains],
         ));
         assert_eq!(got, vec!["deniedDomains * SKIP curl not found on PATH"]);
+    }
+
+    #[test]
+    fn a_canary_every_name_of_which_is_allowed_is_a_skip_not_a_hang() {
+        let open = settings(json!({}), json!({"allowedDomains": ["*"]}));
+        let ctx = Ctx::new(PathBuf::from("/"), true, 5);
+        let got = actions(&derive(&open, &open, &ctx, &[Kind::AllowedDomains]));
+        assert_eq!(
+            got.last().map(String::as_str),
+            Some(
+                "allowedDomains (canary) SKIP allowedDomains admits every made-up host, so no \
+                 host outside the allowlist is left to probe"
+            )
+        );
     }
 }

@@ -95,102 +95,123 @@ const RESET: &str = "\x1b[0m";
 /// The table, the details and the summary.
 pub fn print_text(outcomes: &[Outcome], counts: &Counts, elapsed_ms: u64) {
     let mut out = AutoStream::new(std::io::stdout().lock(), color_choice());
-    let rows: Vec<[String; 5]> = outcomes
-        .iter()
-        .map(|o| {
-            [
-                o.probe.kind.name().to_string(),
-                o.probe.label(),
-                o.exits(),
-                o.ms().map_or_else(|| "-".into(), |ms| ms.to_string()),
-                match &o.probe.action {
-                    Ok(action) => action.command(),
-                    Err(_) => "-".into(),
-                },
-            ]
-        })
-        .collect();
-    let header = ["KIND", "RULE", "EXIT", "MS", "PROBE"];
-    let mut widths = header.map(str::len);
+    // A failed write (stdout closed) cannot be reported anywhere better
+    // than the exit code, which the verdicts decide.
+    let _ = write_text(&mut out, outcomes, counts, elapsed_ms);
+}
+
+fn write_text(
+    out: &mut impl Write,
+    outcomes: &[Outcome],
+    counts: &Counts,
+    elapsed_ms: u64,
+) -> std::io::Result<()> {
+    write_table(out, outcomes)?;
+    for o in outcomes.iter().filter(|o| o.verdict.status != Status::Pass) {
+        writeln!(out)?;
+        write_details(out, o)?;
+    }
+    writeln!(out)?;
+    write_summary(out, counts, elapsed_ms)
+}
+
+const HEADER: [&str; 5] = ["KIND", "RULE", "EXIT", "MS", "PROBE"];
+const STATUS_WIDTH: usize = "INVALID".len();
+
+/// One row per outcome under a header, every column as wide as its widest
+/// cell; EXIT and MS right-aligned.
+fn write_table(out: &mut impl Write, outcomes: &[Outcome]) -> std::io::Result<()> {
+    let rows: Vec<[String; 5]> = outcomes.iter().map(row).collect();
+    let mut widths = HEADER.map(str::len);
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let status_width = "INVALID".len();
-    let _ = writeln!(
+    let header = format!("{:STATUS_WIDTH$}", "STATUS");
+    write_row(out, &header, &HEADER, &widths)?;
+    for (o, row) in outcomes.iter().zip(&rows) {
+        let status = o.verdict.status;
+        let first = format!("{}{:STATUS_WIDTH$}{RESET}", style(status), status.name());
+        write_row(out, &first, row, &widths)?;
+    }
+    Ok(())
+}
+
+fn row(o: &Outcome) -> [String; 5] {
+    [
+        o.probe.kind.name().to_string(),
+        o.probe.label(),
+        o.exits(),
+        o.ms().map_or_else(|| "-".into(), |ms| ms.to_string()),
+        match &o.probe.action {
+            Ok(action) => action.command(),
+            Err(_) => "-".into(),
+        },
+    ]
+}
+
+/// `status` is already padded (and styled): padding inside the colour codes
+/// keeps the columns aligned whether or not they are stripped.
+fn write_row(
+    out: &mut impl Write,
+    status: &str,
+    cells: &[impl AsRef<str>; 5],
+    widths: &[usize; 5],
+) -> std::io::Result<()> {
+    let [c0, c1, c2, c3, c4] = cells.each_ref().map(AsRef::as_ref);
+    writeln!(
         out,
-        "{:sw$}  {:w0$}  {:w1$}  {:>w2$}  {:>w3$}  {}",
-        "STATUS",
-        header[0],
-        header[1],
-        header[2],
-        header[3],
-        header[4],
-        sw = status_width,
+        "{status}  {c0:w0$}  {c1:w1$}  {c2:>w2$}  {c3:>w3$}  {c4}",
         w0 = widths[0],
         w1 = widths[1],
         w2 = widths[2],
         w3 = widths[3],
-    );
-    for (o, row) in outcomes.iter().zip(&rows) {
-        let status = o.verdict.status;
-        let _ = writeln!(
-            out,
-            "{}{:sw$}{RESET}  {:w0$}  {:w1$}  {:>w2$}  {:>w3$}  {}",
-            style(status),
-            status.name(),
-            row[0],
-            row[1],
-            row[2],
-            row[3],
-            row[4],
-            sw = status_width,
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2],
-            w3 = widths[3],
-        );
-    }
-    for o in outcomes.iter().filter(|o| o.verdict.status != Status::Pass) {
-        let status = o.verdict.status;
-        let _ = writeln!(out);
-        let _ = writeln!(
-            out,
-            "{}{}{RESET} {} {}",
-            style(status),
-            status.name(),
-            o.probe.kind.name(),
-            o.probe.label()
-        );
-        if let (Ok(action), Some(ex)) = (&o.probe.action, &o.executed) {
-            let _ = writeln!(out, "  probe:    {}", action.command());
-            if action.control_command() != action.command() {
-                let _ = writeln!(out, "  control:  {}", action.control_command());
-            }
-            let _ = writeln!(out, "  expected: {} in the sandbox", o.probe.expect.name());
-            let _ = writeln!(out, "  exits:    {}", side_line(ex));
-            let stderr = trim_stderr(&ex.sandbox.out.stderr, 300);
-            if !stderr.is_empty() {
-                let _ = writeln!(out, "  stderr:   {stderr}");
-            }
+    )
+}
+
+/// What was run, what was expected, what happened, and why that is the
+/// verdict (only the reason for a probe that did not run).
+fn write_details(out: &mut impl Write, o: &Outcome) -> std::io::Result<()> {
+    let status = o.verdict.status;
+    writeln!(
+        out,
+        "{}{}{RESET} {} {}",
+        style(status),
+        status.name(),
+        o.probe.kind.name(),
+        o.probe.label()
+    )?;
+    if let (Ok(action), Some(ex)) = (&o.probe.action, &o.executed) {
+        writeln!(out, "  probe:    {}", action.command())?;
+        if action.control_command() != action.command() {
+            writeln!(out, "  control:  {}", action.control_command())?;
         }
-        let _ = writeln!(out, "  reason:   {}", o.verdict.reason);
+        writeln!(out, "  expected: {} in the sandbox", o.probe.expect.name())?;
+        writeln!(out, "  exits:    {}", side_line(ex))?;
+        let stderr = trim_stderr(&ex.sandbox.out.stderr, 300);
+        if !stderr.is_empty() {
+            writeln!(out, "  stderr:   {stderr}")?;
+        }
     }
-    let _ = writeln!(out);
+    writeln!(out, "  reason:   {}", o.verdict.reason)
+}
+
+/// `N probes: n PASS, n FAIL, ... (s.s s)`.
+fn write_summary(out: &mut impl Write, counts: &Counts, elapsed_ms: u64) -> std::io::Result<()> {
     let parts: Vec<String> = Status::ALL
         .iter()
         .zip(counts.by_status)
         .map(|(s, n)| format!("{n} {}", s.name()))
         .collect();
-    let _ = writeln!(
+    writeln!(
         out,
         "{} {}: {} ({:.1} s)",
         counts.total,
         if counts.total == 1 { "probe" } else { "probes" },
         parts.join(", "),
         elapsed_ms as f64 / 1000.0
-    );
+    )
 }
 
 fn side_line(ex: &Executed) -> String {

@@ -125,45 +125,14 @@ fn failed_detail(side: &Side) -> String {
     }
 }
 
+/// What one run shows. `control_stdout` is given for the sandbox run (the
+/// control's output, to compare a read with) and `None` for the control.
 fn observe(action: &Action, side: &Side, control_stdout: Option<&[u8]>, timeout: u64) -> Seen {
-    if let Some(detail) = &side.broken {
-        return Seen::Broken {
-            timeout: false,
-            detail: detail.clone(),
-        };
+    let in_sandbox = control_stdout.is_some();
+    if let Some(broken) = run_failure(side, in_sandbox, timeout) {
+        return broken;
     }
     let out = &side.out;
-    if out.timed_out {
-        return Seen::Broken {
-            timeout: true,
-            detail: format!("timed out after {timeout} s"),
-        };
-    }
-    let in_sandbox = control_stdout.is_some();
-    if in_sandbox && let Some(line) = sandbox_setup_failure(&out.stderr) {
-        return Seen::Broken {
-            timeout: false,
-            detail: format!("srt could not set up the sandbox: {line}"),
-        };
-    }
-    match out.exit {
-        None => {
-            return Seen::Broken {
-                timeout: false,
-                detail: "killed by a signal".into(),
-            };
-        }
-        Some(code @ (126 | 127)) => {
-            return Seen::Broken {
-                timeout: false,
-                detail: format!(
-                    "the probe command could not run (exit {code}: {})",
-                    trim_stderr(&out.stderr, 200)
-                ),
-            };
-        }
-        _ => {}
-    }
     let refused = || Seen::Refused {
         os: os_refused(&out.stderr),
         detail: failed_detail(side),
@@ -194,39 +163,77 @@ fn observe(action: &Action, side: &Side, control_stdout: Option<&[u8]>, timeout:
             },
             _ => refused(),
         },
-        Action::Http { .. } => {
-            if !in_sandbox {
-                // The control is pinned to a closed local port: any exit but
-                // curl's own usage errors means the request was attempted.
-                return match out.exit {
-                    Some(1..=4) => Seen::Refused {
-                        os: false,
-                        detail: failed_detail(side),
-                    },
-                    _ => Seen::Done("curl ran and the URL parsed".into()),
-                };
+        Action::Http { .. } if in_sandbox => observe_proxy(side),
+        Action::Http { .. } => observe_http_control(side),
+    }
+}
+
+/// The run proves nothing about the access, whatever the action: it did not
+/// start, timed out, srt could not build the sandbox, a signal killed it,
+/// or the shell could not run the probe command (126, 127).
+fn run_failure(side: &Side, in_sandbox: bool, timeout: u64) -> Option<Seen> {
+    let broken = |detail: String| {
+        Some(Seen::Broken {
+            timeout: false,
+            detail,
+        })
+    };
+    if let Some(detail) = &side.broken {
+        return broken(detail.clone());
+    }
+    let out = &side.out;
+    if out.timed_out {
+        return Some(Seen::Broken {
+            timeout: true,
+            detail: format!("timed out after {timeout} s"),
+        });
+    }
+    if in_sandbox && let Some(line) = sandbox_setup_failure(&out.stderr) {
+        return broken(format!("srt could not set up the sandbox: {line}"));
+    }
+    match out.exit {
+        None => broken("killed by a signal".into()),
+        Some(code @ (126 | 127)) => broken(format!(
+            "the probe command could not run (exit {code}: {})",
+            trim_stderr(&out.stderr, 200)
+        )),
+        _ => None,
+    }
+}
+
+/// The control is pinned to a closed local port: any exit but curl's own
+/// usage errors means the request was attempted.
+fn observe_http_control(side: &Side) -> Seen {
+    match side.out.exit {
+        Some(1..=4) => Seen::Refused {
+            os: false,
+            detail: failed_detail(side),
+        },
+        _ => Seen::Done("curl ran and the URL parsed".into()),
+    }
+}
+
+/// In the sandbox the request goes through srt's proxy, whose answer (read
+/// from curl's headers) says whether it let the request through.
+fn observe_proxy(side: &Side) -> Seen {
+    let answer = parse_headers(&side.out.stdout);
+    match answer.status {
+        _ if answer.blocked => Seen::Refused {
+            os: false,
+            detail: "srt's proxy refused it (403, X-Proxy-Error: blocked-by-allowlist)".into(),
+        },
+        Some(code) => Seen::Done(format!(
+            "srt's proxy let it through (HTTP {code}{})",
+            if code == 502 {
+                ": the upstream is unreachable from here, which is fine"
+            } else {
+                ""
             }
-            let answer = parse_headers(&out.stdout);
-            match answer.status {
-                _ if answer.blocked => Seen::Refused {
-                    os: false,
-                    detail: "srt's proxy refused it (403, X-Proxy-Error: blocked-by-allowlist)"
-                        .into(),
-                },
-                Some(code) => Seen::Done(format!(
-                    "srt's proxy let it through (HTTP {code}{})",
-                    if code == 502 {
-                        ": the upstream is unreachable from here, which is fine"
-                    } else {
-                        ""
-                    }
-                )),
-                None => Seen::Broken {
-                    timeout: false,
-                    detail: format!("no answer from srt's proxy ({})", failed_detail(side)),
-                },
-            }
-        }
+        )),
+        None => Seen::Broken {
+            timeout: false,
+            detail: format!("no answer from srt's proxy ({})", failed_detail(side)),
+        },
     }
 }
 
