@@ -15,7 +15,7 @@ use toml_edit::{DocumentMut, Item, Table};
 use crate::error::{Error, Result};
 use crate::paths::{expand_tilde, resolve_config_path};
 use crate::source::SourceKind;
-use crate::tomltext::{line_column, toml_to_json};
+use crate::tomltext::toml_to_json;
 
 pub const DEFAULT_CONFIG_PATH: &str = "~/.config/twsrt/config.toml";
 
@@ -110,18 +110,7 @@ pub fn load(path: &Path) -> Result<Config> {
         }
         Err(e) => return Err(Error::io(path, e)),
     };
-    let text = String::from_utf8(text).map_err(|e| {
-        let (line, column) = line_column(
-            &String::from_utf8_lossy(e.as_bytes()),
-            e.utf8_error().valid_up_to(),
-        );
-        Error::TomlSyntax {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message: "the file is not valid UTF-8".into(),
-        }
-    })?;
+    let text = crate::text_position::utf8(text).map_err(|at| Error::toml_not_utf8(path, at))?;
     parse(&text, path)
 }
 

@@ -4,7 +4,7 @@
 use serde_json::{Map, Number, Value};
 use toml_edit::Item;
 
-pub use crate::text_position::line_column;
+use crate::text_position::line_column;
 
 /// Parse a TOML document. A syntax error names the file, line and column and
 /// the parser's description, never the offending line: in a file twsrt does

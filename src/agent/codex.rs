@@ -128,17 +128,9 @@ fn read_text(path: &Path) -> Result<Option<String>> {
     let Some(bytes) = crate::apply::read_existing(path)? else {
         return Ok(None);
     };
-    String::from_utf8(bytes).map(Some).map_err(|e| {
-        let valid = e.utf8_error().valid_up_to();
-        let text = String::from_utf8_lossy(&e.as_bytes()[..valid]);
-        let (line, column) = crate::tomltext::line_column(&text, valid);
-        Error::TomlSyntax {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message: "the file is not valid UTF-8".into(),
-        }
-    })
+    crate::text_position::utf8(bytes)
+        .map(Some)
+        .map_err(|at| Error::toml_not_utf8(path, at))
 }
 
 impl Agent for Codex {

@@ -63,10 +63,10 @@ impl<'h> FileProbe<'h> {
         let grandparent = parent.and_then(|(dir, _)| dir.parent().zip(dir.file_name()));
         let ancestors = [parent, grandparent].into_iter().flatten();
         for (dir, name) in ancestors.clone() {
-            if let Some(Dir::Listed(names)) = self.dirs.get(dir) {
-                if !names.contains(name) {
-                    return false;
-                }
+            if let Some(Dir::Listed(names)) = self.dirs.get(dir)
+                && !names.contains(name)
+            {
+                return false;
             }
         }
         if path.is_file() {
@@ -173,8 +173,19 @@ mod tests {
         std::os::unix::fs::symlink("a", home.join("la")).unwrap();
         std::os::unix::fs::symlink("f1", home.join("a/lf")).unwrap();
         let mut patterns: Vec<String> = Vec::new();
-        for base in ["~/a", "~/la", "~/a/b", "~/c", "~/gone", "~/gone/deeper", "~/big", "/etc"] {
-            for name in ["f1", "f2", "g", "h", "lf", "x", "y", "z", "..", ".", "0", "1025", "passwd"] {
+        for base in [
+            "~/a",
+            "~/la",
+            "~/a/b",
+            "~/c",
+            "~/gone",
+            "~/gone/deeper",
+            "~/big",
+            "/etc",
+        ] {
+            for name in [
+                "f1", "f2", "g", "h", "lf", "x", "y", "z", "..", ".", "0", "1025", "passwd",
+            ] {
                 patterns.push(format!("{base}/{name}"));
                 patterns.push(format!("{base}/{name}/"));
                 patterns.push(format!("{base}//{name}/../f1"));
