@@ -15,9 +15,8 @@ mod equality;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
-
 use hashbrown::HashTable;
+use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::map::Entry;
@@ -53,13 +52,13 @@ pub struct Composer<'a> {
     /// The composition so far.
     doc: Map<String, Value>,
     /// See [`Composed::sources`].
-    sources: HashMap<String, Vec<usize>>,
+    sources: FxHashMap<String, Vec<usize>>,
     /// JSON pointer -> index of the fragment that first set it.
-    origin: HashMap<String, usize>,
+    origin: FxHashMap<String, usize>,
     /// JSON pointer of each list -> its entries' positions, by their
     /// [`equality::hash`]: a lookup compares the list's own entries, so no
     /// entry needs a key of its own.
-    seen: HashMap<String, HashTable<usize>>,
+    seen: FxHashMap<String, HashTable<usize>>,
 }
 
 /// A composed document, with the fragment each list entry came from.
@@ -71,7 +70,7 @@ pub struct Composed {
     paths: Vec<PathBuf>,
     /// JSON pointer of each list -> per entry, the index of the fragment
     /// that first listed it.
-    sources: HashMap<String, Vec<usize>>,
+    sources: FxHashMap<String, Vec<usize>>,
 }
 
 impl Composed {
@@ -106,9 +105,9 @@ impl<'a> Composer<'a> {
             kind,
             paths: Vec::new(),
             doc: Map::new(),
-            sources: HashMap::new(),
-            origin: HashMap::new(),
-            seen: HashMap::new(),
+            sources: FxHashMap::default(),
+            origin: FxHashMap::default(),
+            seen: FxHashMap::default(),
         }
     }
 

@@ -16,48 +16,33 @@ pub(super) fn first_error(text: &str) -> Option<PosError> {
     }
     let bytes = text.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
+    loop {
+        // Only these bytes start something to look at; everything else
+        // between tokens is skipped in one search.
+        i += bytes[i..].iter().position(|&b| {
+            matches!(b, b'"' | b'/' | 0x0b | 0x0c) || b >= 0x80
+        })?;
         match bytes[i] {
-            b'"' => {
-                i += 1;
-                loop {
-                    // An unterminated string is jsonc-parser's to report.
-                    let &b = bytes.get(i)?;
-                    match b {
-                        b'"' => {
-                            i += 1;
-                            break;
-                        }
-                        // Skips the escaped character; a multi-byte one leaves us
-                        // on continuation bytes, which match none of these arms.
-                        b'\\' => i += 2,
-                        0..=0x1f => {
-                            return Some((
-                                i,
-                                format!(
-                                    "invalid control character U+{b:04X} in string (escape it)"
-                                ),
-                            ));
-                        }
-                        _ => i += 1,
-                    }
-                }
-            }
+            b'"' => match string_end(bytes, i + 1)? {
+                Ok(end) => i = end,
+                Err(error) => return Some(error),
+            },
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
                 i += 2;
-                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
-                    i += 1;
-                }
+                i += bytes[i..]
+                    .iter()
+                    .position(|&b| b == b'\n' || b == b'\r')
+                    .unwrap_or(bytes.len() - i);
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
                 // An unterminated comment is jsonc-parser's to report.
-                let end = find_block_comment_end(bytes, i + 2)?;
-                i = end;
+                i = find_block_comment_end(bytes, i + 2)?;
             }
+            b'/' => i += 1,
             b @ (0x0b | 0x0c) => {
                 return Some((i, format!("U+{b:04X} is not a JSON whitespace character")));
             }
-            0x80.. => {
+            _ => {
                 let c = text[i..].chars().next()?;
                 if c.is_whitespace() {
                     return Some((
@@ -67,10 +52,32 @@ pub(super) fn first_error(text: &str) -> Option<PosError> {
                 }
                 i += c.len_utf8();
             }
-            _ => i += 1,
         }
     }
-    None
+}
+
+/// The offset just past the closing quote of a string whose body starts at
+/// `from`, or the first raw control character in it as an error. `None`
+/// when the string is not terminated: that is jsonc-parser's to report.
+fn string_end(bytes: &[u8], from: usize) -> Option<Result<usize, PosError>> {
+    let mut i = from;
+    loop {
+        i += bytes[i..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        match bytes[i] {
+            b'"' => return Some(Ok(i + 1)),
+            // Skips the escaped character; a multi-byte one leaves us on
+            // continuation bytes, which are never `"`, `\` or control bytes.
+            b'\\' => i = (i + 2).min(bytes.len()),
+            b => {
+                return Some(Err((
+                    i,
+                    format!("invalid control character U+{b:04X} in string (escape it)"),
+                )));
+            }
+        }
+    }
 }
 
 /// The offset just past the `*/` closing a block comment whose body starts at `from`.

@@ -1,10 +1,11 @@
 //! Whether a denyRead path names an existing regular file: the one place
 //! the Claude generator looks at the filesystem while rendering.
 
-use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// `~` (and `~user`) expanded the way a shell would, the path normalised
 /// like Python's pathlib (repeated and trailing slashes and `.` segments
@@ -29,14 +30,15 @@ fn normalized(pattern: &str, home: &Path) -> PathBuf {
 /// symlinks and file types are judged by the kernel.
 pub struct FileProbe<'h> {
     home: &'h Path,
-    dirs: HashMap<PathBuf, Dir>,
+    /// By the directory's text: hashing a `Path` walks its components.
+    dirs: FxHashMap<OsString, Dir>,
 }
 
 enum Dir {
     /// This many paths under it were not files; not read yet.
     Missed(u8),
     /// The names it holds (none when it does not exist).
-    Listed(HashSet<OsString>),
+    Listed(FxHashSet<OsString>),
     /// Unreadable or too large to keep: its paths are `stat`ed.
     Unlisted,
 }
@@ -51,7 +53,7 @@ impl<'h> FileProbe<'h> {
     pub fn new(home: &'h Path) -> Self {
         FileProbe {
             home,
-            dirs: HashMap::new(),
+            dirs: FxHashMap::default(),
         }
     }
 
@@ -63,7 +65,7 @@ impl<'h> FileProbe<'h> {
         let grandparent = parent.and_then(|(dir, _)| dir.parent().zip(dir.file_name()));
         let ancestors = [parent, grandparent].into_iter().flatten();
         for (dir, name) in ancestors.clone() {
-            if let Some(Dir::Listed(names)) = self.dirs.get(dir)
+            if let Some(Dir::Listed(names)) = self.dirs.get(dir.as_os_str())
                 && !names.contains(name)
             {
                 return false;
@@ -79,7 +81,7 @@ impl<'h> FileProbe<'h> {
     }
 
     fn missed(&mut self, dir: &Path) {
-        let entry = self.dirs.entry(dir.to_path_buf()).or_insert(Dir::Missed(0));
+        let entry = self.dirs.entry(dir.as_os_str().to_owned()).or_insert(Dir::Missed(0));
         if let Dir::Missed(count) = entry {
             *count += 1;
             if *count >= MISSES_BEFORE_LISTING {
@@ -95,11 +97,11 @@ fn list(dir: &Path) -> Dir {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
-            return Dir::Listed(HashSet::new());
+            return Dir::Listed(FxHashSet::default());
         }
         Err(_) => return Dir::Unlisted,
     };
-    let mut names = HashSet::new();
+    let mut names = FxHashSet::default();
     for entry in entries {
         match entry {
             Ok(entry) if names.len() < MAX_LISTED_ENTRIES => {
