@@ -28,5 +28,5 @@ mod string;
 mod writer;
 
 pub use number::{PyNumber, classify};
-pub use string::write_str;
-pub use writer::{to_compact, to_pretty};
+pub use string::{write_str, write_str_parts};
+pub use writer::{to_compact, to_pretty, write_pretty_at};

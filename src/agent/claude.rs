@@ -77,7 +77,9 @@ fn generate(ctx: &Ctx, home: &Path) -> Map<String, Value> {
 
 /// What `generate claude` prints: the generated settings as JSON.
 fn preview(ctx: &Ctx, home: &Path) -> String {
-    to_pretty(&Value::Object(generate(ctx, home)))
+    let mut text = String::new();
+    render::write_preview(&input(ctx, home), &mut text);
+    text
 }
 
 fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {

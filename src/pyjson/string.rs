@@ -20,6 +20,15 @@ pub fn write_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// [`write_str`] of the concatenation of `parts`, without building it.
+pub fn write_str_parts(out: &mut String, parts: &[&str]) {
+    out.push('"');
+    for part in parts {
+        write_escaped(out, part);
+    }
+    out.push('"');
+}
+
 /// [`write_str`] without the quotes: the escaped characters of `s`, with the
 /// runs of characters that stand for themselves copied in one piece. The
 /// scan looks at bytes: every byte of a character outside ASCII is >= 0x80,

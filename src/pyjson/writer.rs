@@ -57,7 +57,7 @@ pub(super) fn newline_indent(out: &mut String, depth: usize) {
 
 /// Appends `json.dumps(v, indent=2)` for a value nested `depth` levels deep
 /// (its inner lines are indented one level more than `depth`).
-pub(super) fn write_pretty_at(out: &mut String, v: &Value, depth: usize) {
+pub fn write_pretty_at(out: &mut String, v: &Value, depth: usize) {
     match v {
         Value::Array(items) if items.is_empty() => out.push_str("[]"),
         Value::Array(items) => {

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::agent::claude::deny_path::FileProbe;
 use crate::agent::claude::merge::WEB_FETCH_PREFIX;
+use crate::pyjson;
 use crate::rules::{Action, Scope, SecurityRule};
 
 /// srt `network` keys copied verbatim into `sandbox.network`, in output order
@@ -44,64 +45,101 @@ pub struct Input<'a> {
 
 /// The generated settings document (`permissions` then `sandbox`).
 pub fn render(input: &Input) -> Map<String, Value> {
+    let mut permissions = Map::new();
+    for &(name, list) in lists(input.yolo) {
+        let mut items = Vec::new();
+        each_rule(input, list, |rule| items.push(Value::String(rule.text())));
+        permissions.insert(name.into(), Value::Array(items));
+    }
     let mut root = Map::new();
-    root.insert("permissions".into(), Value::Object(permissions(input)));
+    root.insert("permissions".into(), Value::Object(permissions));
     root.insert("sandbox".into(), Value::Object(sandbox(input)));
     root
 }
 
-/// `deny`, `allow` and (but in yolo mode) `ask`, each in rule order.
-fn permissions(input: &Input) -> Map<String, Value> {
-    let mut deny = Vec::new();
-    let mut allow = Vec::new();
-    let mut ask = Vec::new();
+/// `to_pretty(render(input))`, written from the rules themselves: a large
+/// policy has tens of thousands of permission rules, and building each as a
+/// JSON value first costs megabytes of fresh memory, which is what a run of
+/// twsrt pays most for (doc/benchmarks.md). A test holds the two equal.
+pub fn write_preview(input: &Input, out: &mut String) {
+    out.push_str("{\n  \"permissions\": {");
+    for (i, &(name, list)) in lists(input.yolo).iter().enumerate() {
+        out.push_str(if i == 0 { "\n    \"" } else { ",\n    \"" });
+        out.push_str(name);
+        out.push_str("\": [");
+        let mut empty = true;
+        each_rule(input, list, |rule| {
+            out.push_str(if empty { "\n      " } else { ",\n      " });
+            empty = false;
+            pyjson::write_str_parts(out, &[rule.head, rule.pattern, rule.tail]);
+        });
+        out.push_str(if empty { "]" } else { "\n    ]" });
+    }
+    out.push_str("\n  },\n  \"sandbox\": ");
+    pyjson::write_pretty_at(out, &Value::Object(sandbox(input)), 1);
+    out.push_str("\n}");
+}
+
+/// The permission lists, in document order (no `ask` in yolo mode, where
+/// nothing asks).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum List {
+    Deny,
+    Allow,
+    Ask,
+}
+
+fn lists(yolo: bool) -> &'static [(&'static str, List)] {
+    if yolo {
+        &[("deny", List::Deny), ("allow", List::Allow)]
+    } else {
+        &[("deny", List::Deny), ("allow", List::Allow), ("ask", List::Ask)]
+    }
+}
+
+/// One permission rule: `head`, the policy's pattern, `tail`.
+#[derive(Clone, Copy)]
+struct Rule<'a> {
+    head: &'static str,
+    pattern: &'a str,
+    tail: &'static str,
+}
+
+impl Rule<'_> {
+    fn text(self) -> String {
+        [self.head, self.pattern, self.tail].concat()
+    }
+}
+
+/// Calls `f` with each rule of `list`, in rule order.
+fn each_rule<'a>(input: &Input<'a>, list: List, mut f: impl FnMut(Rule<'a>)) {
     let mut probe = FileProbe::new(input.home);
     for r in input.rules {
         let p = r.pattern;
-        match (r.scope, r.action) {
-            (Scope::Read, Action::Deny) => {
+        let mut emit = |head, tail| f(Rule { head, pattern: p, tail });
+        match (list, r.scope, r.action) {
+            (List::Deny, Scope::Read, Action::Deny) => {
                 // A glob or an existing file is denied as written; anything
                 // else may be a directory, so its contents are denied too.
                 let bare = p.contains(['*', '?']) || probe.is_existing_file(p);
                 for tool in ["Read(", "Edit("] {
-                    deny.push(rule(tool, p, ")"));
+                    emit(tool, ")");
                     if !bare {
-                        deny.push(rule(tool, p, "/**)"));
+                        emit(tool, "/**)");
                     }
                 }
             }
-            (Scope::Write, Action::Deny) => deny.push(rule("Edit(", p, ")")),
-            (Scope::Network, Action::Deny) => deny.push(rule(WEB_FETCH_PREFIX, p, ")")),
-            (Scope::Network, Action::Allow) => allow.push(rule(WEB_FETCH_PREFIX, p, ")")),
-            (Scope::Execute, Action::Deny) => bash(&mut deny, p),
-            (Scope::Execute, Action::Ask) => bash(&mut ask, p),
+            (List::Deny, Scope::Write, Action::Deny) => emit("Edit(", ")"),
+            (List::Deny, Scope::Network, Action::Deny)
+            | (List::Allow, Scope::Network, Action::Allow) => emit(WEB_FETCH_PREFIX, ")"),
+            (List::Deny, Scope::Execute, Action::Deny) | (List::Ask, Scope::Execute, Action::Ask) => {
+                // The command, and the command with any arguments.
+                emit("Bash(", ")");
+                emit("Bash(", " *)");
+            }
             _ => {}
         }
     }
-    let list = |items: Vec<String>| Value::Array(items.into_iter().map(Value::String).collect());
-    let mut permissions = Map::new();
-    permissions.insert("deny".into(), list(deny));
-    permissions.insert("allow".into(), list(allow));
-    if !input.yolo {
-        permissions.insert("ask".into(), list(ask));
-    }
-    permissions
-}
-
-/// A command and the command with any arguments.
-fn bash(list: &mut Vec<String>, command: &str) {
-    list.push(rule("Bash(", command, ")"));
-    list.push(rule("Bash(", command, " *)"));
-}
-
-/// `head` + `pattern` + `tail`, allocated once (a large policy renders
-/// tens of thousands of rules; `format!` costs about twice as much).
-fn rule(head: &str, pattern: &str, tail: &str) -> String {
-    let mut text = String::with_capacity(head.len() + pattern.len() + tail.len());
-    text.push_str(head);
-    text.push_str(pattern);
-    text.push_str(tail);
-    text
 }
 
 fn sandbox(input: &Input) -> Map<String, Value> {

@@ -46,6 +46,40 @@ fn the_web_fetch_head_is_the_prefix_merge_and_diff_own() {
     );
 }
 
+/// The preview is written from the rules without building the document;
+/// it must print exactly what the document prints.
+#[test]
+fn direct_preview_prints_the_generated_document() {
+    let mut fixtures: Vec<Fixture> = CASES.iter().map(|case| Fixture::case(case)).collect();
+    // Overrides that replace, null out or add sections, and odd pass-through values.
+    for overrides in [
+        "[sandbox_overrides.full]\nnetwork = \"x\"\nfilesystem = { a = [1, 2.5, \"\\u00e9\"] }\nnew = {}\n\
+         [sandbox_overrides.yolo]\nenabled = true\nfilesystem = []\nextra = [[], {}]\n",
+        "[sandbox_overrides.full]\n[sandbox_overrides.yolo]\n",
+    ] {
+        fixtures.push(Fixture::new(
+            r#"{"enabled": true, "ignoreViolations": {"*": ["/x"]},
+                "network": {"allowedDomains": ["a.b", "\u00e9.x"], "allowLocalBinding": null,
+                            "httpProxyPort": 8080, "allowUnixSockets": []},
+                "filesystem": {"denyRead": ["~/.ssh", "*.pem", "/\"q\"\\"], "allowWrite": ["."]}}"#,
+            r#"{"ask": ["git push"], "deny": ["rm -rf \u2028"]}"#,
+            Some(overrides),
+            "",
+        ));
+    }
+    fixtures.push(Fixture::new("{}", "{}", Some(""), ""));
+    for fixture in &fixtures {
+        for yolo in [false, true] {
+            let ctx = fixture.ctx(yolo);
+            assert_eq!(
+                crate::agent::claude::preview(&ctx, &fixture.home()),
+                to_pretty(&Value::Object(generate(&ctx, &fixture.home()))),
+                "yolo {yolo}"
+            );
+        }
+    }
+}
+
 #[test]
 fn deny_read_suffix_depends_on_globs_and_existing_files() {
     let fixture = Fixture::new(
