@@ -19,9 +19,9 @@ pub(super) fn first_error(text: &str) -> Option<PosError> {
     loop {
         // Only these bytes start something to look at; everything else
         // between tokens is skipped in one search.
-        i += bytes[i..].iter().position(|&b| {
-            matches!(b, b'"' | b'/' | 0x0b | 0x0c) || b >= 0x80
-        })?;
+        i += bytes[i..]
+            .iter()
+            .position(|&b| matches!(b, b'"' | b'/' | 0x0b | 0x0c) || b >= 0x80)?;
         match bytes[i] {
             b'"' => match string_end(bytes, i + 1)? {
                 Ok(end) => i = end,

@@ -6,10 +6,18 @@
 
 use std::fmt::Write as _;
 
-/// Whether `c` is written as itself inside a string literal.
-pub(super) fn stands_for_itself(c: char) -> bool {
-    matches!(c, ' '..='~') && c != '"' && c != '\\'
-}
+/// Whether a byte is written as itself inside a string literal (printable
+/// ASCII but `"` and `\`), as a table: the scan below looks at every byte
+/// of every string twsrt prints.
+static PLAIN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = matches!(b, 0x20..=0x7e) && b != b'"' as usize && b != b'\\' as usize;
+        b += 1;
+    }
+    table
+};
 
 /// Appends `s` as a JSON string literal the way Python's `ensure_ascii` encoder
 /// writes it.
@@ -35,7 +43,7 @@ pub fn write_str_parts(out: &mut String, parts: &[&str]) {
 /// so a plain run ends exactly where a character needs an escape.
 pub(super) fn write_escaped(out: &mut String, s: &str) {
     let mut rest = s;
-    while let Some(at) = rest.bytes().position(|b| !stands_for_itself(char::from(b))) {
+    while let Some(at) = rest.bytes().position(|b| !PLAIN[usize::from(b)]) {
         out.push_str(&rest[..at]);
         // `at` is a char boundary: an ASCII byte or the lead byte of a
         // longer character, whose continuation bytes never start a run.

@@ -7,6 +7,7 @@ pub mod srt;
 
 use std::path::Path;
 
+use rustc_hash::FxHashMap;
 use serde_json::Value;
 
 use crate::compose::Composed;
@@ -123,11 +124,8 @@ pub(crate) fn opposing(
 
 /// The entries of the list at `pointer` with the file that first listed
 /// each, for lookups.
-fn first_listed<'c>(
-    composed: &'c Composed,
-    pointer: &str,
-) -> std::collections::HashMap<&'c str, &'c Path> {
-    let mut map = std::collections::HashMap::new();
+fn first_listed<'c>(composed: &'c Composed, pointer: &str) -> FxHashMap<&'c str, &'c Path> {
+    let mut map = FxHashMap::default();
     for (value, path) in composed.list(pointer) {
         map.entry(value).or_insert(path);
     }

@@ -1,7 +1,7 @@
 //! Whether a denyRead path names an existing regular file: the one place
 //! the Claude generator looks at the filesystem while rendering.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
@@ -13,11 +13,46 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// that follows symlinks. The test oracle of [`FileProbe`].
 #[cfg(test)]
 pub fn is_existing_file(pattern: &str, home: &Path) -> bool {
-    normalized(pattern, home).is_file()
+    let normal: PathBuf = expand_user(pattern, home).components().collect();
+    normal.is_file()
 }
 
-fn normalized(pattern: &str, home: &Path) -> PathBuf {
-    expand_user(pattern, home).components().collect()
+/// The path as `Path::components` collects it, as text: repeated slashes
+/// and `.` segments dropped (the leading `.` of a relative path kept), `..`
+/// kept, no trailing slash. On text, because parsing a `Path` into
+/// components costs more than the rest of a probe.
+fn normalize(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    if path.starts_with('/') {
+        out.push('/');
+    }
+    let base = out.len();
+    for (i, segment) in path.split('/').enumerate() {
+        let keep = match segment {
+            "" => false,
+            "." => i == 0 && base == 0,
+            _ => true,
+        };
+        if keep {
+            if out.len() > base {
+                out.push('/');
+            }
+            out.push_str(segment);
+        }
+    }
+    out
+}
+
+/// A normalised path's parent and last name; `None` at the root, for a bare
+/// name (its directory is the working directory, which is not listed) and
+/// for a `..` (which no listing holds, and `dir/..` may well exist).
+fn split_parent(normal: &str) -> Option<(&str, &str)> {
+    let (dir, name) = match normal.rfind('/')? {
+        0 if normal.len() > 1 => ("/", &normal[1..]),
+        0 => return None,
+        i => (&normal[..i], &normal[i + 1..]),
+    };
+    (name != "..").then_some((dir, name))
 }
 
 /// The answers of [`is_existing_file`] for many patterns, with fewer
@@ -30,8 +65,8 @@ fn normalized(pattern: &str, home: &Path) -> PathBuf {
 /// symlinks and file types are judged by the kernel.
 pub struct FileProbe<'h> {
     home: &'h Path,
-    /// By the directory's text: hashing a `Path` walks its components.
-    dirs: FxHashMap<OsString, Dir>,
+    /// By the directory's normalised text.
+    dirs: FxHashMap<String, Dir>,
 }
 
 enum Dir {
@@ -58,20 +93,19 @@ impl<'h> FileProbe<'h> {
     }
 
     pub fn is_existing_file(&mut self, pattern: &str) -> bool {
-        let path = normalized(pattern, self.home);
-        // The parent and the grandparent, each with the name under it
-        // (`file_name` is `None` for a `..`, which no listing holds).
-        let parent = path.parent().zip(path.file_name());
-        let grandparent = parent.and_then(|(dir, _)| dir.parent().zip(dir.file_name()));
+        let path = normalize(&expand_user(pattern, self.home).to_string_lossy());
+        // The parent and the grandparent, each with the name under it.
+        let parent = split_parent(&path);
+        let grandparent = parent.and_then(|(dir, _)| split_parent(dir));
         let ancestors = [parent, grandparent].into_iter().flatten();
         for (dir, name) in ancestors.clone() {
-            if let Some(Dir::Listed(names)) = self.dirs.get(dir.as_os_str())
-                && !names.contains(name)
+            if let Some(Dir::Listed(names)) = self.dirs.get(dir)
+                && !names.contains(OsStr::new(name))
             {
                 return false;
             }
         }
-        if path.is_file() {
+        if Path::new(&path).is_file() {
             return true;
         }
         for (dir, _) in ancestors {
@@ -80,12 +114,12 @@ impl<'h> FileProbe<'h> {
         false
     }
 
-    fn missed(&mut self, dir: &Path) {
-        let entry = self.dirs.entry(dir.as_os_str().to_owned()).or_insert(Dir::Missed(0));
+    fn missed(&mut self, dir: &str) {
+        let entry = self.dirs.entry(dir.to_string()).or_insert(Dir::Missed(0));
         if let Dir::Missed(count) = entry {
             *count += 1;
             if *count >= MISSES_BEFORE_LISTING {
-                *entry = list(dir);
+                *entry = list(Path::new(dir));
             }
         }
     }
@@ -157,6 +191,24 @@ fn passwd_home(user: &str) -> Option<PathBuf> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn normalize_matches_path_components() {
+        let parts = [
+            "", "/", "//", ".", "..", "a", "b.", ".c", "~", " ", "\u{e9}",
+        ];
+        for a in parts {
+            for b in parts {
+                for c in parts {
+                    for d in ["", "/", "."] {
+                        let text = format!("{a}{b}{c}{d}");
+                        let expected: PathBuf = Path::new(&text).components().collect();
+                        assert_eq!(normalize(&text), expected.to_str().unwrap(), "{text:?}");
+                    }
+                }
+            }
+        }
+    }
+
     /// A shared probe gives the oracle's answer for every path, in any
     /// order, whether its directories get listed or not.
     #[test]
@@ -195,7 +247,7 @@ mod tests {
         }
         let mut probe = FileProbe::new(home);
         for round in 0..3 {
-            // A different order each round (312 patterns, 7 coprime to it).
+            // A different order each round (323 patterns, 7 coprime to it).
             for i in 0..patterns.len() {
                 let pattern = &patterns[(i * 7 + round) % patterns.len()];
                 assert_eq!(

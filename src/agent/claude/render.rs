@@ -93,7 +93,11 @@ fn lists(yolo: bool) -> &'static [(&'static str, List)] {
     if yolo {
         &[("deny", List::Deny), ("allow", List::Allow)]
     } else {
-        &[("deny", List::Deny), ("allow", List::Allow), ("ask", List::Ask)]
+        &[
+            ("deny", List::Deny),
+            ("allow", List::Allow),
+            ("ask", List::Ask),
+        ]
     }
 }
 
@@ -116,7 +120,13 @@ fn each_rule<'a>(input: &Input<'a>, list: List, mut f: impl FnMut(Rule<'a>)) {
     let mut probe = FileProbe::new(input.home);
     for r in input.rules {
         let p = r.pattern;
-        let mut emit = |head, tail| f(Rule { head, pattern: p, tail });
+        let mut emit = |head, tail| {
+            f(Rule {
+                head,
+                pattern: p,
+                tail,
+            })
+        };
         match (list, r.scope, r.action) {
             (List::Deny, Scope::Read, Action::Deny) => {
                 // A glob or an existing file is denied as written; anything
@@ -132,7 +142,8 @@ fn each_rule<'a>(input: &Input<'a>, list: List, mut f: impl FnMut(Rule<'a>)) {
             (List::Deny, Scope::Write, Action::Deny) => emit("Edit(", ")"),
             (List::Deny, Scope::Network, Action::Deny)
             | (List::Allow, Scope::Network, Action::Allow) => emit(WEB_FETCH_PREFIX, ")"),
-            (List::Deny, Scope::Execute, Action::Deny) | (List::Ask, Scope::Execute, Action::Ask) => {
+            (List::Deny, Scope::Execute, Action::Deny)
+            | (List::Ask, Scope::Execute, Action::Ask) => {
                 // The command, and the command with any arguments.
                 emit("Bash(", ")");
                 emit("Bash(", " *)");
