@@ -94,9 +94,10 @@ pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
 
 /// The checked composition of the profile's fragments of one kind.
 fn compose_kind(profile: &ResolvedProfile, kind: SourceKind) -> Result<Value> {
-    let mut composer = Composer::new(&profile.name, kind.name());
+    let fragments = profile.fragments(kind);
+    let mut composer = Composer::new(&profile.name, kind.name()).expecting(fragments.len());
     let mut conflict = None;
-    for fragment in profile.fragments(kind) {
+    for fragment in fragments {
         let parsed = read_fragment(fragment)?;
         kind.validate(&parsed.path, &parsed.value)?;
         // After a conflict the remaining fragments are still read and

@@ -53,6 +53,8 @@ pub struct Composer<'a> {
     doc: Map<String, Value>,
     /// See [`Composed::sources`].
     sources: FxHashMap<String, Vec<usize>>,
+    /// How many fragments are to be added in all (0: not known).
+    expected: usize,
     /// JSON pointer -> index of the fragment that first set it.
     origin: FxHashMap<String, usize>,
     /// JSON pointer of each list -> its entries' positions, by their
@@ -106,9 +108,20 @@ impl<'a> Composer<'a> {
             paths: Vec::new(),
             doc: Map::new(),
             sources: FxHashMap::default(),
+            expected: 0,
             origin: FxHashMap::default(),
             seen: FxHashMap::default(),
         }
+    }
+
+    /// Tells the composer how many fragments will be added in all, so that
+    /// a list that runs out of room makes room for what the fragments still
+    /// to come may add, once, instead of doubling again and again: every
+    /// doubling copies the list into fresh memory, and fresh memory is what
+    /// a large policy pays most for (capacity never written costs nothing).
+    pub fn expecting(mut self, fragments: usize) -> Self {
+        self.expected = fragments;
+        self
     }
 
     /// Merges the next fragment. After an error the composition is
@@ -196,6 +209,10 @@ impl<'a> Composer<'a> {
     /// Appends the entries of `items` that the list `acc` at `pointer` does
     /// not hold yet, in order, as fragment `index`'s.
     fn union(&mut self, acc: &mut Vec<Value>, items: Vec<Value>, pointer: &str, index: usize) {
+        if acc.capacity() - acc.len() < items.len() {
+            let to_come = self.expected.saturating_sub(index).max(1);
+            acc.reserve(items.len() * to_come);
+        }
         let seen = self.seen.entry(pointer.to_string()).or_default();
         let sources = self.sources.entry(pointer.to_string()).or_default();
         for item in items {
