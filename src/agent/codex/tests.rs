@@ -12,19 +12,13 @@ use crate::plan::Step;
 
 mod merge_cases;
 
+/// The policy of every Codex fixture, its sources and profile written as
+/// inline tables (config.toml accepts either spelling).
 const CONFIG: &str = r#"schema_version = 1
 default_profile = "default"
-[sources.srt]
-output = "out/srt.json"
-[sources.srt.fragments.base]
-path = "srt.jsonc"
-[sources.bash]
-output = "out/bash.json"
-[sources.bash.fragments.base]
-path = "bash.jsonc"
-[profiles.default]
-srt = ["base"]
-bash = ["base"]
+sources.srt = { output = "out/srt.json", fragments.base.path = "srt.jsonc" }
+sources.bash = { output = "out/bash.json", fragments.base.path = "bash.jsonc" }
+profiles.default = { srt = ["base"], bash = ["base"] }
 [sandbox_overrides.yolo]
 enabled = true
 autoAllowBashIfSandboxed = true
