@@ -3,7 +3,7 @@
 //! Contract: fragments are added in profile order. Objects merge key by key
 //! (a key keeps the position where it first appeared), arrays form a stable
 //! de-duplicated union (first occurrence wins, equality as Python's `==`
-//! decides it, see [`equality`]), equal scalars agree. Anything else is a
+//! decides it, see `compose/equality.rs`), equal scalars agree. Anything else is a
 //! conflict that names the JSON pointer and exactly the two fragments whose
 //! values disagree, because silently picking one value would change a
 //! security policy behind the user's back.

@@ -1,8 +1,12 @@
 //! twsrt: compile one security policy into each AI coding agent's configuration.
 //!
-//! The pipeline: config.toml -> profile -> strict JSONC fragments ->
-//! composition -> canonical documents and rules -> agent renderings -> a plan
-//! of files that is previewed, diffed or applied.
+//! The pipeline, one module per stage: [`config`] -> [`profile`] ->
+//! [`fragment`] (strict JSONC) -> [`compose`] -> [`source`] (per-kind checks
+//! and rules) -> [`compile`] (canonical documents and [`rules`]) -> [`agent`]
+//! renderings -> a [`plan`] of files that is previewed, diffed or applied
+//! ([`apply`]). [`cli`] and [`commands`] drive it; [`error`], [`ui`],
+//! [`pyjson`], [`text_position`], [`tomltext`] and [`paths`] are shared
+//! infrastructure.
 
 pub mod agent;
 pub mod apply;

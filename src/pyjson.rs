@@ -18,7 +18,7 @@
 //! [`crate::fragment::parse`] rejects such literals, so they should never get here;
 //! if one does, it prints as the preview does (`Infinity`, `-Infinity`, `NaN`).
 //!
-//! One concept per file: [`number`] (what a number is for Python),
+//! One concept per file: `number` (what a number is for Python),
 //! `float` (`repr(float)`), `string` (escaping) and `writer` (the two
 //! layouts).
 
