@@ -210,8 +210,10 @@ impl<'a> Composer<'a> {
     /// not hold yet, in order, as fragment `index`'s.
     fn union(&mut self, acc: &mut Vec<Value>, items: Vec<Value>, pointer: &str, index: usize) {
         if acc.capacity() - acc.len() < items.len() {
+            // Room, not a requirement: if it cannot be had (an address-space
+            // limit), the pushes below grow the list as usual.
             let to_come = self.expected.saturating_sub(index).max(1);
-            acc.reserve(items.len() * to_come);
+            let _ = acc.try_reserve(items.len().saturating_mul(to_come));
         }
         let seen = self.seen.entry(pointer.to_string()).or_default();
         let sources = self.sources.entry(pointer.to_string()).or_default();

@@ -3,9 +3,11 @@
 //! the Codex config), so the same spot is always named the same way.
 
 /// 1-based line and character column of byte offset `pos` in `text`.
-/// `\n`, `\r\n` and a lone `\r` each end a line (as the reference counts
-/// fragment lines; TOML allows no lone `\r`, so it never changes a TOML
-/// position). An offset inside a character counts from its first byte.
+/// `\n`, `\r\n` and a lone `\r` each end a line, as the reference counts
+/// fragment lines and as editors show them. TOML allows a lone `\r`
+/// nowhere, so in a TOML file it only moves errors at or after one (such
+/// an error is then placed on the line the `\r` starts). An offset inside
+/// a character counts from its first byte.
 pub fn line_column(text: &str, pos: usize) -> (usize, usize) {
     let mut pos = pos.min(text.len());
     while !text.is_char_boundary(pos) {

@@ -385,3 +385,19 @@ fn a_conflict_names_the_two_fragments_that_disagree() {
         2,
     );
 }
+
+/// Room made for the fragments to come is a wish: a count that cannot be
+/// had (here, more than the address space) changes nothing.
+#[test]
+fn room_for_fragments_to_come_that_cannot_be_had_is_not_an_error() {
+    let mut composer = Composer::new("p", "srt").expecting(usize::MAX);
+    for name in ["a", "b"] {
+        composer
+            .add(frag(name, r#"{"l": ["x", "y", "z"]}"#))
+            .unwrap();
+    }
+    assert_eq!(
+        composer.finish().into_value(),
+        json!({"l": ["x", "y", "z"]})
+    );
+}

@@ -76,6 +76,17 @@ fn toml_syntax_errors_carry_line_and_column() {
 }
 
 #[test]
+fn a_lone_carriage_return_ends_a_line_in_error_positions() {
+    // TOML forbids a lone `\r`; the error after it is placed the way
+    // fragment errors are (text_position::line_column).
+    let err = load("# c\rd\nschema_version = [\n").unwrap_err();
+    match err {
+        Error::TomlSyntax { line, column, .. } => assert_eq!((line, column), (2, 1)),
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
 fn the_legacy_flat_sources_schema_is_refused_with_a_hint() {
     let msg = error("schema_version = 1\n[sources]\nsrt = \"x.json\"\n");
     assert!(msg.contains("[sources.<kind>]"), "{msg}");
