@@ -29,4 +29,4 @@ mod writer;
 
 pub use number::{PyNumber, classify};
 pub use string::{write_str, write_str_parts};
-pub use writer::{to_compact, to_pretty, write_pretty_at};
+pub use writer::{to_compact, to_pretty, write_container, write_key, write_pretty_at};

@@ -50,43 +50,55 @@ fn write_compact(out: &mut String, v: &Value) {
 }
 
 /// A line break and `depth` levels of two-space indentation.
-pub(super) fn newline_indent(out: &mut String, depth: usize) {
+fn newline_indent(out: &mut String, depth: usize) {
     out.push('\n');
     out.extend(std::iter::repeat_n("  ", depth));
+}
+
+/// A container at `depth` as `json.dumps(indent=2)` lays it out: `open`,
+/// each item on a line of its own one level deeper (written by `item`,
+/// which gets that depth), `close` on a line at `depth`; `open` and `close`
+/// together when there are no items.
+pub fn write_container<T>(
+    out: &mut String,
+    depth: usize,
+    [open, close]: [char; 2],
+    items: impl IntoIterator<Item = T>,
+    mut item: impl FnMut(&mut String, T, usize),
+) {
+    out.push(open);
+    let mut empty = true;
+    for each in items {
+        if !empty {
+            out.push(',');
+        }
+        empty = false;
+        newline_indent(out, depth + 1);
+        item(out, each, depth + 1);
+    }
+    if !empty {
+        newline_indent(out, depth);
+    }
+    out.push(close);
+}
+
+/// `"key": ` of an object member.
+pub fn write_key(out: &mut String, key: &str) {
+    write_str(out, key);
+    out.push_str(": ");
 }
 
 /// Appends `json.dumps(v, indent=2)` for a value nested `depth` levels deep
 /// (its inner lines are indented one level more than `depth`).
 pub fn write_pretty_at(out: &mut String, v: &Value, depth: usize) {
     match v {
-        Value::Array(items) if items.is_empty() => out.push_str("[]"),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                newline_indent(out, depth + 1);
-                write_pretty_at(out, item, depth + 1);
-            }
-            newline_indent(out, depth);
-            out.push(']');
-        }
-        Value::Object(map) if map.is_empty() => out.push_str("{}"),
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (key, item)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                newline_indent(out, depth + 1);
-                write_str(out, key);
-                out.push_str(": ");
-                write_pretty_at(out, item, depth + 1);
-            }
-            newline_indent(out, depth);
-            out.push('}');
-        }
+        Value::Array(items) => write_container(out, depth, ['[', ']'], items, |out, item, d| {
+            write_pretty_at(out, item, d)
+        }),
+        Value::Object(map) => write_container(out, depth, ['{', '}'], map, |out, (k, v), d| {
+            write_key(out, k);
+            write_pretty_at(out, v, d);
+        }),
         scalar => write_scalar(out, scalar),
     }
 }

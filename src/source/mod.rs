@@ -125,9 +125,6 @@ pub(crate) fn opposing(
 /// The entries of the list at `pointer` with the file that first listed
 /// each, for lookups.
 fn first_listed<'c>(composed: &'c Composed, pointer: &str) -> FxHashMap<&'c str, &'c Path> {
-    let mut map = FxHashMap::default();
-    for (value, path) in composed.list(pointer) {
-        map.entry(value).or_insert(path);
-    }
-    map
+    // The composed list holds each value once, first listing first.
+    composed.list(pointer).collect()
 }
