@@ -1,6 +1,7 @@
 //! Whether a denyRead path names an existing regular file: the one place
 //! the Claude generator looks at the filesystem while rendering.
 
+use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -13,7 +14,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// that follows symlinks. The test oracle of [`FileProbe`].
 #[cfg(test)]
 pub fn is_existing_file(pattern: &str, home: &Path) -> bool {
-    let normal: PathBuf = expand_user(pattern, home).components().collect();
+    let expanded = expand_user(pattern, &home.to_string_lossy()).into_owned();
+    let normal: PathBuf = Path::new(&expanded).components().collect();
     normal.is_file()
 }
 
@@ -63,8 +65,9 @@ fn split_parent(normal: &str) -> Option<(&str, &str)> {
 /// path whose name it does not list is answered "no" without a `stat`. A
 /// listing only ever says "no": a listed name is still `stat`ed, so
 /// symlinks and file types are judged by the kernel.
-pub struct FileProbe<'h> {
-    home: &'h Path,
+pub struct FileProbe {
+    /// Where `~` points, as text.
+    home: String,
     /// By the directory's normalised text.
     dirs: FxHashMap<String, Dir>,
 }
@@ -83,17 +86,17 @@ const MISSES_BEFORE_LISTING: u8 = 2;
 /// Larger directories are not kept in memory.
 const MAX_LISTED_ENTRIES: usize = 1024;
 
-impl<'h> FileProbe<'h> {
+impl FileProbe {
     /// Probes for patterns whose `~` is `home`.
-    pub fn new(home: &'h Path) -> Self {
+    pub fn new(home: &Path) -> Self {
         FileProbe {
-            home,
+            home: home.to_string_lossy().into_owned(),
             dirs: FxHashMap::default(),
         }
     }
 
     pub fn is_existing_file(&mut self, pattern: &str) -> bool {
-        let path = normalize(&expand_user(pattern, self.home).to_string_lossy());
+        let path = normalize(&expand_user(pattern, &self.home));
         // The parent and the grandparent, each with the name under it.
         let parent = split_parent(&path);
         let grandparent = parent.and_then(|(dir, _)| split_parent(dir));
@@ -149,32 +152,25 @@ fn list(dir: &Path) -> Dir {
 
 /// `~` and `~/rest` use `home`; `~name` and `~name/rest` use that user's
 /// home directory from the password database. An unknown user leaves the
-/// pattern as written.
-fn expand_user(pattern: &str, home: &Path) -> PathBuf {
+/// pattern as written, and so does a pattern without `~`.
+fn expand_user<'p>(pattern: &'p str, home: &str) -> Cow<'p, str> {
     let Some(rest) = pattern.strip_prefix('~') else {
-        return PathBuf::from(pattern);
+        return Cow::Borrowed(pattern);
     };
     let (user, tail) = match rest.find('/') {
         Some(i) => (&rest[..i], &rest[i..]),
         None => (rest, ""),
     };
     let dir = if user.is_empty() {
-        Some(home.to_path_buf())
+        Cow::Borrowed(home)
     } else {
-        passwd_home(user)
-    };
-    match dir {
-        Some(dir) => {
-            let dir = dir.to_string_lossy();
-            let joined = format!("{}{tail}", dir.trim_end_matches('/'));
-            PathBuf::from(if joined.is_empty() {
-                "/".into()
-            } else {
-                joined
-            })
+        match passwd_home(user) {
+            Some(dir) => Cow::Owned(dir.to_string_lossy().into_owned()),
+            None => return Cow::Borrowed(pattern),
         }
-        None => PathBuf::from(pattern),
-    }
+    };
+    let joined = [dir.trim_end_matches('/'), tail].concat();
+    Cow::Owned(if joined.is_empty() { "/".into() } else { joined })
 }
 
 /// The home directory field of `user`'s line in /etc/passwd. Read only for
@@ -263,16 +259,15 @@ mod tests {
 
     #[test]
     fn tilde_forms_expand_like_a_shell() {
-        let home = Path::new("/h/me/");
-        assert_eq!(expand_user("~", home), PathBuf::from("/h/me"));
-        assert_eq!(expand_user("~/.netrc", home), PathBuf::from("/h/me/.netrc"));
-        assert_eq!(expand_user("/abs/~/x", home), PathBuf::from("/abs/~/x"));
-        assert_eq!(expand_user("rel", home), PathBuf::from("rel"));
-        assert_eq!(expand_user("~/x", Path::new("/")), PathBuf::from("/x"));
-        assert_eq!(
-            expand_user("~no-such-user-xyz/a", home),
-            PathBuf::from("~no-such-user-xyz/a")
-        );
+        let home = "/h/me/";
+        assert_eq!(expand_user("~", home), "/h/me");
+        assert_eq!(expand_user("~/.netrc", home), "/h/me/.netrc");
+        assert_eq!(expand_user("/abs/~/x", home), "/abs/~/x");
+        assert_eq!(expand_user("rel", home), "rel");
+        assert_eq!(expand_user("~/x", "/"), "/x");
+        assert_eq!(expand_user("~", ""), "/");
+        assert_eq!(expand_user("~root/x", home), "/root/x");
+        assert_eq!(expand_user("~no-such-user-xyz/a", home), "~no-such-user-xyz/a");
     }
 
     #[test]
