@@ -170,7 +170,11 @@ fn expand_user<'p>(pattern: &'p str, home: &str) -> Cow<'p, str> {
         }
     };
     let joined = [dir.trim_end_matches('/'), tail].concat();
-    Cow::Owned(if joined.is_empty() { "/".into() } else { joined })
+    Cow::Owned(if joined.is_empty() {
+        "/".into()
+    } else {
+        joined
+    })
 }
 
 /// The home directory field of `user`'s line in /etc/passwd. Read only for
@@ -267,7 +271,10 @@ mod tests {
         assert_eq!(expand_user("~/x", "/"), "/x");
         assert_eq!(expand_user("~", ""), "/");
         assert_eq!(expand_user("~root/x", home), "/root/x");
-        assert_eq!(expand_user("~no-such-user-xyz/a", home), "~no-such-user-xyz/a");
+        assert_eq!(
+            expand_user("~no-such-user-xyz/a", home),
+            "~no-such-user-xyz/a"
+        );
     }
 
     #[test]
