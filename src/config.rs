@@ -131,6 +131,16 @@ struct Loader<'a> {
     root: &'a Table,
 }
 
+/// The keys `[targets]` may hold.
+const TARGET_KEYS: [&str; 6] = [
+    "claude_settings",
+    "claude_settings_yolo",
+    "copilot_output",
+    "copilot_output_yolo",
+    "codex_config",
+    "codex_rules",
+];
+
 impl Loader<'_> {
     fn err(&self, message: impl Into<String>) -> Error {
         Error::config(self.path, message)
@@ -372,6 +382,20 @@ impl Loader<'_> {
 
     fn targets(&self) -> Result<Targets> {
         let table = self.root.get("targets").and_then(Item::as_table_like);
+        // A misspelt key would leave its agent silently unwritten.
+        let mut unknown: Vec<&str> = table
+            .into_iter()
+            .flat_map(|t| t.iter().map(|(key, _)| key))
+            .filter(|key| !TARGET_KEYS.contains(key))
+            .collect();
+        if !unknown.is_empty() {
+            unknown.sort_unstable();
+            return Err(self.err(format!(
+                "targets: unknown key(s) {}; the targets twsrt knows are {}",
+                unknown.join(", "),
+                TARGET_KEYS.join(", ")
+            )));
+        }
         let get = |key: &str| -> Result<Option<PathBuf>> {
             match table.and_then(|t| t.get(key)) {
                 None => Ok(None),

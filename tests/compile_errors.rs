@@ -40,6 +40,16 @@ fn invalid_toml_names_line_and_column() {
 }
 
 #[test]
+fn a_misspelt_target_key_is_refused() {
+    rejects(
+        Test::with_policy().config_append("[targets]\nclaude_setings = \"~/c.json\"\n"),
+        "Error: {HOME}/.config/twsrt/config.toml: targets: unknown key(s) claude_setings; the \
+         targets twsrt knows are claude_settings, claude_settings_yolo, copilot_output, \
+         copilot_output_yolo, codex_config, codex_rules\n",
+    );
+}
+
+#[test]
 fn schema_errors_name_config_and_key() {
     let with = |from: &str, to: &str| {
         let t = Test::with_policy();

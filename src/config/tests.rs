@@ -76,6 +76,19 @@ fn toml_syntax_errors_carry_line_and_column() {
 }
 
 #[test]
+fn an_unknown_target_key_is_an_error_naming_it_and_the_known_ones() {
+    let msg = error(&format!(
+        "{BASE}[targets]\nclaude_setings = \"~/x.json\"\ncodex_config = \"c.toml\"\nzz = 1\n"
+    ));
+    assert_eq!(
+        msg,
+        "/cfg/config.toml: targets: unknown key(s) claude_setings, zz; the targets twsrt knows \
+         are claude_settings, claude_settings_yolo, copilot_output, copilot_output_yolo, \
+         codex_config, codex_rules"
+    );
+}
+
+#[test]
 fn a_lone_carriage_return_ends_a_line_in_error_positions() {
     // TOML forbids a lone `\r`; the error after it is placed the way
     // fragment errors are (text_position::line_column).
