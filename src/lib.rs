@@ -23,6 +23,7 @@ pub mod plan;
 pub mod profile;
 pub mod pyjson;
 pub mod rules;
+pub mod shellwords;
 pub mod source;
 #[cfg(test)]
 mod test_rng;

@@ -81,6 +81,36 @@ fn config_exits_with_the_editor_status() {
         .run();
 }
 
+/// `$EDITOR` is split as a shell splits it: quotes hold a path with a
+/// space together, and a quote that is never closed is an error.
+#[test]
+fn the_editor_command_line_is_split_like_a_shell() {
+    let t = Test::with_policy().file(
+        "my editors/ed.sh",
+        "#!/bin/sh\n[ \"$1\" = \"a b\" ] && test -f \"$2\" && exit 7\n",
+    );
+    let script = t.home().join("my editors/ed.sh");
+    t.mode("my editors/ed.sh", 0o755)
+        .env("EDITOR", &format!("'{}' \"a b\"", script.display()))
+        .args(&["config"])
+        .status(7)
+        .run();
+    Test::with_policy()
+        .env("EDITOR", "'vi")
+        .args(&["config"])
+        .status(1)
+        .stderr("Error: $EDITOR cannot be split into words: a quote is opened but never closed\n")
+        .unchanged()
+        .run();
+    Test::with_policy()
+        .env("EDITOR", "''")
+        .args(&["config"])
+        .status(1)
+        .stderr("Error: could not start the editor '': No such file or directory (os error 2)\n")
+        .unchanged()
+        .run();
+}
+
 #[test]
 fn a_missing_config_exits_2_with_a_hint() {
     Test::new()

@@ -8,7 +8,7 @@ mod merge;
 mod pathshape;
 mod policy;
 mod render;
-mod shellwords;
+
 #[cfg(test)]
 mod tests;
 

@@ -54,16 +54,25 @@ fn init(config_path: &Path) -> Result<()> {
     crate::apply::apply(&plan)
 }
 
-/// `$EDITOR` may carry arguments (`code -w`); it is split on whitespace.
+/// `$EDITOR` may carry arguments (`code -w`) and quotes (a program whose
+/// path holds a space); it is split into words as a shell would split it.
 fn open_editor(config_path: &Path) -> Result<i32> {
     let editor = std::env::var("EDITOR")
         .ok()
         .filter(|e| !e.trim().is_empty())
         .unwrap_or_else(|| "vi".to_string());
-    let mut words = editor.split_whitespace();
-    let program = words.next().unwrap_or("vi");
+    let words = crate::shellwords::split(&editor).map_err(|e| Error::WithCode {
+        message: format!("$EDITOR cannot be split into words: {}", e.describe()),
+        code: 1,
+    })?;
+    let Some((program, args)) = words.split_first() else {
+        return Err(Error::WithCode {
+            message: "$EDITOR names no program".into(),
+            code: 1,
+        });
+    };
     let status = Command::new(program)
-        .args(words)
+        .args(args)
         .arg(config_path)
         .status()
         .map_err(|e| Error::WithCode {

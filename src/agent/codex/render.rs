@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::policy::{OrderedMap, Profile};
-use super::shellwords;
 use crate::error::{Error, Result};
+use crate::shellwords;
 
 /// The owned top-level keys with their values as TOML, in file order.
 pub const OWNED_KEYS: [(&str, &str); 4] = [

@@ -1,4 +1,4 @@
-//! Split a bash rule into words the way a POSIX shell reads a simple command
+//! Split text into words the way a POSIX shell reads a simple command
 //! (as Python's `shlex.split` does): quotes are removed, backslashes escape,
 //! `#` is an ordinary character and `$VAR` stays literal.
 
