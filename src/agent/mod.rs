@@ -73,20 +73,6 @@ pub trait Agent {
     /// rendering is printed followed by one newline).
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String>;
 
-    /// [`Agent::preview`] followed by a newline, written to `out`: what
-    /// `generate NAME` prints when NAME is the only agent. Write errors (a
-    /// closed pipe) are ignored, as for every stdout line.
-    fn write_preview(
-        &self,
-        ctx: &Ctx,
-        warnings: &mut Warnings,
-        out: &mut dyn std::io::Write,
-    ) -> Result<()> {
-        let text = self.preview(ctx, warnings)?;
-        let _ = writeln!(out, "{text}");
-        Ok(())
-    }
-
     /// Add this agent's writes for `generate -w` to the plan: read the
     /// existing target, merge, and stage every file fully rendered. Fails
     /// before anything is written if an existing file cannot be merged.

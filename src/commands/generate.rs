@@ -108,11 +108,6 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
 /// Every agent's configuration on stdout, under a `--- NAME ---` line when
 /// there is more than one.
 fn preview(agents: &[Box<dyn Agent>], ctx: &Ctx, warnings: &mut Warnings) -> Result<()> {
-    if let [agent] = agents {
-        // One agent: nothing can fail after its first byte, so it is written
-        // as it is rendered.
-        return agent.write_preview(ctx, warnings, &mut std::io::stdout().lock());
-    }
     // Render everything before printing anything: an error in one agent
     // must not leave a half-printed preview behind.
     let mut renderings = Vec::new();
