@@ -14,7 +14,6 @@ use serde_json::Value;
 
 use crate::compose::{Composer, ParsedFragment};
 use crate::config::Config;
-use crate::config::Fragment;
 use crate::error::{Error, Result};
 use crate::profile::{ResolvedProfile, resolve};
 use crate::rules::SecurityRule;
@@ -98,7 +97,7 @@ fn compose_kind(profile: &ResolvedProfile, kind: SourceKind) -> Result<Value> {
     let mut composer = Composer::new(&profile.name, kind.name()).expecting(fragments.len());
     let mut conflict = None;
     for fragment in fragments {
-        let parsed = read_fragment(fragment)?;
+        let parsed = read_fragment(&fragment.path)?;
         kind.validate(&parsed.path, &parsed.value)?;
         // After a conflict the remaining fragments are still read and
         // checked (their errors come first), but no longer composed.
@@ -114,12 +113,10 @@ fn compose_kind(profile: &ResolvedProfile, kind: SourceKind) -> Result<Value> {
     Ok(composed.into_value())
 }
 
-fn read_fragment(fragment: &Fragment) -> Result<ParsedFragment> {
-    let path: &Path = &fragment.path;
+fn read_fragment(path: &Path) -> Result<ParsedFragment> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let text = crate::text_position::utf8(bytes).map_err(|at| Error::jsonc_not_utf8(path, at))?;
     Ok(ParsedFragment {
-        name: fragment.name.clone(),
         path: path.to_path_buf(),
         value: crate::fragment::parse(&text, path)?,
     })

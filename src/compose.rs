@@ -28,7 +28,6 @@ pub use equality::{equality_key, type_name};
 /// One parsed fragment, in profile order.
 #[derive(Debug, Clone)]
 pub struct ParsedFragment {
-    pub name: String,
     pub path: PathBuf,
     pub value: Value,
 }

@@ -5,7 +5,7 @@
 //! and rules) -> [`compile`] (canonical documents and [`rules`]) -> [`agent`]
 //! renderings -> a [`plan`] of files that is previewed, diffed or applied
 //! ([`apply`]). [`cli`] and [`commands`] drive it; [`error`], [`ui`],
-//! [`pyjson`], [`text_position`], [`tomltext`] and [`paths`] are shared
+//! [`pyjson`], [`text_position`], [`shellwords`], [`tomltext`] and [`paths`] are shared
 //! infrastructure.
 
 pub mod agent;

@@ -68,16 +68,23 @@ fn config_exits_with_the_editor_status() {
         .run();
     // The editor receives the config path as its last argument, and an
     // EDITOR with arguments (`code -w`) works.
+    editor_exits_7_when_called_with("ed.sh", "-w", "{} -w");
+}
+
+/// Runs `twsrt config` with EDITOR set to `editor` (`{}` standing for the
+/// path of a script at `script` in HOME), a script that exits 7 when its
+/// first argument is `first` and its second the config file.
+#[track_caller]
+fn editor_exits_7_when_called_with(script: &str, first: &str, editor: &str) {
     let t = Test::with_policy().file(
-        "ed.sh",
-        "#!/bin/sh\n[ \"$1\" = -w ] && test -f \"$2\" && exit 7\n",
+        script,
+        format!("#!/bin/sh\n[ \"$1\" = \"{first}\" ] && test -f \"$2\" && exit 7\n"),
     );
-    let script = t.home().join("ed.sh");
-    t.mode("ed.sh", 0o755)
-        .env("EDITOR", &format!("{} -w", script.display()))
+    let path = t.home().join(script);
+    t.mode(script, 0o755)
+        .env("EDITOR", &editor.replace("{}", &path.display().to_string()))
         .args(&["config"])
         .status(7)
-        .stderr("")
         .run();
 }
 
@@ -85,16 +92,7 @@ fn config_exits_with_the_editor_status() {
 /// space together, and a quote that is never closed is an error.
 #[test]
 fn the_editor_command_line_is_split_like_a_shell() {
-    let t = Test::with_policy().file(
-        "my editors/ed.sh",
-        "#!/bin/sh\n[ \"$1\" = \"a b\" ] && test -f \"$2\" && exit 7\n",
-    );
-    let script = t.home().join("my editors/ed.sh");
-    t.mode("my editors/ed.sh", 0o755)
-        .env("EDITOR", &format!("'{}' \"a b\"", script.display()))
-        .args(&["config"])
-        .status(7)
-        .run();
+    editor_exits_7_when_called_with("my editors/ed.sh", "a b", "'{}' \"a b\"");
     Test::with_policy()
         .env("EDITOR", "'vi")
         .args(&["config"])

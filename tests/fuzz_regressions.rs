@@ -68,7 +68,6 @@ fn fragments(values: &[Value]) -> Vec<ParsedFragment> {
         .iter()
         .enumerate()
         .map(|(i, v)| ParsedFragment {
-            name: format!("f{i}"),
             path: format!("f{i}.jsonc").into(),
             value: v.clone(),
         })

@@ -33,7 +33,6 @@ fuzz_target!(|data: &[u8]| {
             let path = PathBuf::from(format!("f{i}.jsonc"));
             let value = twsrt::fragment::parse(text, &path).ok()?;
             Some(ParsedFragment {
-                name: format!("f{i}"),
                 path,
                 value,
             })
@@ -81,7 +80,6 @@ fn check(kind: SourceKind, fragments: &[ParsedFragment]) {
 
     // Composing the result alone, or once more after the fragments, is a no-op.
     let me = ParsedFragment {
-        name: "composed".into(),
         path: PathBuf::from("composed.jsonc"),
         value: composed.clone(),
     };

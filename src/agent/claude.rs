@@ -77,10 +77,10 @@ fn generate(ctx: &Ctx, home: &Path) -> Map<String, Value> {
 
 /// What `generate claude` prints: the generated settings as JSON.
 fn preview(ctx: &Ctx, home: &Path) -> String {
-    // Room for the worst case of the permission lists (every rule printed
-    // twice over, each with its affixes and indentation) plus the sandbox:
-    // capacity that is never written costs no memory, while growing a large
-    // text by doubling copies it into fresh pages each time.
+    // Room for the permission lists (up to four rules per policy rule, each
+    // with its affixes and indentation) plus the sandbox: capacity that is
+    // never written costs no memory, while growing a large text by doubling
+    // copies it into fresh pages each time.
     let rules: usize = ctx.rules().iter().map(|r| 4 * (r.pattern.len() + 24)).sum();
     let mut text = String::with_capacity(rules + 64 * 1024);
     render::write_preview(&input(ctx, home), &mut text);

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 
 fn frag(name: &str, text: &str) -> ParsedFragment {
     ParsedFragment {
-        name: name.into(),
         path: PathBuf::from(format!("/f/{name}.jsonc")),
         value: serde_json::from_str(text).unwrap(),
     }
@@ -110,7 +109,6 @@ fn composition_is_linear_in_entries() {
                 .map(|i| json!(format!("/p/{}", i + f * 4000)))
                 .collect();
             ParsedFragment {
-                name: format!("f{f}"),
                 path: PathBuf::from("x"),
                 value: json!({"filesystem": {"denyRead": items}}),
             }
@@ -257,7 +255,6 @@ fn incremental_composition_agrees_with_composing_in_one_go() {
                     value["network"]["httpProxyPort"] = json!(8080 + rng.below(2));
                 }
                 ParsedFragment {
-                    name: format!("f{i}"),
                     path: PathBuf::from(format!("/f/f{i}.jsonc")),
                     value,
                 }

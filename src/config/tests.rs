@@ -66,13 +66,21 @@ fn a_valid_config_loads_with_resolved_paths() {
     assert_eq!(c.profile_names(), vec!["default", "work"]);
 }
 
-#[test]
-fn toml_syntax_errors_carry_line_and_column() {
-    let err = load("schema_version = 1\na = 1\na = 2\n").unwrap_err();
-    match err {
-        Error::TomlSyntax { line, column, .. } => assert_eq!((line, column), (3, 1)),
+/// The (line, column) of the TOML syntax error `text` makes.
+#[track_caller]
+fn syntax_error_at(text: &str) -> (usize, usize) {
+    match load(text).unwrap_err() {
+        Error::TomlSyntax { line, column, .. } => (line, column),
         other => panic!("unexpected {other:?}"),
     }
+}
+
+#[test]
+fn toml_syntax_errors_carry_line_and_column() {
+    assert_eq!(
+        syntax_error_at("schema_version = 1\na = 1\na = 2\n"),
+        (3, 1)
+    );
 }
 
 #[test]
@@ -92,11 +100,7 @@ fn an_unknown_target_key_is_an_error_naming_it_and_the_known_ones() {
 fn a_lone_carriage_return_ends_a_line_in_error_positions() {
     // TOML forbids a lone `\r`; the error after it is placed the way
     // fragment errors are (text_position::line_column).
-    let err = load("# c\rd\nschema_version = [\n").unwrap_err();
-    match err {
-        Error::TomlSyntax { line, column, .. } => assert_eq!((line, column), (2, 1)),
-        other => panic!("unexpected {other:?}"),
-    }
+    assert_eq!(syntax_error_at("# c\rd\nschema_version = [\n"), (2, 1));
 }
 
 #[test]

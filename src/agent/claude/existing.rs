@@ -17,7 +17,7 @@ pub fn read(path: &Path) -> Result<Option<Map<String, Value>>> {
 }
 
 /// The file's text, or `None` when there is no file.
-pub fn read_text(path: &Path) -> Result<Option<String>> {
+fn read_text(path: &Path) -> Result<Option<String>> {
     // Checks the file type first: a FIFO must not block the read.
     let Some(bytes) = crate::apply::read_existing(path)? else {
         return Ok(None);
@@ -28,7 +28,7 @@ pub fn read_text(path: &Path) -> Result<Option<String>> {
 }
 
 /// The file's text (from `path`) as its top-level object.
-pub fn parse(text: &str, path: &Path) -> Result<Map<String, Value>> {
+fn parse(text: &str, path: &Path) -> Result<Map<String, Value>> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
         Error::target(
             path,
