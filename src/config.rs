@@ -47,7 +47,7 @@ pub struct ProfileDef {
 
 #[derive(Debug, Clone)]
 pub struct Targets {
-    pub claude_settings: PathBuf,
+    pub claude_settings: Option<PathBuf>,
     pub claude_settings_yolo: Option<PathBuf>,
     pub copilot_output: Option<PathBuf>,
     pub copilot_output_yolo: Option<PathBuf>,
@@ -66,6 +66,14 @@ pub struct Config {
     pub targets: Targets,
     pub overrides_full: Map<String, Value>,
     pub overrides_yolo: Map<String, Value>,
+}
+
+impl Targets {
+    /// The full-mode Claude target. Only called for a configured Claude
+    /// agent (the commands skip an agent whose target key is not set).
+    pub fn claude_full(&self) -> &Path {
+        self.claude_settings.as_deref().unwrap_or(Path::new(""))
+    }
 }
 
 impl Config {
@@ -402,10 +410,10 @@ impl Loader<'_> {
                 Some(item) => self.path_value(&format!("targets.{key}"), item).map(Some),
             }
         };
-        let claude_settings =
-            get("claude_settings")?.unwrap_or_else(|| expand_tilde("~/.claude/settings.full.json"));
+        let claude_settings = get("claude_settings")?;
         if claude_settings
-            .file_name()
+            .as_deref()
+            .and_then(Path::file_name)
             .is_some_and(|n| n == "settings.json")
         {
             return Err(self.err(

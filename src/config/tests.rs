@@ -58,10 +58,8 @@ fn a_valid_config_loads_with_resolved_paths() {
         c.source(SourceKind::Srt).output,
         crate::paths::home_dir().join(".srt-settings.json")
     );
-    assert_eq!(
-        c.targets.claude_settings,
-        crate::paths::home_dir().join(".claude/settings.full.json")
-    );
+    // Agents are opt-in: no target key, no target path.
+    assert!(c.targets.claude_settings.is_none());
     assert!(c.targets.codex_config.is_none());
     assert_eq!(c.profile_names(), vec!["default", "work"]);
 }

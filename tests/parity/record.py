@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Record what the reference twsrt 1.0.0 does for every scenario in scenarios.py.
+"""Record what the reference twsrt 3.3.3 does for every scenario in scenarios.py.
 
     python3 tests/parity/record.py [--only SUBSTRING] [--out DIR]
 
-The reference runs as a black box from a venv (TWSRT_REF, default ~/.cache/twsrt-ref;
-created with `pip install twsrt==1.0.0` when missing). For each scenario the recorder
+The reference runs as a black box from a venv (TWSRT_REF, default ~/.cache/twsrt-ref33;
+created with `pip install twsrt==3.3.3` when missing). For each scenario the recorder
 materialises the HOME tree in a fresh temp dir, runs any `prep` commands, applies
 `edits`, stores that state as home/ (+ setup), then re-materialises home/ + setup into
 another fresh temp dir exactly as the replay test does, runs the command there and writes
@@ -26,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.dont_write_bytecode = True  # loading scenarios.py must not leave __pycache__ behind
 PLACEHOLDER = "{HOME}"
-REF_VERSION = "1.0.0"
+REF_VERSION = "3.3.3"
 # The environment both sides run with (the replay test sets the same).
 FIXED_ENV = {"NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200", "LC_ALL": "C.UTF-8"}
 # Reference-only knobs: deterministic Python, no bytecode written anywhere.
@@ -41,7 +41,7 @@ AGENTS = ("claude", "copilot", "codex")
 
 
 def reference_binary():
-    ref = Path(os.environ.get("TWSRT_REF", Path.home() / ".cache" / "twsrt-ref"))
+    ref = Path(os.environ.get("TWSRT_REF", Path.home() / ".cache" / "twsrt-ref33"))
     exe = ref / "bin" / "twsrt"
     if not exe.exists():
         print(f"creating reference venv at {ref}", file=sys.stderr)

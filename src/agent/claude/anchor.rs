@@ -19,15 +19,15 @@ pub fn target_path(config: &Config, yolo: bool) -> PathBuf {
         targets
             .claude_settings_yolo
             .clone()
-            .unwrap_or_else(|| yolo_variant(&targets.claude_settings))
+            .unwrap_or_else(|| yolo_variant(targets.claude_full()))
     } else {
-        targets.claude_settings.clone()
+        targets.claude_full().to_path_buf()
     }
 }
 
 /// `settings.json` in the full-mode target's directory, for both modes.
 pub fn anchor_path(config: &Config) -> PathBuf {
-    let full = &config.targets.claude_settings;
+    let full = config.targets.claude_full();
     full.parent().unwrap_or(Path::new("")).join(ANCHOR_NAME)
 }
 
