@@ -57,7 +57,7 @@ fmt:
 bench: build
 	python3 bench/run.py $(BIN)
 
-# Re-record the parity fixtures from twsrt 1.0.0 (needs Python and PyPI).
+# Re-record the parity fixtures from twsrt 3.3.3 (needs Python and PyPI).
 parity-record:
 	python3 tests/parity/record.py
 
