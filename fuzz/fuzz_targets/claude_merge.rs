@@ -8,7 +8,8 @@
 //! every top-level key other than `permissions` and `sandbox` keeps its value
 //! and the top-level keys keep their order; inside `permissions` and `sandbox`
 //! every key twsrt does not generate keeps its value, foreign `allow` entries
-//! stay in order before the generated ones, and the generated lists are
+//! (all but `WebFetch(domain:...)` and `Edit(...)`) stay in order before the
+//! generated ones, and the generated lists are
 //! there. The merge refuses only the shapes it documents. The preview is
 //! the generated settings, printed.
 #![no_main]
@@ -55,7 +56,15 @@ fuzz_target!(|data: &[u8]| {
     let home = Path::new(twsrt_fuzz::DIR);
     set_home();
     let (generated, merged) = twsrt::agent::claude::fuzz_merge(&ctx, existing.clone(), home);
-    let preview = Claude.preview(&ctx, &mut Vec::new()).expect("preview");
+    // The agent refuses a `filesystem` override that is not an object.
+    let Ok(preview) = Claude.preview(&ctx, &mut Vec::new()) else {
+        let filesystem = ctx.config.overrides(yolo).get("filesystem");
+        assert!(
+            filesystem.is_some_and(|f| !f.is_object()),
+            "preview refused"
+        );
+        return;
+    };
     assert_eq!(
         preview,
         twsrt::pyjson::to_pretty(&Value::Object(generated.clone())),
@@ -126,7 +135,7 @@ fuzz_target!(|data: &[u8]| {
         .flatten()
         .filter(|e| {
             !e.as_str()
-                .is_some_and(|s| s.starts_with("WebFetch(domain:"))
+                .is_some_and(|s| s.starts_with("WebFetch(domain:") || s.starts_with("Edit("))
         })
         .cloned()
         .collect();

@@ -11,6 +11,7 @@ mod deny_path;
 mod diff;
 mod existing;
 mod merge;
+mod overrides;
 mod render;
 #[cfg(test)]
 mod tests;
@@ -32,15 +33,18 @@ impl Agent for Claude {
         "claude"
     }
 
-    fn preview(&self, ctx: &Ctx, _warnings: &mut Warnings) -> Result<String> {
+    fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
+        overrides::check(ctx, warnings)?;
         Ok(preview(ctx, &home_dir()))
     }
 
-    fn stage(&self, ctx: &Ctx, plan: &mut Plan, _warnings: &mut Warnings) -> Result<()> {
+    fn stage(&self, ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
+        overrides::check(ctx, warnings)?;
         stage(ctx, plan, &home_dir())
     }
 
-    fn diff(&self, ctx: &Ctx, _warnings: &mut Warnings) -> Result<AgentDiff> {
+    fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
+        overrides::check(ctx, warnings)?;
         diff(ctx, &home_dir())
     }
 }

@@ -1,5 +1,5 @@
-//! Whether a denyRead path names an existing regular file: the one place
-//! the Claude generator looks at the filesystem while rendering.
+//! Whether a policy path names an existing regular file or directory: the
+//! one place the Claude generator looks at the filesystem while rendering.
 
 use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
@@ -13,10 +13,34 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// dropped, `..` kept, which `Path::components` does), then one `stat`
 /// that follows symlinks. The test oracle of [`FileProbe`].
 #[cfg(test)]
-pub fn is_existing_file(pattern: &str, home: &Path) -> bool {
+pub fn kind_of(pattern: &str, home: &Path) -> Kind {
     let expanded = expand_user(pattern, &home.to_string_lossy()).into_owned();
     let normal: PathBuf = Path::new(&expanded).components().collect();
-    normal.is_file()
+    Kind::of(&normal)
+}
+
+#[cfg(test)]
+pub fn is_existing_file(pattern: &str, home: &Path) -> bool {
+    kind_of(pattern, home) == Kind::File
+}
+
+/// What a path names on disk, symlinks followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    File,
+    Dir,
+    /// Nothing, something else (a FIFO, a socket), or unreadable.
+    Other,
+}
+
+impl Kind {
+    fn of(path: &Path) -> Kind {
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => Kind::File,
+            Ok(m) if m.is_dir() => Kind::Dir,
+            _ => Kind::Other,
+        }
+    }
 }
 
 /// The path as `Path::components` collects it, as text: repeated slashes
@@ -57,7 +81,7 @@ fn split_parent(normal: &str) -> Option<(&str, &str)> {
     (name != "..").then_some((dir, name))
 }
 
-/// The answers of [`is_existing_file`] for many patterns, with fewer
+/// The answers of [`kind_of`] for many patterns, with fewer
 /// `stat`s: policies list many paths under a few directories that do not
 /// exist on a given machine (`~/.aws/...` without AWS, `/var/lib/<app>/...`
 /// for apps not installed). Once two paths under the same parent or
@@ -96,6 +120,16 @@ impl FileProbe {
     }
 
     pub fn is_existing_file(&mut self, pattern: &str) -> bool {
+        self.kind(pattern) == Kind::File
+    }
+
+    pub fn is_existing_dir(&mut self, pattern: &str) -> bool {
+        self.kind(pattern) == Kind::Dir
+    }
+
+    /// A path that was not a file counts as a miss for its directories,
+    /// directories included: the listing only ever rules names out.
+    fn kind(&mut self, pattern: &str) -> Kind {
         let path = normalize(&expand_user(pattern, &self.home));
         // The parent and the grandparent, each with the name under it.
         let parent = split_parent(&path);
@@ -105,16 +139,16 @@ impl FileProbe {
             if let Some(Dir::Listed(names)) = self.dirs.get(dir)
                 && !names.contains(OsStr::new(name))
             {
-                return false;
+                return Kind::Other;
             }
         }
-        if Path::new(&path).is_file() {
-            return true;
+        let kind = Kind::of(Path::new(&path));
+        if kind != Kind::File {
+            for (dir, _) in ancestors {
+                self.missed(dir);
+            }
         }
-        for (dir, _) in ancestors {
-            self.missed(dir);
-        }
-        false
+        kind
     }
 
     fn missed(&mut self, dir: &str) {
@@ -250,11 +284,7 @@ mod tests {
             // A different order each round (323 patterns, 7 coprime to it).
             for i in 0..patterns.len() {
                 let pattern = &patterns[(i * 7 + round) % patterns.len()];
-                assert_eq!(
-                    probe.is_existing_file(pattern),
-                    is_existing_file(pattern, home),
-                    "{pattern}"
-                );
+                assert_eq!(probe.kind(pattern), kind_of(pattern, home), "{pattern}");
             }
         }
         assert!(probe.dirs.values().any(|d| matches!(d, Dir::Listed(_))));
@@ -291,6 +321,12 @@ mod tests {
         }
         for no in ["~/d", "~/dlnk", "~/broken", "~/missing", "~/sub/../f", "~"] {
             assert!(!is_existing_file(no, home), "{no}");
+        }
+        for dir in ["~/d", "~/d/", "~/dlnk", "~", "~/./d"] {
+            assert_eq!(kind_of(dir, home), Kind::Dir, "{dir}");
+        }
+        for other in ["~/f", "~/broken", "~/missing"] {
+            assert_ne!(kind_of(other, home), Kind::Dir, "{other}");
         }
     }
 }

@@ -1,8 +1,8 @@
 //! `diff claude`: the generated document against the target on disk,
 //! compared as sets of entries so order and unmanaged content never count.
 //!
-//! Entry spellings: the permission rule itself for `deny`, `ask` and
-//! `WebFetch(domain:...)` allows; `network:DOMAIN` for
+//! Entry spellings: the permission rule itself for `deny`, `ask` and the
+//! allows twsrt owns (`WebFetch(domain:...)`, `Edit(...)`); `network:DOMAIN` for
 //! `sandbox.network.allowedDomains`; `network.config:KEY`,
 //! `filesystem.config:KEY` and `sandbox.config:KEY` for a pass-through key
 //! whose value differs (listed as missing when generated, as extra when on
@@ -13,8 +13,8 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use crate::agent::claude::merge::WEB_FETCH_PREFIX;
-use crate::agent::claude::render::{FILESYSTEM_KEYS, NETWORK_KEYS, SANDBOX_KEYS};
+use crate::agent::claude::merge::is_managed_allow;
+use crate::agent::claude::render::{MANAGED_PATH_LISTS, NETWORK_KEYS, SANDBOX_KEYS};
 use crate::compose::equality_key;
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub fn entries(generated: &Map<String, Value>, on_disk: &Map<String, Value>) -> 
         object(on_disk, "permissions"),
     );
     for section in ["deny", "ask", "allow"] {
-        let managed = |s: &str| section != "allow" || s.starts_with(WEB_FETCH_PREFIX);
+        let managed = |s: &str| section != "allow" || is_managed_allow(s);
         out.compare_sets(
             "",
             list(gen_permissions, section),
@@ -55,7 +55,7 @@ pub fn entries(generated: &Map<String, Value>, on_disk: &Map<String, Value>) -> 
     out.compare_keys("network.config", &NETWORK_KEYS, gen_network, disk_network);
     out.compare_keys(
         "filesystem.config",
-        &FILESYSTEM_KEYS,
+        &MANAGED_PATH_LISTS,
         object(gen_sandbox, "filesystem"),
         object(disk_sandbox, "filesystem"),
     );

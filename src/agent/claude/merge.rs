@@ -4,10 +4,11 @@
 //!
 //! - `permissions.deny` and `permissions.ask` are replaced (`ask` is removed
 //!   in yolo mode, where nothing is generated for it);
-//! - `permissions.allow` keeps every entry that is not `WebFetch(domain:...)`
-//!   and gets the generated ones appended;
+//! - `permissions.allow` keeps every entry twsrt does not own (see
+//!   [`is_managed_allow`]) and gets the generated ones appended;
 //! - `sandbox.network` and `sandbox.filesystem` are updated key by key, so
-//!   keys twsrt does not generate (including ones it generated before) stay;
+//!   keys twsrt does not generate (including ones it generated before) stay
+//!   (the managed path lists are always generated, as `[]`);
 //! - every other generated `sandbox` key is overwritten.
 //!
 //! A key that is new goes to the end of its object, as Python's dict does.
@@ -19,6 +20,11 @@ use serde_json::{Map, Value};
 use crate::error::{Error, Result};
 
 pub const WEB_FETCH_PREFIX: &str = "WebFetch(domain:";
+/// Every `Edit(...)` allow is twsrt's: the allowWrite paths become such
+/// rules, and a path taken out of the policy must lose its rule on the next
+/// write. (Claude Code keeps a user's "don't ask again" answers in
+/// `.claude/settings.local.json`, never in the file twsrt writes.)
+pub const EDIT_PREFIX: &str = "Edit(";
 
 /// Merge `generated` (the rendered document) into `doc` (the existing
 /// file's top-level object, read from `path`).
@@ -48,7 +54,11 @@ pub fn merge(
     }
     let mut allow: Vec<Value> = match permissions.get("allow") {
         None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items.iter().filter(|e| !is_web_fetch(e)).cloned().collect(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter(|e| !e.as_str().is_some_and(is_managed_allow))
+            .cloned()
+            .collect(),
         Some(_) => return Err(not_a(path, "permissions.allow", "a list")),
     };
     if let Some(Value::Array(items)) = gen_permissions.get("allow") {
@@ -84,11 +94,10 @@ pub fn merge(
     Ok(doc)
 }
 
-/// An allow entry twsrt owns. Entries that are not strings are kept.
-pub fn is_web_fetch(entry: &Value) -> bool {
-    entry
-        .as_str()
-        .is_some_and(|s| s.starts_with(WEB_FETCH_PREFIX))
+/// An allow entry twsrt owns and replaces on every write (entries that
+/// are not strings are never twsrt's).
+pub fn is_managed_allow(entry: &str) -> bool {
+    entry.starts_with(WEB_FETCH_PREFIX) || entry.starts_with(EDIT_PREFIX)
 }
 
 /// `parent[key]` as an object to update: created at the end when absent,

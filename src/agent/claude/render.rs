@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
 use crate::agent::claude::deny_path::FileProbe;
@@ -13,16 +14,22 @@ use crate::rules::{Action, Scope, SecurityRule};
 
 /// srt `network` keys copied verbatim into `sandbox.network`, in output order
 /// (after `allowedDomains`, which comes from the rules).
-pub const NETWORK_KEYS: [&str; 5] = [
+pub const NETWORK_KEYS: [&str; 6] = [
     "allowUnixSockets",
     "allowAllUnixSockets",
     "allowLocalBinding",
+    "allowMachLookup",
     "httpProxyPort",
     "socksProxyPort",
 ];
 
-/// srt `filesystem` keys copied verbatim into `sandbox.filesystem`.
-pub const FILESYSTEM_KEYS: [&str; 3] = ["allowWrite", "denyWrite", "denyRead"];
+/// The `sandbox.filesystem` lists twsrt always writes empty, in the order it
+/// appends them. Their paths go out as Read/Edit permission rules instead:
+/// Claude Code anchors a relative entry of these lists at the settings
+/// file's directory, so the `.` of a policy would open `~/.claude` for
+/// writing rather than the project, while a permission rule's relative path
+/// is anchored where the agent starts, as srt anchors it.
+pub const MANAGED_PATH_LISTS: [&str; 3] = ["denyRead", "denyWrite", "allowWrite"];
 
 /// srt top-level keys copied verbatim into `sandbox`.
 pub const SANDBOX_KEYS: [&str; 4] = [
@@ -92,7 +99,7 @@ fn write_permissions(input: &Input, out: &mut String, depth: usize) {
             pyjson::write_key(out, name);
             let rules = rules_of(input, list);
             pyjson::write_container(out, depth, ['[', ']'], rules, |out, rule, _| {
-                pyjson::write_str_parts(out, &[rule.head, rule.pattern, rule.tail]);
+                pyjson::write_str_parts(out, &rule.parts());
             });
         },
     );
@@ -119,66 +126,212 @@ fn lists(yolo: bool) -> &'static [(&'static str, List)] {
     }
 }
 
-/// One permission rule: `head`, the policy's pattern, `tail`.
+/// One permission rule: `head`, the policy's pattern (or its stem), `tail`.
+/// Kept this small (a borrowed pattern and two codes) because the
+/// de-duplication below holds every deny and allow rule at once.
 #[derive(Clone, Copy)]
 struct Rule<'a> {
-    head: &'static str,
+    head: Head,
     pattern: &'a str,
-    tail: &'static str,
+    tail: Tail,
 }
 
-impl Rule<'_> {
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Head {
+    Read,
+    Edit,
+    /// `Read(/`: with the pattern's own `/`, the `//` that makes a path
+    /// absolute in Claude Code (a single `/` is relative to the settings
+    /// file, so `Read(/etc/x)` would guard `~/.claude/etc/x`).
+    ReadRoot,
+    EditRoot,
+    WebFetch,
+    Bash,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tail {
+    Close,
+    /// Everything under the path.
+    Dir,
+    /// The command with any arguments.
+    AnyArgs,
+}
+
+impl<'a> Rule<'a> {
+    fn parts(self) -> [&'a str; 3] {
+        let head = match self.head {
+            Head::Read => "Read(",
+            Head::Edit => "Edit(",
+            Head::ReadRoot => "Read(/",
+            Head::EditRoot => "Edit(/",
+            Head::WebFetch => WEB_FETCH_PREFIX,
+            Head::Bash => "Bash(",
+        };
+        let tail = match self.tail {
+            Tail::Close => ")",
+            Tail::Dir => "/**)",
+            Tail::AnyArgs => " *)",
+        };
+        [head, self.pattern, tail]
+    }
+
     fn text(self) -> String {
-        [self.head, self.pattern, self.tail].concat()
+        self.parts().concat()
+    }
+
+    fn bytes(self) -> impl Iterator<Item = u8> + 'a {
+        self.parts().into_iter().flat_map(str::bytes)
     }
 }
 
-/// The rules of `list`, in rule order.
+/// Rules are equal when their texts are: `Edit(a/**)` may come from the
+/// directory `a` or from the glob `a/**`.
+impl PartialEq for Rule<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes().eq(other.bytes())
+    }
+}
+
+impl Eq for Rule<'_> {}
+
+impl std::hash::Hash for Rule<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for byte in self.bytes() {
+            state.write_u8(byte);
+        }
+    }
+}
+
+/// The rules of `list`, in rule order. `deny` and `allow` hold each rule
+/// once (the first time it comes): every read-denied path is write-denied
+/// too, so its `Edit` rules arrive twice.
 fn rules_of<'a>(input: &Input<'a>, list: List) -> impl Iterator<Item = Rule<'a>> {
     let mut probe = FileProbe::new(input.home);
+    let mut seen: FxHashSet<Rule<'a>> = FxHashSet::default();
     input
         .rules
         .iter()
         .flat_map(move |r| translate(r, list, &mut probe))
         .flatten()
+        .filter(move |rule| list == List::Ask || seen.insert(*rule))
 }
 
 /// The rules of `list` one policy rule becomes (at most four).
 fn translate<'a>(r: &SecurityRule<'a>, list: List, probe: &mut FileProbe) -> [Option<Rule<'a>>; 4] {
+    let p = r.pattern;
     let rule = |head, tail| {
         Some(Rule {
             head,
-            pattern: r.pattern,
+            pattern: p,
             tail,
         })
     };
     match (list, r.scope, r.action) {
         (List::Deny, Scope::Read, Action::Deny) => {
-            // A glob or an existing file is denied as written; anything else
-            // may be a directory, so its contents are denied too.
-            let p = r.pattern;
-            if p.contains(['*', '?']) || probe.is_existing_file(p) {
-                [rule("Read(", ")"), rule("Edit(", ")"), None, None]
-            } else {
-                [
-                    rule("Read(", ")"),
-                    rule("Read(", "/**)"),
-                    rule("Edit(", ")"),
-                    rule("Edit(", "/**)"),
-                ]
-            }
+            let dir = is_directory(p, probe);
+            [
+                Some(path_rule(Head::Read, p)),
+                dir.then(|| dir_rule(Head::Read, p)),
+                Some(path_rule(Head::Edit, p)),
+                dir.then(|| dir_rule(Head::Edit, p)),
+            ]
         }
-        (List::Deny, Scope::Write, Action::Deny) => [rule("Edit(", ")"), None, None, None],
+        (List::Deny, Scope::Write, Action::Deny) => {
+            // Deliberately stricter than the reference, which writes
+            // `Edit(dir)` alone: Claude Code documents gitignore-style
+            // matching for Read/Edit rules, but nothing shows that
+            // `Edit(dir)` stops edits of the files inside, so an existing
+            // directory also gets `Edit(dir/**)` (doc/compatibility.md).
+            let dir = is_concrete(p) && !is_relative(p) && probe.is_existing_dir(p);
+            [
+                Some(path_rule(Head::Edit, p)),
+                dir.then(|| dir_rule(Head::Edit, p)),
+                None,
+                None,
+            ]
+        }
+        (List::Allow, Scope::Write, Action::Allow) => [
+            Some(path_rule(Head::Edit, p)),
+            is_directory(p, probe).then(|| dir_rule(Head::Edit, p)),
+            None,
+            None,
+        ],
         (List::Deny, Scope::Network, Action::Deny)
         | (List::Allow, Scope::Network, Action::Allow) => {
-            [rule(WEB_FETCH_PREFIX, ")"), None, None, None]
+            [rule(Head::WebFetch, Tail::Close), None, None, None]
         }
-        // The command, and the command with any arguments.
-        (List::Deny, Scope::Execute, Action::Deny) | (List::Ask, Scope::Execute, Action::Ask) => {
-            [rule("Bash(", ")"), rule("Bash(", " *)"), None, None]
-        }
+        (List::Deny, Scope::Execute, Action::Deny) | (List::Ask, Scope::Execute, Action::Ask) => [
+            rule(Head::Bash, Tail::Close),
+            rule(Head::Bash, Tail::AnyArgs),
+            None,
+            None,
+        ],
         _ => [None; 4],
     }
+}
+
+/// `/x` needs a second `/` to be absolute in a Read/Edit rule; `//x`, `~/x`
+/// and relative paths are written as they are.
+fn rooted(pattern: &str) -> bool {
+    pattern.starts_with('/') && !pattern.starts_with("//")
+}
+
+fn root(head: Head) -> Head {
+    match head {
+        Head::Read => Head::ReadRoot,
+        Head::Edit => Head::EditRoot,
+        other => other,
+    }
+}
+
+/// `Tool(path)`, the path anchored.
+fn path_rule(head: Head, pattern: &str) -> Rule<'_> {
+    Rule {
+        head: if rooted(pattern) { root(head) } else { head },
+        pattern,
+        tail: Tail::Close,
+    }
+}
+
+/// `Tool(path/**)`: the anchored path without its trailing slashes, then
+/// `/**`. The root (`/`, all slashes) has no stem left: `Tool(/**)`.
+fn dir_rule(head: Head, pattern: &str) -> Rule<'_> {
+    let stem = pattern.trim_end_matches('/');
+    Rule {
+        head: if rooted(pattern) && !stem.is_empty() {
+            root(head)
+        } else {
+            head
+        },
+        pattern: stem,
+        tail: Tail::Dir,
+    }
+}
+
+/// Neither `*` nor `?` in it: the path itself, not a pattern.
+fn is_concrete(pattern: &str) -> bool {
+    !pattern.contains(['*', '?'])
+}
+
+/// Whether a path gets its `/**` rule too: not for a glob, nor for an
+/// existing file. A relative path is anchored at the directory the agent
+/// starts in, unknown here, so it counts as a directory; so does anything
+/// that does not exist yet.
+fn is_directory(pattern: &str, probe: &mut FileProbe) -> bool {
+    if !is_concrete(pattern) {
+        return false;
+    }
+    if is_relative(pattern) {
+        return true;
+    }
+    !probe.is_existing_file(pattern)
+}
+
+/// Neither absolute nor under `~`: anchored where the agent starts, so
+/// twsrt's own working directory says nothing about it.
+fn is_relative(pattern: &str) -> bool {
+    !pattern.starts_with(['/', '~'])
 }
 
 /// A part of the generated `sandbox` section, borrowed from the policy:
@@ -191,6 +344,8 @@ enum Part<'a> {
     Domains(Vec<&'a str>),
     /// An object of parts, in order.
     Object(Vec<(&'a str, Part<'a>)>),
+    /// `[]`: a managed path list.
+    EmptyList,
 }
 
 impl Part<'_> {
@@ -209,6 +364,7 @@ impl Part<'_> {
                     .map(|(k, part)| (k.to_string(), part.to_value()))
                     .collect(),
             ),
+            Part::EmptyList => Value::Array(Vec::new()),
         }
     }
 
@@ -227,12 +383,13 @@ impl Part<'_> {
                     part.write(out, d);
                 })
             }
+            Part::EmptyList => out.push_str("[]"),
         }
     }
 }
 
 /// The `sandbox` section: the allowed domains and the srt pass-through keys,
-/// then the mode's overrides.
+/// then the mode's overrides; last, the managed path lists are emptied.
 fn sandbox<'a>(input: &Input<'a>) -> Vec<(&'a str, Part<'a>)> {
     let srt = input.srt;
     let domains = input
@@ -243,11 +400,12 @@ fn sandbox<'a>(input: &Input<'a>) -> Vec<(&'a str, Part<'a>)> {
         .collect();
     let mut network = vec![("allowedDomains", Part::Domains(domains))];
     network.extend(present_keys(srt.get("network"), &NETWORK_KEYS));
-    let mut sandbox = vec![("network", Part::Object(network))];
-    let filesystem = present_keys(srt.get("filesystem"), &FILESYSTEM_KEYS);
-    if !filesystem.is_empty() {
-        sandbox.push(("filesystem", Part::Object(filesystem)));
-    }
+    let mut sandbox = vec![
+        ("network", Part::Object(network)),
+        // No srt filesystem key is passed through: the only ones Claude
+        // shares with srt are the managed lists.
+        ("filesystem", Part::Object(Vec::new())),
+    ];
     sandbox.extend(present_keys(Some(srt), &SANDBOX_KEYS));
     // A shallow update: an override key keeps the position it already has,
     // a new one is appended, and a nested table replaces the whole section.
@@ -257,7 +415,29 @@ fn sandbox<'a>(input: &Input<'a>) -> Vec<(&'a str, Part<'a>)> {
             None => sandbox.push((key, Part::Value(value))),
         }
     }
+    if let Some((_, filesystem)) = sandbox.iter_mut().find(|(k, _)| *k == "filesystem") {
+        empty_managed_lists(filesystem);
+    }
     sandbox
+}
+
+/// Sets each managed list of `filesystem` to `[]`, in place when an
+/// override has it, else appended. An override that is not a table stays
+/// as it is (the agent refuses it before rendering, see `check_overrides`).
+fn empty_managed_lists(filesystem: &mut Part<'_>) {
+    if let Part::Value(Value::Object(map)) = filesystem {
+        let parts = map.iter().map(|(k, v)| (k.as_str(), Part::Value(v)));
+        *filesystem = Part::Object(parts.collect());
+    }
+    let Part::Object(parts) = filesystem else {
+        return;
+    };
+    for key in MANAGED_PATH_LISTS {
+        match parts.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = Part::EmptyList,
+            None => parts.push((key, Part::EmptyList)),
+        }
+    }
 }
 
 /// The keys of `keys` present in `section` when it is an object, in the

@@ -1,9 +1,13 @@
-//! Test fixtures: a policy compiled from fragments in a temp directory, and
-//! the reference outputs recorded in `testdata/<case>/` (see its README).
+//! Test fixtures: compiled documents fed to the Claude agent as they are,
+//! and the reference outputs recorded in `testdata/<case>/` (see its README).
+//! The documents bypass the compiler on purpose: what the compiler adds or
+//! reorders (sorted lists, the policy files in denyWrite) is its own tested
+//! job, and the Claude output is a function of the compiled document.
 
 mod anchor;
 mod diff;
 mod render;
+mod sandbox;
 mod stage;
 
 use std::path::{Path, PathBuf};
@@ -11,8 +15,9 @@ use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 
 use crate::agent::Ctx;
-use crate::compile::{Compiled, compile};
+use crate::compile::{Canonical, Compiled, compile};
 use crate::config::Config;
+use crate::source::SourceKind;
 
 /// The overrides `twsrt config --init` writes, used when a case has none.
 const STARTER_OVERRIDES: &str = "[sandbox_overrides.yolo]
@@ -31,12 +36,12 @@ pub struct Fixture {
 }
 
 impl Fixture {
-    /// Fragments and overrides given directly; `targets` adds lines to the
-    /// `[targets]` table.
+    /// The compiled srt and bash documents (JSON) and the overrides given
+    /// directly; `targets` adds lines to the `[targets]` table.
     pub fn new(srt: &str, bash: &str, overrides: Option<&str>, targets: &str) -> Fixture {
         let dir = TempDir::new().unwrap();
-        std::fs::write(dir.path().join("srt.jsonc"), srt).unwrap();
-        std::fs::write(dir.path().join("bash.jsonc"), bash).unwrap();
+        std::fs::write(dir.path().join("srt.jsonc"), "{}").unwrap();
+        std::fs::write(dir.path().join("bash.jsonc"), "{}").unwrap();
         std::fs::create_dir(dir.path().join("home")).unwrap();
         let targets = if targets.contains("claude_settings =") {
             targets.to_string()
@@ -70,7 +75,11 @@ bash = [\"base\"]
         let path = dir.path().join("config.toml");
         std::fs::write(&path, &text).unwrap();
         let config = crate::config::parse(&text, &path).unwrap();
-        let compiled = compile(&config, None).unwrap();
+        let mut compiled = compile(&config, None).unwrap();
+        compiled.canonical = vec![
+            Canonical::new(SourceKind::Srt, "srt.json".into(), document(srt)),
+            Canonical::new(SourceKind::Bash, "bash.json".into(), document(bash)),
+        ];
         Fixture {
             dir,
             config,
@@ -78,12 +87,13 @@ bash = [\"base\"]
         }
     }
 
-    /// A recorded case: its fragments, overrides and home directory entries.
+    /// A recorded case: the documents the reference compiled, its
+    /// overrides and home directory entries.
     pub fn case(name: &str) -> Fixture {
         let overrides = read_opt(name, "overrides.toml");
         let fixture = Fixture::new(
-            &read(name, "srt.jsonc"),
-            &read(name, "bash.jsonc"),
+            &read(name, "srt.json"),
+            &read(name, "bash.json"),
             overrides.as_deref(),
             "",
         );
@@ -119,6 +129,10 @@ bash = [\"base\"]
     }
 }
 
+fn document(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
 fn data_path(case: &str, file: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("src/agent/claude/testdata")
@@ -136,8 +150,9 @@ pub fn read_opt(case: &str, file: &str) -> Option<String> {
 }
 
 /// The cases recorded from the reference.
-pub const CASES: [&str; 9] = [
+pub const CASES: [&str; 10] = [
     "policy",
+    "anchoring",
     "overrides",
     "starter",
     "empty",

@@ -80,48 +80,262 @@ fn direct_preview_prints_the_generated_document() {
     }
 }
 
+/// `permissions.<list>` of the fixture's full-mode document.
+fn permission_list(fixture: &Fixture, list: &str) -> Vec<String> {
+    let generated = generate(&fixture.ctx(false), &fixture.home());
+    generated["permissions"][list]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn single(section: &str, key: &str, path: &str) -> Fixture {
+    let srt = serde_json::json!({ section: { key: [path] } });
+    Fixture::new(&srt.to_string(), "{}", None, "")
+}
+
+/// (path, its denyRead rules, its denyWrite rules, its allowWrite rules)
+type Expected = (String, Vec<String>, Vec<String>, Vec<String>);
+
+/// The exact rules one path becomes, per list, for every anchoring rule:
+/// an absolute path takes `//`; `~/` and relative paths stay as written;
+/// a trailing `/` is dropped before `/**`; a relative non-glob path counts
+/// as a directory; a glob and an existing file get no `/**`.
 #[test]
-fn deny_read_suffix_depends_on_globs_and_existing_files() {
-    let fixture = Fixture::new(
-        r#"{"filesystem": {"denyRead": ["~/dir", "~/file", "~/file/", "*.pem", "/a/b?", "/x[y]", "~/gone"]}}"#,
-        "{}",
-        None,
-        "",
-    );
-    std::fs::create_dir(fixture.home().join("dir")).unwrap();
-    std::fs::write(fixture.home().join("file"), "x").unwrap();
-    let text = preview(&fixture, false);
-    let deny: Vec<&str> = text
-        .lines()
-        .skip_while(|l| !l.contains("\"deny\""))
-        .skip(1)
-        .take_while(|l| !l.trim_start().starts_with(']'))
-        .map(|l| l.trim().trim_end_matches(','))
-        .collect();
+fn each_path_form_is_anchored_like_the_reference() {
+    let scratch = tempfile::TempDir::new().unwrap();
+    let file = scratch.path().join("f");
+    std::fs::write(&file, "x").unwrap();
+    let file = file.to_str().unwrap();
+    let owned = |v: &[&str]| -> Vec<String> { v.iter().map(|s| s.to_string()).collect() };
+    let table: Vec<Expected> = vec![
+        (
+            "/no/such/dir".into(),
+            owned(&[
+                "Read(//no/such/dir)",
+                "Read(//no/such/dir/**)",
+                "Edit(//no/such/dir)",
+                "Edit(//no/such/dir/**)",
+            ]),
+            owned(&["Edit(//no/such/dir)"]),
+            owned(&["Edit(//no/such/dir)", "Edit(//no/such/dir/**)"]),
+        ),
+        (
+            "/no/such/dir/".into(),
+            owned(&[
+                "Read(//no/such/dir/)",
+                "Read(//no/such/dir/**)",
+                "Edit(//no/such/dir/)",
+                "Edit(//no/such/dir/**)",
+            ]),
+            owned(&["Edit(//no/such/dir/)"]),
+            owned(&["Edit(//no/such/dir/)", "Edit(//no/such/dir/**)"]),
+        ),
+        (
+            file.into(),
+            vec![format!("Read(/{file})"), format!("Edit(/{file})")],
+            vec![format!("Edit(/{file})")],
+            vec![format!("Edit(/{file})")],
+        ),
+        (
+            "~/.ssh".into(),
+            owned(&[
+                "Read(~/.ssh)",
+                "Read(~/.ssh/**)",
+                "Edit(~/.ssh)",
+                "Edit(~/.ssh/**)",
+            ]),
+            owned(&["Edit(~/.ssh)"]),
+            owned(&["Edit(~/.ssh)", "Edit(~/.ssh/**)"]),
+        ),
+        (
+            "~/.netrc".into(),
+            owned(&["Read(~/.netrc)", "Edit(~/.netrc)"]),
+            owned(&["Edit(~/.netrc)"]),
+            owned(&["Edit(~/.netrc)"]),
+        ),
+        (
+            "build".into(),
+            owned(&[
+                "Read(build)",
+                "Read(build/**)",
+                "Edit(build)",
+                "Edit(build/**)",
+            ]),
+            owned(&["Edit(build)"]),
+            owned(&["Edit(build)", "Edit(build/**)"]),
+        ),
+        (
+            "rel/sub/".into(),
+            owned(&[
+                "Read(rel/sub/)",
+                "Read(rel/sub/**)",
+                "Edit(rel/sub/)",
+                "Edit(rel/sub/**)",
+            ]),
+            owned(&["Edit(rel/sub/)"]),
+            owned(&["Edit(rel/sub/)", "Edit(rel/sub/**)"]),
+        ),
+        (
+            ".".into(),
+            owned(&["Read(.)", "Read(./**)", "Edit(.)", "Edit(./**)"]),
+            owned(&["Edit(.)"]),
+            owned(&["Edit(.)", "Edit(./**)"]),
+        ),
+        (
+            "**/*.pem".into(),
+            owned(&["Read(**/*.pem)", "Edit(**/*.pem)"]),
+            owned(&["Edit(**/*.pem)"]),
+            owned(&["Edit(**/*.pem)"]),
+        ),
+        (
+            "/var/lo?".into(),
+            owned(&["Read(//var/lo?)", "Edit(//var/lo?)"]),
+            owned(&["Edit(//var/lo?)"]),
+            owned(&["Edit(//var/lo?)"]),
+        ),
+        (
+            "//double".into(),
+            owned(&[
+                "Read(//double)",
+                "Read(//double/**)",
+                "Edit(//double)",
+                "Edit(//double/**)",
+            ]),
+            owned(&["Edit(//double)"]),
+            owned(&["Edit(//double)", "Edit(//double/**)"]),
+        ),
+        (
+            "/".into(),
+            owned(&["Read(//)", "Read(/**)", "Edit(//)", "Edit(/**)"]),
+            // An existing directory (see the next test).
+            owned(&["Edit(//)", "Edit(/**)"]),
+            owned(&["Edit(//)", "Edit(/**)"]),
+        ),
+    ];
+    for (path, deny_read, deny_write, allow_write) in table {
+        let fixture = single("filesystem", "denyRead", &path);
+        std::fs::write(fixture.home().join(".netrc"), "x").unwrap();
+        // A relative path is never looked up: a file named like it in the
+        // working directory does not make it a file.
+        assert_eq!(
+            permission_list(&fixture, "deny"),
+            deny_read,
+            "denyRead {path}"
+        );
+        let fixture = single("filesystem", "denyWrite", &path);
+        std::fs::write(fixture.home().join(".netrc"), "x").unwrap();
+        assert_eq!(
+            permission_list(&fixture, "deny"),
+            deny_write,
+            "denyWrite {path}"
+        );
+        let fixture = single("filesystem", "allowWrite", &path);
+        std::fs::write(fixture.home().join(".netrc"), "x").unwrap();
+        assert_eq!(
+            permission_list(&fixture, "allow"),
+            allow_write,
+            "allowWrite {path}"
+        );
+    }
+}
+
+/// A relative path counts as a directory even where twsrt runs has a file
+/// of that name (cargo runs the tests in the crate root, beside Cargo.toml).
+#[test]
+fn a_relative_path_is_a_directory_even_when_a_file_has_its_name() {
+    assert!(std::path::Path::new("Cargo.toml").is_file());
+    let fixture = single("filesystem", "allowWrite", "Cargo.toml");
     assert_eq!(
-        deny,
+        permission_list(&fixture, "allow"),
+        ["Edit(Cargo.toml)", "Edit(Cargo.toml/**)"]
+    );
+}
+
+/// Deliberately stricter than the reference: an existing write-denied
+/// directory also gets `Edit(dir/**)`, right after `Edit(dir)`, since it is
+/// not shown that `Edit(dir)` covers the files inside. Globs, missing and
+/// relative paths (anchored where the agent starts) stay as the reference
+/// writes them; a rule already emitted is not repeated.
+#[test]
+fn an_existing_write_denied_directory_also_denies_its_contents() {
+    let srt = serde_json::json!({"filesystem": {
+        "denyRead": ["~/both"],
+        "denyWrite": ["~/both", "~/proj", "~/proj/", "~/file", "~/gone", "~/pro?", "proj", "**/.git"],
+    }});
+    let fixture = Fixture::new(&srt.to_string(), "{}", None, "");
+    for dir in ["both", "proj"] {
+        std::fs::create_dir(fixture.home().join(dir)).unwrap();
+    }
+    std::fs::write(fixture.home().join("file"), "x").unwrap();
+    assert_eq!(
+        permission_list(&fixture, "deny"),
         [
-            r#""Read(~/dir)""#,
-            r#""Read(~/dir/**)""#,
-            r#""Edit(~/dir)""#,
-            r#""Edit(~/dir/**)""#,
-            r#""Read(~/file)""#,
-            r#""Edit(~/file)""#,
-            r#""Read(~/file/)""#,
-            r#""Edit(~/file/)""#,
-            r#""Read(*.pem)""#,
-            r#""Edit(*.pem)""#,
-            r#""Read(/a/b?)""#,
-            r#""Edit(/a/b?)""#,
-            r#""Read(/x[y])""#,
-            r#""Read(/x[y]/**)""#,
-            r#""Edit(/x[y])""#,
-            r#""Edit(/x[y]/**)""#,
-            r#""Read(~/gone)""#,
-            r#""Read(~/gone/**)""#,
-            r#""Edit(~/gone)""#,
-            r#""Edit(~/gone/**)""#,
+            "Read(~/both)",
+            "Read(~/both/**)",
+            "Edit(~/both)",
+            "Edit(~/both/**)",
+            "Edit(~/proj)",
+            "Edit(~/proj/**)",
+            "Edit(~/proj/)",
+            "Edit(~/file)",
+            "Edit(~/gone)",
+            "Edit(~/pro?)",
+            "Edit(proj)",
+            "Edit(**/.git)",
         ]
+    );
+    let scratch = tempfile::TempDir::new().unwrap();
+    let abs = format!("{}/", scratch.path().display());
+    let fixture = single("filesystem", "denyWrite", &abs);
+    let stem = abs.trim_end_matches('/');
+    assert_eq!(
+        permission_list(&fixture, "deny"),
+        [format!("Edit(/{abs})"), format!("Edit(/{stem}/**)")]
+    );
+}
+
+/// `deny` and `allow` hold each rule text once, the first time it comes,
+/// however it arose; `ask` is written as the rules come.
+#[test]
+fn deny_and_allow_hold_each_rule_once() {
+    let srt = serde_json::json!({
+        "filesystem": {
+            "denyRead": ["~/.aws", "/etc/x"],
+            "denyWrite": ["~/.aws", "/etc/x", "//etc/x", "~/.aws/**"],
+            "allowWrite": ["~/dev", "~/dev/**", "~/dev/"],
+        },
+        "network": {"allowedDomains": ["a.com"], "deniedDomains": ["b.com"]},
+    });
+    let fixture = Fixture::new(&srt.to_string(), r#"{"ask": ["x", "x"]}"#, None, "");
+    assert_eq!(
+        permission_list(&fixture, "deny"),
+        [
+            "Read(~/.aws)",
+            "Read(~/.aws/**)",
+            "Edit(~/.aws)",
+            "Edit(~/.aws/**)",
+            "Read(//etc/x)",
+            "Read(//etc/x/**)",
+            "Edit(//etc/x)",
+            "Edit(//etc/x/**)",
+            "WebFetch(domain:b.com)",
+        ]
+    );
+    assert_eq!(
+        permission_list(&fixture, "allow"),
+        [
+            "Edit(~/dev)",
+            "Edit(~/dev/**)",
+            "Edit(~/dev/)",
+            "WebFetch(domain:a.com)"
+        ]
+    );
+    assert_eq!(
+        permission_list(&fixture, "ask"),
+        ["Bash(x)", "Bash(x *)", "Bash(x)", "Bash(x *)"]
     );
 }
 

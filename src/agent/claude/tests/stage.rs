@@ -210,6 +210,9 @@ fn unreadable_existing_files_are_errors_that_name_the_file_only() {
         r#"{"env": {"KEY": "sk-do-not-print"}, "permissions": ["x"]}"#,
         r#"{"env": {"KEY": "sk-do-not-print"}, "permissions": {"allow": "Read"}}"#,
         r#"{"env": {"KEY": "sk-do-not-print"}, "sandbox": 3}"#,
+        r#"{"env": {"KEY": "sk-do-not-print"}, "sandbox": "sk-do-not-print"}"#,
+        r#"{"env": {"KEY": "sk-do-not-print"}, "permissions": "sk-do-not-print"}"#,
+        r#"[{"permissions": {}}]"#,
         r#"{"env": {"KEY": "sk-do-not-print"}, "sandbox": {"network": []}}"#,
         "",
     ];
@@ -257,4 +260,53 @@ fn an_override_that_is_not_a_table_cannot_be_merged() {
     );
     let message = staged(&fixture, false).unwrap_err().to_string();
     assert!(message.starts_with(&*path.to_string_lossy()), "{message}");
+}
+
+/// Every `Edit(...)` allow is twsrt's: the merge drops the file's own and
+/// writes the generated ones after the allows it keeps (bare `Edit`,
+/// other tools, non-strings).
+#[test]
+fn foreign_edit_allows_are_replaced_and_other_allows_kept() {
+    let fixture = Fixture::new(
+        r#"{"filesystem": {"allowWrite": ["~/dev"]}, "network": {"allowedDomains": ["a.com"]}}"#,
+        "{}",
+        None,
+        "",
+    );
+    fixture.put(
+        "settings.full.json",
+        r#"{"permissions": {"allow": ["Edit(~/old)", "Edit", "Read", "Edit(~/dev)",
+            "WebFetch(domain:old.com)", 5, "mcp__x"]}}"#,
+    );
+    let (_, content) = write_step(&staged(&fixture, false).unwrap());
+    let doc: Value = serde_json::from_str(&content).unwrap();
+    assert_eq!(
+        doc["permissions"]["allow"],
+        serde_json::json!([
+            "Edit",
+            "Read",
+            5,
+            "mcp__x",
+            "Edit(~/dev)",
+            "Edit(~/dev/**)",
+            "WebFetch(domain:a.com)"
+        ])
+    );
+}
+
+/// The managed path lists an older twsrt (or a hand edit) left in the file
+/// are emptied; other filesystem keys stay.
+#[test]
+fn path_lists_in_the_file_are_emptied_and_other_filesystem_keys_kept() {
+    let fixture = Fixture::new(r#"{"filesystem": {"allowWrite": ["."]}}"#, "{}", None, "");
+    fixture.put(
+        "settings.full.json",
+        r#"{"sandbox": {"filesystem": {"allowWrite": ["."], "allowRead": ["/r"], "denyRead": ["~/.ssh"]}}}"#,
+    );
+    let (_, content) = write_step(&staged(&fixture, false).unwrap());
+    let doc: Value = serde_json::from_str(&content).unwrap();
+    assert_eq!(
+        doc["sandbox"]["filesystem"],
+        serde_json::json!({"allowWrite": [], "allowRead": ["/r"], "denyRead": [], "denyWrite": []})
+    );
 }

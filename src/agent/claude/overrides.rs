@@ -1,0 +1,37 @@
+//! What the Claude agent refuses or warns about in the mode's
+//! `[sandbox_overrides]` before rendering.
+
+use serde_json::Value;
+
+use crate::agent::claude::render::MANAGED_PATH_LISTS;
+use crate::agent::{Ctx, Warnings};
+use crate::error::{Error, Result};
+
+/// A `filesystem` override must be a table: the managed path lists are
+/// emptied inside it. Each managed list it sets is dropped, so say so
+/// rather than lose the paths silently (the reference does).
+pub fn check(ctx: &Ctx, warnings: &mut Warnings) -> Result<()> {
+    let mode = if ctx.yolo { "yolo" } else { "full" };
+    let Some(filesystem) = ctx.config.overrides(ctx.yolo).get("filesystem") else {
+        return Ok(());
+    };
+    let Value::Object(filesystem) = filesystem else {
+        return Err(Error::config(
+            &ctx.config.path,
+            format!(
+                "sandbox_overrides.{mode}.filesystem must be a table (Claude Code's \
+                 sandbox.filesystem is an object)"
+            ),
+        ));
+    };
+    for key in MANAGED_PATH_LISTS {
+        if filesystem.contains_key(key) {
+            warnings.push(format!(
+                "sandbox_overrides.{mode}.filesystem.{key} has no effect: twsrt writes \
+                 Claude's sandbox.filesystem.{key} as an empty list and turns policy paths \
+                 into permission rules; put these paths into the srt fragments instead"
+            ));
+        }
+    }
+    Ok(())
+}
