@@ -45,7 +45,7 @@ pub fn check(plan: &Plan) -> Result<()> {
         let (path, follow) = match step {
             Step::Write { path, .. } => (path, true),
             Step::Symlink { link, .. } => (link, false),
-            Step::Migrate { .. } | Step::Print { .. } => continue,
+            Step::Migrate { .. } | Step::Notice(_) => continue,
         };
         let dest = if follow {
             resolve_symlinked_file(path)?
@@ -109,7 +109,7 @@ impl Transaction {
             match step {
                 Step::Write { path, content, .. } => self.prepare_write(path, content)?,
                 Step::Symlink { link, target } => self.prepare_symlink(link, target)?,
-                Step::Migrate { .. } | Step::Print { .. } => {}
+                Step::Migrate { .. } | Step::Notice(_) => {}
             }
         }
         Ok(())

@@ -32,6 +32,18 @@ impl Agent for Claude {
         "claude"
     }
 
+    fn target_key(&self) -> &'static str {
+        "claude_settings"
+    }
+
+    fn configured(&self, config: &crate::config::Config) -> bool {
+        config.targets.claude_settings.is_some()
+    }
+
+    fn target(&self, ctx: &Ctx) -> std::path::PathBuf {
+        anchor::target_path(ctx.config, ctx.yolo)
+    }
+
     fn preview(&self, ctx: &Ctx, _warnings: &mut Warnings) -> Result<String> {
         Ok(preview(ctx, &home_dir()))
     }
