@@ -39,7 +39,7 @@ pub fn apply(plan: &Plan) -> Result<()> {
 }
 
 /// Every check [`apply`] makes before its first write, without writing: a
-/// dry run fails on exactly the targets a real run would fail on.
+/// preview fails on exactly the targets a real run would fail on.
 pub fn check(plan: &Plan) -> Result<()> {
     for step in &plan.steps {
         let (path, follow) = match step {

@@ -372,7 +372,7 @@ fn stage_writes_merged_config_rules_and_the_restart_line() {
         plan.steps[2],
         Step::Notice("Restart Codex to load the updated permission profile and rules.".into())
     );
-    // The dry run shows only managed data, never the foreign secret.
+    // The preview shows only managed data, never the foreign secret.
     let (name, shown) = &plan.dry_run[0];
     assert_eq!(name, "codex");
     assert_eq!(shown, &f.preview(false).unwrap().0);
