@@ -39,13 +39,13 @@ pub fn apply(plan: &Plan) -> Result<()> {
 }
 
 /// Every check [`apply`] makes before its first write, without writing: a
-/// dry run fails on exactly the targets a real run would fail on.
+/// preview fails on exactly the targets a real run would fail on.
 pub fn check(plan: &Plan) -> Result<()> {
     for step in &plan.steps {
         let (path, follow) = match step {
             Step::Write { path, .. } => (path, true),
             Step::Symlink { link, .. } => (link, false),
-            Step::Migrate { .. } | Step::Print { .. } => continue,
+            Step::Migrate { .. } | Step::Notice(_) => continue,
         };
         let dest = if follow {
             resolve_symlinked_file(path)?
@@ -109,7 +109,7 @@ impl Transaction {
             match step {
                 Step::Write { path, content, .. } => self.prepare_write(path, content)?,
                 Step::Symlink { link, target } => self.prepare_symlink(link, target)?,
-                Step::Migrate { .. } | Step::Print { .. } => {}
+                Step::Migrate { .. } | Step::Notice(_) => {}
             }
         }
         Ok(())

@@ -1,5 +1,6 @@
 //! Everything one `generate -w` will do, fully rendered before the first byte
-//! is written: previewed (`-n`) or applied as one all-or-nothing transaction.
+//! is written: checked and listed by the preview, or applied as one
+//! all-or-nothing transaction.
 
 use std::path::PathBuf;
 
@@ -26,17 +27,22 @@ pub enum Step {
     /// Its content is merged into the target's `Write`; applying it only
     /// prints the line (the anchor's `Symlink` step then replaces the file).
     Migrate { from: PathBuf, to: PathBuf },
-    /// A line (or block) for stdout when applying, e.g. the Copilot snippet
-    /// when there is no output file, or the Codex restart note.
-    Print { text: String, info: bool },
+    /// An `Info:` line on stderr once every file was written, e.g. the
+    /// Codex restart notice. The preview does not print it.
+    Notice(String),
 }
 
-/// The steps in order, plus what each agent shows in a dry run.
+/// The steps in order, what each agent shows on stdout, and the notes
+/// staging raised.
 #[derive(Debug, Default)]
 pub struct Plan {
     pub steps: Vec<Step>,
-    /// (agent name, rendering) for `--- Dry run: NAME ---` blocks.
+    /// (agent name, rendering): the generated configuration the preview
+    /// prints (also for `-n`, the 1.0.0 dry run, hence the name).
     pub dry_run: Vec<(String, String)>,
+    /// `Info:` lines raised while staging (a settings sync, say), printed
+    /// by the preview and by `-w` alike, before any other status line.
+    pub notes: Vec<String>,
 }
 
 impl Plan {
@@ -56,19 +62,14 @@ impl Plan {
         self.steps.push(Step::Migrate { from, to });
     }
 
-    pub fn print(&mut self, text: impl Into<String>) {
-        self.steps.push(Step::Print {
-            text: text.into(),
-            info: false,
-        });
+    /// An `Info:` line for after the writes of `-w` ([`Step::Notice`]).
+    pub fn notice(&mut self, text: impl Into<String>) {
+        self.steps.push(Step::Notice(text.into()));
     }
 
-    /// An informational line (cyan on a terminal).
-    pub fn info(&mut self, text: impl Into<String>) {
-        self.steps.push(Step::Print {
-            text: text.into(),
-            info: true,
-        });
+    /// An `Info:` line that staging raised, shown in both modes.
+    pub fn note(&mut self, text: impl Into<String>) {
+        self.notes.push(text.into());
     }
 
     pub fn dry_run(&mut self, agent: &str, rendering: impl Into<String>) {

@@ -1,6 +1,10 @@
 //! Diagnostics: one style per kind of message, on the stream the reference
 //! uses. Colour only on a terminal and never when `NO_COLOR` is set (even to
 //! an empty value). Generated configuration is printed with `data`, unstyled.
+//!
+//! stdout carries a command's result only (renderings, diff reports), so it
+//! can be captured; everything that narrates (what would be or was written,
+//! notes, warnings, errors) goes to stderr.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,16 +31,34 @@ const RED: &str = "\x1b[31m";
 const YELLOW: &str = "\x1b[33m";
 const GREEN: &str = "\x1b[32m";
 const CYAN: &str = "\x1b[36m";
+const BOLD_CYAN: &str = "\x1b[1;36m";
+const BOLD: &str = "\x1b[1m";
+const DIM: &str = "\x1b[2m";
 const DIM_CYAN: &str = "\x1b[2;36m";
 
 fn styled_line(to_stderr: bool, style: &str, text: &str) {
+    styled_segments(to_stderr, &[(style, text)]);
+}
+
+/// One line made of differently styled pieces.
+fn styled_segments(to_stderr: bool, segments: &[(&str, &str)]) {
+    let mut line = String::new();
+    for (style, text) in segments {
+        if style.is_empty() {
+            line.push_str(text);
+        } else {
+            line.push_str(style);
+            line.push_str(text);
+            line.push_str(RESET);
+        }
+    }
     // A failed write to a closed pipe is not worth a panic or an error exit.
     if to_stderr {
         let mut s = AutoStream::new(std::io::stderr().lock(), choice());
-        let _ = writeln!(s, "{style}{text}{RESET}");
+        let _ = writeln!(s, "{line}");
     } else {
         let mut s = AutoStream::new(std::io::stdout().lock(), choice());
-        let _ = writeln!(s, "{style}{text}{RESET}");
+        let _ = writeln!(s, "{line}");
     }
 }
 
@@ -59,12 +81,36 @@ pub fn warning(text: &str) {
     styled_line(true, YELLOW, &format!("Warning: {text}"));
 }
 
-/// Informational notice on stdout (cyan).
+/// Informational line on stdout (cyan): the `--- NAME ---` headers of a
+/// preview, the `test` banner.
 pub fn info(text: &str) {
     styled_line(false, CYAN, text);
 }
 
-/// A successful write or a clean diff (green, stdout).
+/// `Info: TEXT` on stderr: nothing failed, but the user should know (an
+/// agent skipped, a file migrated). Labelled like errors and warnings so a
+/// skipped item never reads as a failure.
+pub fn note(text: &str) {
+    styled_line(true, CYAN, &format!("Info: {text}"));
+}
+
+/// [`note`] in bold: the line a preview ends with.
+pub fn note_bold(text: &str) {
+    styled_line(true, BOLD_CYAN, &format!("Info: {text}"));
+}
+
+/// A file the preview would write (`Would write ...`), on stderr.
+pub fn would_write(text: &str) {
+    styled_line(true, CYAN, text);
+}
+
+/// A completed write (`Wrote ...`), on stderr (green), so `-w` leaves
+/// stdout free for data.
+pub fn wrote(text: &str) {
+    styled_line(true, GREEN, text);
+}
+
+/// A clean diff (green, stdout).
 pub fn success(text: &str) {
     styled_line(false, GREEN, text);
 }
@@ -74,9 +120,32 @@ pub fn drift(text: &str) {
     styled_line(false, YELLOW, text);
 }
 
+/// The header of one drifted agent: `NAME: N missing, M extra  TARGET`.
+pub fn drift_header(name: &str, counts: &str, target: &str) {
+    styled_segments(
+        false,
+        &[
+            (BOLD, &format!("{name}: ")),
+            (YELLOW, counts),
+            ("", "  "),
+            (DIM, target),
+        ],
+    );
+}
+
+/// An entry the target lacks (green, stdout).
+pub fn missing(text: &str) {
+    styled_line(false, GREEN, text);
+}
+
 /// An entry on disk that the sources do not produce (red, stdout).
 pub fn extra(text: &str) {
     styled_line(false, RED, text);
+}
+
+/// The line explaining `+` and `-` after a drift report (stdout).
+pub fn diff_legend(missing: &str, extra: &str) {
+    styled_segments(false, &[(GREEN, missing), ("", "   "), (RED, extra)]);
 }
 
 /// `-v` lifecycle facts on stderr. Never pass policy contents, patterns,

@@ -155,15 +155,22 @@ fn comment_markers_in_strings_and_crlf_are_fine() {
             SRT_FRAGMENT,
             "{\r\n  // c\r\n  \"network\": {\"allowedDomains\": [\"a.com/*x*/\", \"//b\"]}\r\n}\r\n",
         )
+        .config_append(COPILOT_ONLY)
         .args(&["generate", "-w", "copilot"])
-        .stdout("Wrote canonical: {HOME}/.srt-settings.json\n\
-             Wrote canonical: {HOME}/.config/twsrt/bash-rules.json\n\
-             --allow-url 'a.com/*x*/' \\\n\
-             --allow-url '//b' \\\n\
-             --deny-tool 'shell(git push)' \\\n\
-             --deny-tool 'shell(rm)' \\\n")
-        .stderr(NO_ASK_TIER)
+        .stderr(&format!(
+            "{NO_ASK_TIER}\
+             Wrote canonical: {{HOME}}/.srt-settings.json\n\
+             Wrote canonical: {{HOME}}/.config/twsrt/bash-rules.json\n\
+             Wrote: {{HOME}}/flags/copilot.txt\n"
+        ))
         .run();
+    assert_eq!(
+        out.read(COPILOT),
+        "--allow-url 'a.com/*x*/' \\\n\
+         --allow-url '//b' \\\n\
+         --deny-tool 'shell(git push)' \\\n\
+         --deny-tool 'shell(rm)' \\\n"
+    );
     assert!(
         out.read(".srt-settings.json")
             .contains("\"a.com/*x*/\",\n      \"//b\"")
@@ -308,14 +315,11 @@ fn a_fragment_nested_past_the_one_pass_parser_still_compiles() {
     let out = Test::with_policy()
         .file(SRT_FRAGMENT, &srt)
         .args(&["generate", "-w"])
-        .stdout(
-            "Wrote canonical: {HOME}/.srt-settings.json\n\
-             Wrote canonical: {HOME}/.config/twsrt/bash-rules.json\n\
-             Wrote: {HOME}/.claude/settings.full.json\n\
-             --deny-tool 'shell(git push)' \\\n\
-             --deny-tool 'shell(rm)' \\\n",
-        )
-        .stderr(NO_ASK_TIER)
+        .stderr(&format!(
+            "{NO_AGENTS}\
+             Wrote canonical: {{HOME}}/.srt-settings.json\n\
+             Wrote canonical: {{HOME}}/.config/twsrt/bash-rules.json\n"
+        ))
         .run();
     let written = out.read(SRT_OUT);
     // Too deep for serde_json to read back: count the brackets instead.

@@ -2,12 +2,20 @@
 
 use crate::support::*;
 
-#[test]
-fn init_writes_a_starter_that_compiles_and_opens_the_editor() {
-    let out = Test::new()
+fn init() -> Output {
+    Test::new()
         .env("EDITOR", "true")
         .args(&["config", "--init"])
-        .run();
+        .run()
+}
+
+/// The starter of twsrt 3.3.3: only the required keys and the yolo
+/// overrides are active (the exact value: `src/commands/config.rs`); bash,
+/// the outputs, every target, `[claude_sync]` and the full-mode overrides
+/// are examples in comments. The bash fragment is written all the same.
+#[test]
+fn init_writes_a_starter_with_the_agents_commented_out_and_opens_the_editor() {
+    let out = init();
     for rel in [
         CONFIG,
         ".config/twsrt/srt/base.jsonc",
@@ -16,26 +24,52 @@ fn init_writes_a_starter_that_compiles_and_opens_the_editor() {
         assert!(out.path(rel).is_file(), "{rel} missing");
     }
     let config = out.read(CONFIG);
-    for key in [
+    for active in [
         "schema_version = 1",
         "default_profile = \"default\"",
-        "output = \"~/.srt-settings.json\"",
-        "output = \"bash-rules.json\"",
-        "claude_settings = \"~/.claude/settings.full.json\"",
-        "codex_config = \"~/.codex/config.toml\"",
-        "codex_rules = \"~/.codex/rules/twsrt.rules\"",
-        "# copilot_output",
-        "# claude_settings_yolo",
-        "# copilot_output_yolo",
+        "[sources.srt]",
+        "[targets]",
         "[sandbox_overrides.yolo]",
-        "[sandbox_overrides.full]",
     ] {
-        assert!(config.contains(key), "starter lacks {key}");
+        assert!(
+            config.lines().any(|l| l == active),
+            "starter lacks {active}"
+        );
     }
-    // The starter is a working policy. What it compiles to is the
-    // starter's business (src/commands/config.rs), not this test's: only
-    // that it compiles, without a word on stderr.
-    out.then().args(&["generate", "copilot"]).any_stdout().run();
+    for commented in [
+        "# output = \"~/.srt-settings.json\"",
+        "# [sources.bash]",
+        "# bash = [\"base\"]",
+        "# claude_settings = \"~/.claude/settings.full.json\"",
+        "# copilot_output = \"copilot-flags.txt\"",
+        "# codex_config = \"~/.codex/config.toml\"",
+        "# codex_rules = \"~/.codex/rules/twsrt.rules\"",
+        "# claude_settings_yolo = \"~/.claude/settings.yolo.json\"",
+        "# copilot_output_yolo = \"copilot-flags.yolo.txt\"",
+        "# [claude_sync]",
+        "# [sandbox_overrides.full]",
+    ] {
+        assert!(
+            config.lines().any(|l| l == commented),
+            "starter lacks {commented}"
+        );
+    }
+}
+
+/// The starter is a working policy: with no agent configured, `generate`
+/// handles the srt output alone (at its default path beside config.toml).
+#[test]
+#[ignore = "needs optional bash and default outputs (the compile part of issue 16)"]
+fn the_starter_compiles_without_any_agent() {
+    init()
+        .then()
+        .args(&["generate"])
+        .stderr(&format!(
+            "{NO_AGENTS}Would write canonical: {{HOME}}/.config/twsrt/srt-settings.json\n\
+             {PREVIEW_END}"
+        ))
+        .unchanged()
+        .run();
 }
 
 #[test]

@@ -14,14 +14,23 @@ const COPILOT_FLAGS: &str = "\
 --deny-tool 'shell(rm)' \\
 ";
 
+/// What the preview of `generate copilot` prints on stderr.
+fn copilot_preview_stderr() -> String {
+    format!(
+        "{NO_ASK_TIER}{WOULD_WRITE_CANONICAL}\
+         Would write agent target: {{HOME}}/flags/copilot.txt\n{PREVIEW_END}"
+    )
+}
+
 /// The exact texts hold no escape code, so matching them proves there is none.
 #[test]
 fn no_ansi_codes_off_a_terminal_even_without_no_color() {
     Test::with_policy()
+        .config_append(COPILOT_ONLY)
         .without_no_color()
         .args(&["generate", "copilot"])
         .stdout(COPILOT_FLAGS)
-        .stderr(NO_ASK_TIER)
+        .stderr(&copilot_preview_stderr())
         .run();
     Test::with_policy()
         .without_no_color()
@@ -32,31 +41,46 @@ fn no_ansi_codes_off_a_terminal_even_without_no_color() {
              defined profiles: default\n",
         )
         .run();
-}
-
-#[test]
-fn warnings_go_to_stderr_and_data_to_stdout() {
+    // The styled pieces of a drift report, too.
     Test::with_policy()
-        .args(&["generate", "copilot"])
-        .stdout(COPILOT_FLAGS)
+        .config_append(COPILOT_ONLY)
+        .file(COPILOT, "--deny-url 'x' \\\n")
+        .without_no_color()
+        .args(&["diff", "copilot"])
+        .status(1)
+        .any_stdout()
+        .lacks("\x1b")
         .stderr(NO_ASK_TIER)
         .run();
 }
 
+/// stdout holds only the result (the renderings); what would be written,
+/// the warnings and the notes go to stderr.
+#[test]
+fn warnings_go_to_stderr_and_data_to_stdout() {
+    Test::with_policy()
+        .config_append(COPILOT_ONLY)
+        .args(&["generate", "copilot"])
+        .stdout(COPILOT_FLAGS)
+        .stderr(&copilot_preview_stderr())
+        .unchanged()
+        .run();
+}
+
+/// With -w, stdout stays empty: every status line is on stderr.
 #[test]
 fn verbose_names_lifecycle_facts_but_no_policy_entry() {
     let out = Test::with_policy()
+        .config_append(COPILOT_ONLY)
         .args(&["-v", "generate", "-w", "copilot"])
-        .stdout(&format!(
-            "Wrote canonical: {{HOME}}/.srt-settings.json\n\
-             Wrote canonical: {{HOME}}/.config/twsrt/bash-rules.json\n\
-             {COPILOT_FLAGS}"
-        ))
         .stderr(&format!(
             "Debug: config: {{HOME}}/.config/twsrt/config.toml\n\
              Debug: profile: default; mode: full; agents: copilot; rules: 6\n\
              Debug: planned steps: 3\n\
-             {NO_ASK_TIER}"
+             {NO_ASK_TIER}\
+             Wrote canonical: {{HOME}}/.srt-settings.json\n\
+             Wrote canonical: {{HOME}}/.config/twsrt/bash-rules.json\n\
+             Wrote: {{HOME}}/flags/copilot.txt\n"
         ))
         .run();
     // Redundant with the exact text today; it keeps a future edit of that

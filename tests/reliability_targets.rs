@@ -50,8 +50,8 @@ fn all_agents_warnings() -> String {
     format!("{NO_ASK_TIER}{CODEX_WARNINGS}")
 }
 
-/// The status lines of `generate -w` for every agent, with the Claude and
-/// Copilot targets of the mode.
+/// The status lines of `generate -w` for every agent (on stderr, after the
+/// warnings), with the Claude and Copilot targets of the mode.
 fn wrote_all(claude: &str, copilot: &str) -> String {
     format!(
         "Wrote canonical: {{HOME}}/.srt-settings.json\n\
@@ -60,7 +60,7 @@ fn wrote_all(claude: &str, copilot: &str) -> String {
          Wrote: {{HOME}}/{copilot}\n\
          Wrote: {{HOME}}/.codex/config.toml\n\
          Wrote: {{HOME}}/.codex/rules/twsrt.rules\n\
-         Restart Codex to load the updated permission profile and rules.\n"
+         Info: Restart Codex to load the updated permission profile and rules.\n"
     )
 }
 
@@ -220,9 +220,13 @@ fn cases() -> Vec<(&'static str, Broken, String)> {
 #[test]
 fn broken_existing_targets_fail_naming_the_file_and_change_nothing() {
     for (rel, how, stderr) in cases() {
-        // A dry run makes every check a real run makes (apply::check), so it
-        // fails on the same broken targets.
-        let commands: &[&[&str]] = &[&["generate", "-w"], &["generate", "-w", "-n"]];
+        // The preview (and -n, kept from 1.0.0) makes every check a real
+        // run makes (apply::check), so it fails on the same broken targets.
+        let commands: &[&[&str]] = &[
+            &["generate", "-w"],
+            &["generate"],
+            &["generate", "-w", "-n"],
+        ];
         for args in commands {
             let t = home();
             break_target(t.home(), rel, how);
@@ -351,15 +355,21 @@ fn a_rename_failing_at_any_point_of_a_multi_file_write_restores_everything() {
                 rel => rel,
             })
             .collect();
+        let warnings = if yolo {
+            CODEX_WARNINGS.to_string()
+        } else {
+            all_agents_warnings()
+        };
         for (n, failing) in order.iter().enumerate() {
-            // No status line for a rolled-back write: stdout stays empty.
+            // The warnings precede the writes; a rolled-back write gets no
+            // status line.
             home()
                 .symlink(ANCHOR, other)
                 .env("TWSRT_FAULT_COMMIT", &n.to_string())
                 .args(&args)
                 .status(1)
                 .stderr(&format!(
-                    "Error: {{HOME}}/{failing}: injected fault: rename refused\n"
+                    "{warnings}Error: {{HOME}}/{failing}: injected fault: rename refused\n"
                 ))
                 .unchanged()
                 .run();
@@ -370,12 +380,7 @@ fn a_rename_failing_at_any_point_of_a_multi_file_write_restores_everything() {
             .symlink(ANCHOR, other)
             .env("TWSRT_FAULT_COMMIT", &order.len().to_string())
             .args(&args)
-            .stdout(&wrote_all(target, copilot))
-            .stderr(&if yolo {
-                CODEX_WARNINGS.to_string()
-            } else {
-                all_agents_warnings()
-            })
+            .stderr(&format!("{warnings}{}", wrote_all(target, copilot)))
             .run();
         assert_no_temp(out.home());
         let after = out.snapshot();
@@ -406,8 +411,11 @@ fn modes_do_not_depend_on_the_umask() {
         .targets()
         .wrapper(&["sh", "-c", "umask 000 && exec \"$0\" \"$@\""])
         .args(&["generate", "-w"])
-        .stdout(&wrote_all(CLAUDE_TARGET, COPILOT))
-        .stderr(&all_agents_warnings())
+        .stderr(&format!(
+            "{}{}",
+            all_agents_warnings(),
+            wrote_all(CLAUDE_TARGET, COPILOT)
+        ))
         .run();
     let after = out.snapshot();
     for rel in [
@@ -429,8 +437,11 @@ fn modes_do_not_depend_on_the_umask() {
         .symlink(CLAUDE_TARGET, "../dotfiles/claude.json")
         .wrapper(&["sh", "-c", "umask 077 && exec \"$0\" \"$@\""])
         .args(&["generate", "-w"])
-        .stdout(&wrote_all(CLAUDE_TARGET, COPILOT))
-        .stderr(&all_agents_warnings())
+        .stderr(&format!(
+            "{}{}",
+            all_agents_warnings(),
+            wrote_all(CLAUDE_TARGET, COPILOT)
+        ))
         .run();
     let after = out.snapshot();
     assert!(after[Path::new(SRT_OUT)].starts_with("644 "));
@@ -453,7 +464,7 @@ fn the_anchor_is_repointed_by_rename() {
         break_target(t.home(), ANCHOR, how);
         let out = t
             .args(&["generate", "-w", "claude"])
-            .stdout(
+            .stderr(
                 "Wrote canonical: {HOME}/.srt-settings.json\n\
                  Wrote canonical: {HOME}/.config/twsrt/bash-rules.json\n\
                  Wrote: {HOME}/.claude/settings.full.json\n",

@@ -69,21 +69,11 @@ fn generated_home() -> Output {
         .symlink(".aws", "vault/aws")
         .file("work/locked.cfg", "keep me\n")
         .args(&["generate", "-w"])
-        .stdout(
-            "Wrote canonical: {HOME}/.srt-settings.json\n\
-             Wrote canonical: {HOME}/.config/twsrt/bash-rules.json\n\
-             Wrote: {HOME}/.claude/settings.full.json\n\
-             --allow-tool 'shell' \\\n\
-             --allow-tool 'read' \\\n\
-             --allow-tool 'edit' \\\n\
-             --allow-tool 'write' \\\n\
-             --allow-url 'github.com' \\\n\
-             --allow-url '*.example.org' \\\n\
-             --deny-url 'evil.com' \\\n\
-             --deny-tool 'shell(git push)' \\\n\
-             --deny-tool 'shell(rm)' \\\n",
-        )
-        .stderr(NO_ASK_TIER)
+        .stderr(&format!(
+            "{NO_AGENTS}\
+             Wrote canonical: {{HOME}}/.srt-settings.json\n\
+             Wrote canonical: {{HOME}}/.config/twsrt/bash-rules.json\n"
+        ))
         .run()
 }
 

@@ -17,9 +17,10 @@ fn a_rename_failing_midway_restores_every_file() {
             .args(&["generate", "-w", "copilot"])
             .env("TWSRT_FAULT_COMMIT", &fail_at.to_string())
             .status(1)
-            // No status line for a rolled-back write: stdout stays empty.
+            // The warnings precede the writes; a rolled-back write gets no
+            // status line.
             .stderr(&format!(
-                "Error: {{HOME}}/{file}: injected fault: rename refused\n"
+                "{NO_ASK_TIER}Error: {{HOME}}/{file}: injected fault: rename refused\n"
             ))
             .unchanged()
             .run();
@@ -30,12 +31,12 @@ fn a_rename_failing_midway_restores_every_file() {
 fn without_a_fault_every_file_is_written_and_modes_are_kept() {
     let out = policy_with_copilot_file()
         .args(&["generate", "-w", "copilot"])
-        .stdout(
-            "Wrote canonical: {HOME}/.srt-settings.json\n\
-             Wrote canonical: {HOME}/.config/twsrt/bash-rules.json\n\
-             Wrote: {HOME}/flags/copilot.txt\n",
-        )
-        .stderr(NO_ASK_TIER)
+        .stderr(&format!(
+            "{NO_ASK_TIER}\
+             Wrote canonical: {{HOME}}/.srt-settings.json\n\
+             Wrote canonical: {{HOME}}/.config/twsrt/bash-rules.json\n\
+             Wrote: {{HOME}}/flags/copilot.txt\n"
+        ))
         .run();
     let t = out.snapshot();
     let entry = |rel: &str| &t[std::path::Path::new(rel)];
@@ -67,49 +68,56 @@ fn a_target_that_is_a_directory_is_an_error_naming_it() {
         .run();
 }
 
+/// The preview, and `-n` with or without `-w` (kept from 1.0.0 for scripts;
+/// 3.3.3 refuses it): the same output, and nothing written.
+const PREVIEWS: [&[&str]; 3] = [
+    &["generate", "copilot"],
+    &["generate", "-n", "copilot"],
+    &["generate", "-w", "-n", "copilot"],
+];
+
 #[test]
-fn a_dry_run_writes_nothing() {
-    policy_with_copilot_file()
-        .args(&["generate", "-w", "-n", "copilot"])
-        .stdout(
-            "Would write canonical: {HOME}/.srt-settings.json\n\
-             Would write canonical: {HOME}/.config/twsrt/bash-rules.json\n\
-             Would write agent target: {HOME}/flags/copilot.txt\n\
-             --- Dry run: copilot ---\n\
-             --allow-tool 'shell' \\\n\
-             --allow-tool 'read' \\\n\
-             --allow-tool 'edit' \\\n\
-             --allow-tool 'write' \\\n\
-             --allow-url 'github.com' \\\n\
-             --deny-url 'evil.com' \\\n\
-             --deny-tool 'shell(git push)' \\\n\
-             --deny-tool 'shell(rm)' \\\n",
-        )
-        .stderr(NO_ASK_TIER)
-        .unchanged()
-        .run();
+fn a_dry_run_is_the_preview_and_writes_nothing() {
+    for args in PREVIEWS {
+        policy_with_copilot_file()
+            .args(args)
+            .stdout(
+                "--allow-tool 'shell' \\\n\
+                 --allow-tool 'read' \\\n\
+                 --allow-tool 'edit' \\\n\
+                 --allow-tool 'write' \\\n\
+                 --allow-url 'github.com' \\\n\
+                 --deny-url 'evil.com' \\\n\
+                 --deny-tool 'shell(git push)' \\\n\
+                 --deny-tool 'shell(rm)' \\\n",
+            )
+            .stderr(&format!(
+                "{NO_ASK_TIER}{WOULD_WRITE_CANONICAL}\
+                 Would write agent target: {{HOME}}/flags/copilot.txt\n{PREVIEW_END}"
+            ))
+            .unchanged()
+            .run();
+    }
 }
 
 #[test]
-fn a_dry_run_fails_on_the_targets_a_real_run_would_fail_on() {
-    let blocked_dir = policy_with_copilot_file().dir(COPILOT);
-    let blocked_parent =
-        policy_with_copilot_file().file("flags", "a file where a directory belongs");
-    for (t, stderr) in [
-        (
-            blocked_dir,
-            "Error: {HOME}/flags/copilot.txt: is a directory, not a file\n",
-        ),
-        (
-            blocked_parent,
-            "Error: {HOME}/flags: is not a directory, so {HOME}/flags/copilot.txt cannot be read or written\n",
-        ),
-    ] {
-        t.args(&["generate", "-w", "-n", "copilot"])
-            .status(1)
-            .stderr(stderr)
-            .unchanged()
-            .run();
+fn a_preview_fails_on_the_targets_a_real_run_would_fail_on() {
+    for args in PREVIEWS {
+        let blocked_dir = policy_with_copilot_file().dir(COPILOT);
+        let blocked_parent =
+            policy_with_copilot_file().file("flags", "a file where a directory belongs");
+        for (t, stderr) in [
+            (
+                blocked_dir,
+                "Error: {HOME}/flags/copilot.txt: is a directory, not a file\n",
+            ),
+            (
+                blocked_parent,
+                "Error: {HOME}/flags: is not a directory, so {HOME}/flags/copilot.txt cannot be read or written\n",
+            ),
+        ] {
+            t.args(args).status(1).stderr(stderr).unchanged().run();
+        }
     }
 }
 
@@ -123,7 +131,7 @@ fn diff_never_opens_a_fifo_in_place_of_a_canonical_output() {
         .args(&["diff", "copilot"])
         .status(2)
         .stdout("srt canonical: drift\nbash canonical: drift\n")
-        .stderr("Error: copilot: target file not found: {HOME}/flags/copilot.txt\n")
+        .stderr("Error: copilot target file not found: {HOME}/flags/copilot.txt\n")
         .unchanged()
         .run();
 }

@@ -33,6 +33,18 @@ impl Agent for Claude {
         "claude"
     }
 
+    fn target_key(&self) -> &'static str {
+        "claude_settings"
+    }
+
+    fn configured(&self, config: &crate::config::Config) -> bool {
+        config.targets.claude_settings.is_some()
+    }
+
+    fn target(&self, ctx: &Ctx) -> std::path::PathBuf {
+        anchor::target_path(ctx.config, ctx.yolo)
+    }
+
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
         overrides::check(ctx, warnings)?;
         Ok(preview(ctx, &home_dir()))

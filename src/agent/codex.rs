@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::paths::{expand_tilde, home_dir};
+use crate::paths::home_dir;
 use crate::plan::{FileKind, Plan};
 use crate::rules::{Action, Scope};
 
@@ -26,22 +26,15 @@ pub struct Codex;
 /// The status line printed after the Codex files were written.
 pub const RESTART: &str = "Restart Codex to load the updated permission profile and rules.";
 
-const DEFAULT_CONFIG: &str = "~/.codex/config.toml";
-
-/// The config.toml twsrt manages: the configured one or Codex's default.
-pub fn config_path(config: &Config) -> PathBuf {
+/// The config.toml twsrt manages. Only called for a configured Codex (the
+/// commands skip Codex while `codex_config` is not set): there is no
+/// default path that could quietly rewrite a file nobody named.
+pub fn config_path(config: &Config) -> Result<&Path> {
     config
         .targets
         .codex_config
-        .clone()
-        .unwrap_or_else(|| expand_tilde(DEFAULT_CONFIG))
-}
-
-/// Whether `generate all -w` and `diff all` include Codex: only when
-/// `codex_config` is set. Naming `codex` alone always includes it (with the
-/// default path when unset), and the preview of `all` always shows it.
-pub fn included_in_all(config: &Config) -> bool {
-    config.targets.codex_config.is_some()
+        .as_deref()
+        .ok_or_else(|| Error::Policy("targets.codex_config is not set in config.toml".to_string()))
 }
 
 /// The managed config fragment, with the policy warnings.
@@ -138,8 +131,19 @@ impl Agent for Codex {
         "codex"
     }
 
-    fn included_in_all(&self, config: &Config) -> bool {
-        included_in_all(config)
+    fn target_key(&self) -> &'static str {
+        "codex_config"
+    }
+
+    fn configured(&self, config: &Config) -> bool {
+        config.targets.codex_config.is_some()
+    }
+
+    /// One target for both modes: the profile serves full and yolo alike.
+    fn target(&self, ctx: &Ctx) -> PathBuf {
+        config_path(ctx.config)
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
     }
 
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
@@ -149,14 +153,11 @@ impl Agent for Codex {
         reminders(ctx, &mut found);
         // A preview writes nothing: a managed file it cannot read counts as
         // one that does not enable the proxy.
-        let managed = read_text(&config_path(ctx.config)).ok().flatten();
+        let path = config_path(ctx.config)?;
+        let managed = read_text(path).ok().flatten();
         network_reminder(&fragment, managed.as_deref(), &mut found);
         warnings.extend(found);
-        Ok(preview_text(
-            &config_path(ctx.config),
-            &fragment,
-            rules.as_ref(),
-        ))
+        Ok(preview_text(path, &fragment, rules.as_ref()))
     }
 
     fn stage(&self, ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
@@ -164,24 +165,24 @@ impl Agent for Codex {
         let fragment = render_config(ctx, &mut found)?;
         let rules = render_rules(ctx)?;
         reminders(ctx, &mut found);
-        let path = config_path(ctx.config);
-        let existing = read_text(&path)?;
+        let path = config_path(ctx.config)?;
+        let existing = read_text(path)?;
         network_reminder(&fragment, existing.as_deref(), &mut found);
-        let merged = merge::merge(existing.as_deref().unwrap_or_default(), &fragment, &path)?;
-        plan.write(path.clone(), merged, FileKind::AgentTarget);
+        let merged = merge::merge(existing.as_deref().unwrap_or_default(), &fragment, path)?;
+        plan.write(path.to_path_buf(), merged, FileKind::AgentTarget);
         if let Some((rules_path, text)) = &rules {
             plan.write(rules_path.clone(), text.clone(), FileKind::AgentTarget);
         }
-        plan.info(RESTART);
-        plan.dry_run(self.name(), preview_text(&path, &fragment, rules.as_ref()));
+        plan.notice(RESTART);
+        plan.dry_run(self.name(), preview_text(path, &fragment, rules.as_ref()));
         warnings.extend(found);
         Ok(())
     }
 
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
-        let path = config_path(ctx.config);
+        let path = config_path(ctx.config)?;
         let rules_path = ctx.config.targets.codex_rules.as_deref();
-        for target in std::iter::once(path.as_path()).chain(rules_path) {
+        for target in std::iter::once(path).chain(rules_path) {
             if !target.exists() {
                 return Ok(AgentDiff::TargetMissing(format!(
                     "codex target file not found: {}",
@@ -192,8 +193,8 @@ impl Agent for Codex {
         // Warnings are only shown when the comparison itself succeeds.
         let mut found = Vec::new();
         let fragment = render_config(ctx, &mut found)?;
-        let existing = read_text(&path)?.unwrap_or_default();
-        let mut result = drift::compare_config(&existing, &fragment, &path)?;
+        let existing = read_text(path)?.unwrap_or_default();
+        let mut result = drift::compare_config(&existing, &fragment, path)?;
         if let Some(rules_path) = rules_path {
             let expected = render_rules(ctx)?.map(|(_, text)| text).unwrap_or_default();
             drift::compare_rules(rules_path, &expected, &mut result)?;

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
+use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::paths::yolo_variant;
 use crate::plan::{FileKind, Plan};
@@ -71,16 +72,26 @@ impl Copilot {
         Ok(out)
     }
 
+    /// The flags file for the mode: `copilot_output`, or in yolo mode
+    /// `copilot_output_yolo` or its derived name. `None` only while Copilot
+    /// is not configured (the commands skip it then).
     fn target(ctx: &Ctx) -> Option<PathBuf> {
         let targets = &ctx.config.targets;
+        let full = targets.copilot_output.as_deref()?;
         if ctx.yolo {
-            targets
-                .copilot_output_yolo
-                .clone()
-                .or_else(|| targets.copilot_output.as_deref().map(yolo_variant))
+            Some(
+                targets
+                    .copilot_output_yolo
+                    .clone()
+                    .unwrap_or_else(|| yolo_variant(full)),
+            )
         } else {
-            targets.copilot_output.clone()
+            Some(full.to_path_buf())
         }
+    }
+
+    fn unconfigured() -> Error {
+        Error::Policy("targets.copilot_output is not set in config.toml".to_string())
     }
 }
 
@@ -122,43 +133,43 @@ impl Agent for Copilot {
         "copilot"
     }
 
+    fn target_key(&self) -> &'static str {
+        "copilot_output"
+    }
+
+    fn configured(&self, config: &Config) -> bool {
+        config.targets.copilot_output.is_some()
+    }
+
+    fn target(&self, ctx: &Ctx) -> PathBuf {
+        Self::target(ctx).unwrap_or_default()
+    }
+
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
         Self::render(ctx, warnings)
     }
 
     fn stage(&self, ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
+        let path = Self::target(ctx).ok_or_else(Self::unconfigured)?;
         let rendering = Self::render(ctx, warnings)?;
-        match Self::target(ctx) {
-            Some(path) => {
-                let mut content = rendering.clone();
-                content.push('\n');
-                plan.write(path, content, FileKind::AgentTarget);
-            }
-            // No output file configured: the snippet goes to stdout instead.
-            None => plan.print(rendering.clone()),
-        }
+        let mut content = rendering.clone();
+        content.push('\n');
+        plan.write(path, content, FileKind::AgentTarget);
         plan.dry_run(self.name(), rendering);
         Ok(())
     }
 
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
-        let target = Self::target(ctx);
-        let existing = match &target {
-            Some(path) => match std::fs::read_to_string(path) {
-                Ok(text) => text,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    return Ok(AgentDiff::TargetMissing(format!(
-                        "copilot: target file not found: {}",
-                        path.display()
-                    )));
-                }
-                Err(e) => return Err(Error::io(path, e)),
-            },
-            None => {
-                return Ok(AgentDiff::TargetMissing(
-                    "copilot: no target file: targets.copilot_output is not set".to_string(),
-                ));
+        let path = Self::target(ctx).ok_or_else(Self::unconfigured)?;
+        let existing = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(AgentDiff::TargetMissing(format!(
+                    "copilot target file not found: {}",
+                    path.display()
+                )));
             }
+            Err(e) => return Err(Error::io(&path, e)),
         };
         let generated = Self::flags(ctx, warnings)?;
         Ok(compare(&generated, &flag_lines(&existing)))

@@ -6,6 +6,7 @@ pub mod codex;
 pub mod copilot;
 
 use std::collections::HashSet;
+use std::path::PathBuf;
 
 use crate::compile::Compiled;
 use crate::config::Config;
@@ -69,24 +70,33 @@ pub enum AgentDiff {
 pub trait Agent {
     fn name(&self) -> &'static str;
 
-    /// What `twsrt generate NAME` prints to stdout for this agent (each
-    /// rendering is printed followed by one newline).
+    /// The `[targets]` key whose presence configures this agent (named in
+    /// the `Info:` line when the agent is skipped).
+    fn target_key(&self) -> &'static str;
+
+    /// Whether the agent's target key is set. Agents are opt-in: commands
+    /// skip an unconfigured agent, whether named or reached through `all`,
+    /// so no other method is called for it.
+    fn configured(&self, config: &Config) -> bool;
+
+    /// The file the mode's `diff` header names (for Codex, config.toml also
+    /// when the drift is in its rules file).
+    fn target(&self, ctx: &Ctx) -> PathBuf;
+
+    /// The generated configuration the preview prints to stdout (followed
+    /// by one newline): what this agent contributes, never the file it is
+    /// merged into. [`Agent::stage`] records the same text in
+    /// [`Plan::dry_run`], which is what `generate` prints.
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String>;
 
-    /// Add this agent's writes for `generate -w` to the plan: read the
-    /// existing target, merge, and stage every file fully rendered. Fails
-    /// before anything is written if an existing file cannot be merged.
-    /// Also records what `-w -n` shows under `--- Dry run: NAME ---`.
+    /// Add this agent's writes to the plan: read the existing target, merge,
+    /// and stage every file fully rendered, plus the preview text
+    /// ([`Plan::dry_run`]). The preview and `-w` both stage, so a target
+    /// that cannot be merged fails either before anything is written.
     fn stage(&self, ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()>;
 
     /// Compare what would be generated with what is on disk.
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff>;
-
-    /// Whether `generate all -w` and `diff all` include this agent. An agent
-    /// whose target is optional is left out while the target is not set.
-    fn included_in_all(&self, _config: &Config) -> bool {
-        true
-    }
 }
 
 /// Every agent, in the order `all` runs them.

@@ -81,3 +81,36 @@ fn open_editor(config_path: &Path) -> Result<i32> {
         })?;
     Ok(status.code().unwrap_or(1))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(text: &str) -> serde_json::Value {
+        let doc = crate::tomltext::parse_document(text, Path::new("config.toml")).unwrap();
+        crate::tomltext::toml_to_json(doc.as_item()).unwrap()
+    }
+
+    /// The active keys are those of the twsrt 3.3.3 starter: only what is
+    /// required, plus the yolo overrides. Bash, the outputs, every target,
+    /// `[claude_sync]` and the full-mode overrides are examples in comments;
+    /// `[targets]` is there, empty, for the user to fill in.
+    #[test]
+    fn the_starter_sets_only_the_required_keys_and_the_yolo_overrides() {
+        assert_eq!(
+            parsed(STARTER_CONFIG),
+            serde_json::json!({
+                "schema_version": 1,
+                "default_profile": "default",
+                "sources": {"srt": {"fragments": {"base": {"path": "srt/base.jsonc"}}}},
+                "profiles": {"default": {"srt": ["base"]}},
+                "targets": {},
+                "sandbox_overrides": {"yolo": {
+                    "enabled": true,
+                    "autoAllowBashIfSandboxed": true,
+                    "allowUnsandboxedCommands": false,
+                }},
+            })
+        );
+    }
+}

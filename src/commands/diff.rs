@@ -4,7 +4,7 @@ use clap::Args;
 use serde_json::Value;
 
 use crate::agent::{AgentDiff, Ctx, Warnings};
-use crate::commands::{Global, lifecycle_facts, print_warnings, select_agents_for_files};
+use crate::commands::{Global, lifecycle_facts, print_warnings, select_agents};
 use crate::compile::{Canonical, compile};
 use crate::compose::equality_key;
 use crate::error::{Error, Result};
@@ -29,10 +29,14 @@ pub struct DiffArgs {
     pub profile: Option<String>,
 }
 
+/// The legend printed once after the drifted agents' entries.
+const LEGEND_MISSING: &str = "+ missing from target";
+const LEGEND_EXTRA: &str = "- in target, not in sources";
+
 pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
     let config = crate::config::load(&global.config_path)?;
-    let agents = select_agents_for_files(&args.agent, &config)?;
     let compiled = compile(&config, args.profile.as_deref())?;
+    let agents = select_agents(&args.agent, &config)?;
     ui::debug(|| lifecycle_facts(&compiled.profile.name, args.yolo, &agents));
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     let mut warnings: Warnings = Vec::new();
@@ -48,18 +52,12 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
         }
     }
 
+    let mut agent_drift = false;
     for agent in &agents {
-        let result = agent.diff(&ctx, &mut warnings);
-        let result = match result {
-            Ok(r) => r,
-            Err(e) => {
-                print_warnings(&warnings);
-                return Err(e);
-            }
-        };
-        match result {
+        // An error or a missing target ends the report; the warnings of a
+        // report that never finished are not worth reading.
+        match agent.diff(&ctx, &mut warnings)? {
             AgentDiff::TargetMissing(message) => {
-                print_warnings(&warnings);
                 return Err(Error::WithCode {
                     message,
                     code: EXIT_MISSING,
@@ -73,27 +71,30 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
                     ui::success(&format!("{}: no drift", agent.name()));
                     continue;
                 }
-                drift = true;
+                agent_drift = true;
                 missing.sort();
                 extra.sort();
-                ui::drift(&format!(
-                    "{}: {} missing, {} extra",
+                ui::drift_header(
                     agent.name(),
-                    missing.len(),
-                    extra.len()
-                ));
+                    &format!("{} missing, {} extra", missing.len(), extra.len()),
+                    &agent.target(&ctx).display().to_string(),
+                );
                 for m in &missing {
-                    ui::drift(&format!("  + {m} (missing from existing)"));
+                    ui::missing(&format!("  + {m}"));
                 }
                 for e in &extra {
-                    ui::extra(&format!("  - {e} (in existing, not in sources)"));
+                    ui::extra(&format!("  - {e}"));
                 }
+                ui::plain("");
             }
         }
     }
+    if agent_drift {
+        ui::diff_legend(LEGEND_MISSING, LEGEND_EXTRA);
+    }
     print_warnings(&warnings);
     crate::commands::generate::exit_without_freeing(compiled);
-    Ok(if drift { EXIT_DRIFT } else { 0 })
+    Ok(if drift || agent_drift { EXIT_DRIFT } else { 0 })
 }
 
 /// The file on disk parses to the same JSON as the compiled document. A file

@@ -1,28 +1,37 @@
-//! `twsrt generate`: preview, dry run, or write every target at once.
+//! `twsrt generate`: preview, or write every target at once.
+//!
+//! Both modes stage the same plan (merges onto existing targets, the
+//! symlink checks of a real write), so a preview fails exactly where `-w`
+//! would, and writes nothing. stdout holds only the renderings.
 
 use clap::Args;
 
-use crate::agent::{Agent, Ctx, Warnings};
-use crate::commands::{
-    Global, lifecycle_facts, print_warnings, select_agents, select_agents_for_files,
-};
+use crate::agent::{Ctx, Warnings};
+use crate::commands::{Global, lifecycle_facts, print_warnings, select_agents};
 use crate::compile::compile;
 use crate::error::Result;
 use crate::plan::{FileKind, Plan, Step};
 use crate::ui;
 
-/// Compile the policy and print or write each agent's configuration.
+/// Compile the policy and preview or write each agent's configuration.
+///
+/// Without --write: print each configured agent's generated configuration,
+/// list on stderr every file --write would write, and write nothing. Both
+/// modes first build every file in memory, merged into the existing target,
+/// so an unusable target fails the preview too. An agent whose [targets]
+/// key is not set is skipped with a note.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// claude, copilot, codex or all.
+    /// claude, copilot, codex or all (every agent set in [targets]).
     #[arg(value_name = "AGENT", default_value = "all")]
     pub agent: String,
 
-    /// Write the canonical outputs and the agent targets.
+    /// Write the canonical outputs and the agent targets the preview lists.
     #[arg(short, long)]
     pub write: bool,
 
-    /// With --write: show what would be written, write nothing.
+    /// Kept for scripts written for twsrt 1.0.0: preview only, even with
+    /// --write (a plain `generate` is the preview now).
     #[arg(short = 'n', long)]
     pub dry_run: bool,
 
@@ -35,38 +44,20 @@ pub struct GenerateArgs {
     pub profile: Option<String>,
 }
 
-/// What `generate` does, decided once from `-w` and `-n` (`-n` alone
-/// changes nothing: it only qualifies `--write`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    /// Print each agent's configuration on stdout; write nothing.
-    Preview,
-    /// Stage every file, check that it could be written, print the plan.
-    DryRun,
-    /// Stage every file and write them all in one transaction.
-    Write,
-}
-
 impl GenerateArgs {
-    fn mode(&self) -> Mode {
-        match (self.write, self.dry_run) {
-            (false, _) => Mode::Preview,
-            (true, true) => Mode::DryRun,
-            (true, false) => Mode::Write,
-        }
+    /// Whether files are written: `-w` without `-n` (which turns any run
+    /// into a preview, as the 1.0.0 `-w -n` dry run was one).
+    fn writes(&self) -> bool {
+        self.write && !self.dry_run
     }
 }
 
 pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
-    let mode = args.mode();
     let config_path = &global.config_path;
     let config = crate::config::load(config_path)?;
     ui::debug(|| format!("config: {}", config_path.display()));
-    let agents = match mode {
-        Mode::Preview => select_agents(&args.agent)?,
-        Mode::DryRun | Mode::Write => select_agents_for_files(&args.agent, &config)?,
-    };
     let compiled = compile(&config, args.profile.as_deref())?;
+    let agents = select_agents(&args.agent, &config)?;
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     ui::debug(|| {
         format!(
@@ -75,16 +66,8 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
             ctx.rules().len()
         )
     });
+
     let mut warnings: Warnings = Vec::new();
-
-    if mode == Mode::Preview {
-        preview(&agents, &ctx, &mut warnings)?;
-        print_warnings(&warnings);
-        drop(ctx); // one list of borrowed patterns: a single free
-        exit_without_freeing(compiled);
-        return Ok(0);
-    }
-
     let mut plan = Plan::default();
     for doc in &compiled.canonical {
         plan.write(doc.output.clone(), doc.text(), FileKind::Canonical);
@@ -93,75 +76,66 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
         agent.stage(&ctx, &mut plan, &mut warnings)?;
     }
     ui::debug(|| format!("planned steps: {}", plan.steps.len()));
-
-    if mode == Mode::DryRun {
-        crate::apply::check(&plan)?;
-        print_dry_run(&plan);
-    } else {
-        crate::apply::apply(&plan)?;
-        print_applied(&plan);
+    // A target that cannot be written fails here, in both modes, before
+    // any note or warning: the run ends with the error alone.
+    crate::apply::check(&plan)?;
+    for note in &plan.notes {
+        ui::note(note);
     }
     print_warnings(&warnings);
+    if args.writes() {
+        crate::apply::apply(&plan)?;
+        print_applied(&plan);
+    } else {
+        print_preview(&plan);
+    }
+    drop(ctx); // one list of borrowed patterns: a single free
+    exit_without_freeing(compiled);
     Ok(0)
 }
 
-/// Every agent's configuration on stdout, under a `--- NAME ---` line when
-/// there is more than one.
-fn preview(agents: &[Box<dyn Agent>], ctx: &Ctx, warnings: &mut Warnings) -> Result<()> {
-    // Render everything before printing anything: an error in one agent
-    // must not leave a half-printed preview behind.
-    let mut renderings = Vec::new();
-    for agent in agents {
-        renderings.push((agent.name(), agent.preview(ctx, warnings)?));
-    }
-    for (name, text) in renderings {
-        if agents.len() > 1 {
-            ui::plain(&format!("--- {name} ---"));
+/// Each agent's rendering on stdout (under `--- NAME ---` when there are
+/// several), then on stderr the files `-w` would write and a closing note.
+fn print_preview(plan: &Plan) {
+    for (name, text) in &plan.dry_run {
+        if plan.dry_run.len() > 1 {
+            ui::info(&format!("--- {name} ---"));
         }
-        ui::data(&text);
+        ui::data(text);
     }
-    Ok(())
-}
-
-fn print_dry_run(plan: &Plan) {
     for step in &plan.steps {
         if let Step::Write { path, kind, .. } = step {
-            match kind {
-                FileKind::Canonical => {
-                    ui::info(&format!("Would write canonical: {}", path.display()))
-                }
-                FileKind::AgentTarget => {
-                    ui::info(&format!("Would write agent target: {}", path.display()))
-                }
-            }
+            let what = match kind {
+                FileKind::Canonical => "canonical",
+                FileKind::AgentTarget => "agent target",
+            };
+            ui::would_write(&format!("Would write {what}: {}", path.display()));
         }
     }
-    for (name, rendering) in &plan.dry_run {
-        ui::plain(&format!("--- Dry run: {name} ---"));
-        ui::data(rendering);
-    }
+    ui::note_bold(
+        "preview only, no file was written. Add -w/--write to write the files listed above.",
+    );
 }
 
+/// The status lines of an applied plan, all on stderr; the notices (the
+/// Codex restart reminder) come last.
 fn print_applied(plan: &Plan) {
-    let mut data_blocks = Vec::new();
+    let mut notices = Vec::new();
     for step in &plan.steps {
         match step {
             Step::Write { path, kind, .. } => match kind {
-                FileKind::Canonical => ui::success(&format!("Wrote canonical: {}", path.display())),
-                FileKind::AgentTarget => ui::success(&format!("Wrote: {}", path.display())),
+                FileKind::Canonical => ui::wrote(&format!("Wrote canonical: {}", path.display())),
+                FileKind::AgentTarget => ui::wrote(&format!("Wrote: {}", path.display())),
             },
             Step::Migrate { from, to } => {
-                ui::info(&format!("Migrated: {} → {}", from.display(), to.display()))
+                ui::note(&format!("Migrated: {} → {}", from.display(), to.display()))
             }
-            Step::Print { text, info: true } => ui::info(text),
-            // Generated data that has no file to go to (the Copilot flags
-            // without copilot_output) follows the status lines, as in 1.0.0.
-            Step::Print { text, info: false } => data_blocks.push(text),
+            Step::Notice(text) => notices.push(text),
             Step::Symlink { .. } => {}
         }
     }
-    for text in data_blocks {
-        ui::data(text);
+    for text in notices {
+        ui::note(text);
     }
 }
 

@@ -15,7 +15,9 @@ pub mod test;
 use std::path::PathBuf;
 
 use crate::agent::{self, Agent};
+use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::ui;
 
 /// What the global options mean to a command, resolved once by `cli`.
 /// (`--verbose` is not here: it sets `ui`'s switch before any command runs.)
@@ -25,37 +27,44 @@ pub struct Global {
     pub config_path: PathBuf,
 }
 
-/// The agents an AGENT argument names (`all` is every registered agent).
-pub fn select_agents(name: &str) -> Result<Vec<Box<dyn Agent>>> {
-    let all = agent::registry();
-    if name == "all" {
-        return Ok(all);
+/// The configured agents an AGENT argument names (`all` is every registered
+/// agent). Agents are opt-in: one whose `[targets]` key is not set is
+/// skipped with an `Info:` line, whether named or reached through `all`, and
+/// preview, `-w` and `diff` all see the same set. Call it after compiling:
+/// a policy error is reported before any note.
+pub fn select_agents(name: &str, config: &Config) -> Result<Vec<Box<dyn Agent>>> {
+    let requested: Vec<Box<dyn Agent>> = if name == "all" {
+        agent::registry()
+    } else {
+        let chosen: Vec<_> = agent::registry()
+            .into_iter()
+            .filter(|a| a.name() == name)
+            .collect();
+        if chosen.is_empty() {
+            return Err(Error::Policy(format!(
+                "unknown agent '{name}'; available: {} (or all)",
+                agent::names().join(", ")
+            )));
+        }
+        chosen
+    };
+    let (configured, skipped): (Vec<_>, Vec<_>) =
+        requested.into_iter().partition(|a| a.configured(config));
+    if name == "all" && configured.is_empty() {
+        ui::note(
+            "no agent is configured in [targets] of config.toml; only the canonical outputs \
+             are handled. Set claude_settings, copilot_output or codex_config to add one.",
+        );
+        return Ok(configured);
     }
-    let names = agent::names().join(", ");
-    let chosen: Vec<_> = all.into_iter().filter(|a| a.name() == name).collect();
-    if chosen.is_empty() {
-        return Err(Error::Policy(format!(
-            "unknown agent '{name}'; available: {names} (or all)"
-        )));
+    for agent in &skipped {
+        ui::note(&format!(
+            "{} skipped: [targets].{} is not set in config.toml",
+            agent.name(),
+            agent.target_key()
+        ));
     }
-    Ok(chosen)
-}
-
-/// The agents `generate -w` and `diff` act on: with `all`, agents whose
-/// optional target is not configured are left out (Codex without
-/// `codex_config`), as in 1.0.0.
-pub fn select_agents_for_files(
-    name: &str,
-    config: &crate::config::Config,
-) -> Result<Vec<Box<dyn Agent>>> {
-    let agents = select_agents(name)?;
-    if name != "all" {
-        return Ok(agents);
-    }
-    Ok(agents
-        .into_iter()
-        .filter(|a| a.included_in_all(config))
-        .collect())
+    Ok(configured)
 }
 
 /// The `-v` line both `generate` and `diff` start with: which profile, which

@@ -56,6 +56,23 @@ pub const BASE_BASH: &str = r#"{"ask": ["git push"], "deny": ["rm"]}"#;
 pub const NO_ASK_TIER: &str =
     "Warning: Copilot has no ask tier: bash ask rule 'git push' becomes --deny-tool\n";
 
+/// The line every preview ends with (stderr).
+pub const PREVIEW_END: &str = "Info: preview only, no file was written. Add -w/--write to \
+     write the files listed above.\n";
+
+/// What a preview of the base policy lists before that line, in every case
+/// (the canonical outputs are always written).
+pub const WOULD_WRITE_CANONICAL: &str = "Would write canonical: {HOME}/.srt-settings.json\n\
+     Would write canonical: {HOME}/.config/twsrt/bash-rules.json\n";
+
+/// The note of a run of `all` while `[targets]` sets no agent.
+pub const NO_AGENTS: &str = "Info: no agent is configured in [targets] of config.toml; only \
+     the canonical outputs are handled. Set claude_settings, copilot_output or codex_config to \
+     add one.\n";
+
+/// `[targets]` configuring Copilot alone (`config_append` it).
+pub const COPILOT_ONLY: &str = "\n[targets]\ncopilot_output = \"~/flags/copilot.txt\"\n";
+
 /// The warning before `twsrt test` probes a settings file the policy does
 /// not compile to.
 pub const DIFFERS: &str = "Warning: {HOME}/.srt-settings.json differs from what profile \

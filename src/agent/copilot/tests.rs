@@ -61,8 +61,9 @@ fn a_single_quote_cannot_break_out_of_its_quotes() {
 }
 
 #[test]
-fn stage_writes_the_target_or_prints_without_one() {
+fn stage_writes_the_mode_target_and_records_the_preview() {
     let (dir, config) = setup(SRT, BASH, "copilot_output = \"flags.txt\"");
+    assert!(Copilot.configured(&config));
     let compiled = compile(&config, None).unwrap();
     for (yolo, name) in [(false, "flags.txt"), (true, "flags.yolo.txt")] {
         let ctx = Ctx::new(&config, &compiled, yolo);
@@ -77,13 +78,26 @@ fn stage_writes_the_target_or_prints_without_one() {
                 kind: FileKind::AgentTarget
             }]
         );
+        assert_eq!(
+            plan.dry_run,
+            [("copilot".to_string(), expected.to_string())]
+        );
+        assert_eq!(Copilot.target(&ctx), dir.path().join(name));
     }
+}
+
+#[test]
+fn without_copilot_output_copilot_is_unconfigured_and_stages_nothing() {
     let (_d, config) = setup(SRT, BASH, "");
+    assert!(!Copilot.configured(&config));
+    assert_eq!(Copilot.target_key(), "copilot_output");
     let compiled = compile(&config, None).unwrap();
     let ctx = Ctx::new(&config, &compiled, false);
     let mut plan = Plan::default();
-    Copilot.stage(&ctx, &mut plan, &mut Vec::new()).unwrap();
-    assert!(matches!(&plan.steps[0], crate::plan::Step::Print { text, .. } if text == FULL));
+    // Called anyway, it refuses rather than printing the flags somewhere.
+    let err = Copilot.stage(&ctx, &mut plan, &mut Vec::new()).unwrap_err();
+    assert!(err.to_string().contains("targets.copilot_output"), "{err}");
+    assert!(plan.steps.is_empty());
 }
 
 #[test]
