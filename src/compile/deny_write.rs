@@ -3,6 +3,7 @@
 //! overwrite, and a path secret enough to hide is never meant to be
 //! rewritten), the policy files, and whatever else the caller protects.
 
+use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
@@ -29,11 +30,12 @@ pub fn imply_write_denies(profile: &str, doc: &mut Value, extra: &[String]) -> R
     if deny_read.is_empty() && extra.is_empty() {
         return Ok(());
     }
-    let allow_write = list("allowWrite");
+    // A set: both lists may hold tens of thousands of entries.
+    let allow_write: FxHashSet<&str> = list("allowWrite").into_iter().collect();
     let mut clash: Vec<&str> = deny_read
         .iter()
         .copied()
-        .filter(|p| allow_write.contains(p))
+        .filter(|p| allow_write.contains(*p))
         .collect();
     if !clash.is_empty() {
         clash.sort_unstable();
