@@ -158,15 +158,15 @@ fn comment_markers_in_strings_and_crlf_are_fine() {
         .args(&["generate", "-w", "copilot"])
         .stdout("Wrote canonical: {HOME}/.srt-settings.json\n\
              Wrote canonical: {HOME}/.config/twsrt/bash-rules.json\n\
-             --allow-url 'a.com/*x*/' \\\n\
              --allow-url '//b' \\\n\
+             --allow-url 'a.com/*x*/' \\\n\
              --deny-tool 'shell(git push)' \\\n\
              --deny-tool 'shell(rm)' \\\n")
         .stderr(NO_ASK_TIER)
         .run();
     assert!(
         out.read(".srt-settings.json")
-            .contains("\"a.com/*x*/\",\n      \"//b\"")
+            .contains("\"//b\",\n      \"a.com/*x*/\"")
     );
 }
 

@@ -54,7 +54,7 @@ fn verbose_names_lifecycle_facts_but_no_policy_entry() {
         ))
         .stderr(&format!(
             "Debug: config: {{HOME}}/.config/twsrt/config.toml\n\
-             Debug: profile: default; mode: full; agents: copilot; rules: 6\n\
+             Debug: profile: default; mode: full; agents: copilot; rules: 12\n\
              Debug: planned steps: 3\n\
              {NO_ASK_TIER}"
         ))
