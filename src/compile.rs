@@ -1,12 +1,20 @@
 //! From a loaded config and a profile name to canonical documents and rules.
 //!
-//! Per source kind, in registry order: each fragment of the profile is read,
-//! parsed ([`crate::fragment`]), checked against its kind's schema and
-//! composed ([`crate::compose`]); then the composition is checked for
-//! opposing actions. Errors keep the reference's order: every fragment is
-//! read and checked before a composition conflict is reported, and a
-//! conflict before an opposing-action error. Nothing here writes; reading
-//! fragments is the only filesystem access.
+//! Per configured source kind, in config.toml order: each fragment of the
+//! profile is read, parsed ([`crate::fragment`]), checked against its kind's
+//! schema and composed ([`crate::compose`]); then the composition is checked
+//! for opposing actions, its set-like lists are sorted ([`sets`]) and, for
+//! srt, `filesystem.denyWrite` gains the read denies and the policy files
+//! ([`deny_write`], [`policy_files`]). Errors keep the reference's order:
+//! every fragment is read and checked before a composition conflict is
+//! reported, a conflict before an opposing-action error, and that before a
+//! path that is read-denied and write-allowed. Nothing here writes; reading
+//! fragments and looking up the policy files' symlinks is the only
+//! filesystem access.
+
+mod deny_write;
+mod policy_files;
+mod sets;
 
 use std::path::{Path, PathBuf};
 
@@ -52,7 +60,7 @@ impl Canonical {
 #[derive(Debug, Clone)]
 pub struct Compiled {
     pub profile: ResolvedProfile,
-    /// In registry order: srt, then bash.
+    /// One per configured source kind, in config.toml order.
     pub canonical: Vec<Canonical>,
 }
 
@@ -71,21 +79,40 @@ impl Compiled {
         self.document(SourceKind::Srt)
     }
 
-    /// The normalized rules of every document, in registry order, each
-    /// pattern borrowed from its document.
+    /// The normalized rules of every document, srt's before bash's
+    /// whatever order config.toml lists them in, each pattern borrowed from
+    /// its document.
     pub fn rules(&self) -> Vec<SecurityRule<'_>> {
-        self.canonical
-            .iter()
+        SourceKind::ALL
+            .into_iter()
+            .flat_map(|kind| self.canonical.iter().filter(move |doc| doc.kind == kind))
             .flat_map(|doc| doc.kind.rules(&doc.value))
             .collect()
     }
 }
 
 pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
+    compile_protecting(config, profile, &[])
+}
+
+/// [`compile`], with `extra_deny_write` (rules as written, e.g. a project's
+/// own output directory) added to srt's `filesystem.denyWrite` beside the
+/// policy files.
+pub fn compile_protecting(
+    config: &Config,
+    profile: Option<&str>,
+    extra_deny_write: &[String],
+) -> Result<Compiled> {
     let profile = resolve(config, profile)?;
+    let mut protected = extra_deny_write.to_vec();
+    protected.extend(policy_files::policy_files(config)?);
     let mut canonical = Vec::new();
     for source in &config.sources {
-        let value = compose_kind(&profile, source.kind)?;
+        let mut value = compose_kind(&profile, source.kind)?;
+        sets::sort_sets(&mut value, source.kind.set_lists());
+        if source.kind == SourceKind::Srt {
+            deny_write::imply_write_denies(&profile.name, &mut value, &protected)?;
+        }
         canonical.push(Canonical::new(source.kind, source.output.clone(), value));
     }
     Ok(Compiled { profile, canonical })
@@ -121,3 +148,6 @@ fn read_fragment(path: &Path) -> Result<ParsedFragment> {
         value: crate::fragment::parse(&text, path)?,
     })
 }
+
+#[cfg(test)]
+mod tests;

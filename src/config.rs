@@ -13,9 +13,12 @@ use serde_json::{Map, Value};
 use toml_edit::{DocumentMut, Item, Table};
 
 use crate::error::{Error, Result};
-use crate::paths::{expand_tilde, resolve_config_path};
+use crate::paths::{expand_tilde, resolve_config_path, tidy};
 use crate::source::SourceKind;
 use crate::tomltext::toml_to_json;
+
+mod sources;
+mod targets;
 
 pub const DEFAULT_CONFIG_PATH: &str = "~/.config/twsrt/config.toml";
 
@@ -58,7 +61,8 @@ pub struct Targets {
 #[derive(Debug, Clone)]
 pub struct Config {
     pub path: PathBuf,
-    /// Sources in registry order (srt, then bash).
+    /// The configured sources in config.toml order. srt is always there;
+    /// bash only when `[sources.bash]` is.
     pub sources: Vec<Source>,
     /// Profiles in the order config.toml defines them.
     pub profiles: Vec<(String, ProfileDef)>,
@@ -77,12 +81,9 @@ impl Targets {
 }
 
 impl Config {
-    pub fn source(&self, kind: SourceKind) -> &Source {
-        // Loading guarantees every registered kind is present.
-        self.sources
-            .iter()
-            .find(|s| s.kind == kind)
-            .unwrap_or(&self.sources[0])
+    /// The source of `kind`, if config.toml configures it.
+    pub fn source(&self, kind: SourceKind) -> Option<&Source> {
+        self.sources.iter().find(|s| s.kind == kind)
     }
 
     pub fn profile(&self, name: &str) -> Option<&ProfileDef> {
@@ -105,9 +106,10 @@ impl Config {
     }
 }
 
-/// Resolve the `-c` argument: `~` expanded, otherwise as given.
+/// Resolve the `-c` argument: `~` expanded, `.` segments dropped
+/// ([`tidy`]), otherwise as given.
 pub fn config_path(arg: Option<&str>) -> PathBuf {
-    expand_tilde(arg.unwrap_or(DEFAULT_CONFIG_PATH))
+    tidy(&expand_tilde(arg.unwrap_or(DEFAULT_CONFIG_PATH)))
 }
 
 pub fn load(path: &Path) -> Result<Config> {
@@ -139,16 +141,6 @@ struct Loader<'a> {
     root: &'a Table,
 }
 
-/// The keys `[targets]` may hold.
-const TARGET_KEYS: [&str; 6] = [
-    "claude_settings",
-    "claude_settings_yolo",
-    "copilot_output",
-    "copilot_output_yolo",
-    "codex_config",
-    "codex_rules",
-];
-
 impl Loader<'_> {
     fn err(&self, message: impl Into<String>) -> Error {
         Error::config(self.path, message)
@@ -160,6 +152,7 @@ impl Loader<'_> {
         let sources = self.sources()?;
         let profiles = self.profiles(&sources)?;
         let default_profile = self.default_profile(&profiles)?;
+        self.check_profile_graph(&profiles, &sources)?;
         let targets = self.targets()?;
         let (overrides_full, overrides_yolo) = self.overrides()?;
         Ok(Config {
@@ -202,98 +195,6 @@ impl Loader<'_> {
         }
     }
 
-    fn sources(&self) -> Result<Vec<Source>> {
-        let table = self.root.get("sources").and_then(Item::as_table_like);
-        if let Some(table) = table {
-            for (name, _) in table.iter() {
-                if SourceKind::from_name(name).is_none() {
-                    return Err(self.err(format!(
-                        "sources.{name}: unknown source kind; known kinds: {}",
-                        SourceKind::names().join(", ")
-                    )));
-                }
-            }
-        }
-        let missing: Vec<&str> = SourceKind::ALL
-            .iter()
-            .filter(|k| table.and_then(|t| t.get(k.name())).is_none())
-            .map(|k| k.name())
-            .collect();
-        if !missing.is_empty() {
-            return Err(self.err(format!(
-                "missing source kind(s): {}; both srt and bash must be configured",
-                missing.join(", ")
-            )));
-        }
-        let table = table.ok_or_else(|| self.err("[sources] is missing"))?;
-        let mut sources = Vec::new();
-        for kind in SourceKind::ALL {
-            let item = table.get(kind.name()).unwrap_or(&Item::None);
-            sources.push(self.source(kind, item)?);
-        }
-        let mut seen: HashMap<&Path, SourceKind> = HashMap::new();
-        for source in &sources {
-            if let Some(other) = seen.insert(&source.output, source.kind) {
-                return Err(self.err(format!(
-                    "sources.{} and sources.{} both write {}",
-                    source.kind.name(),
-                    other.name(),
-                    source.output.display()
-                )));
-            }
-        }
-        Ok(sources)
-    }
-
-    fn source(&self, kind: SourceKind, item: &Item) -> Result<Source> {
-        let name = kind.name();
-        let table = item.as_table_like();
-        let output = table
-            .and_then(|t| t.get("output"))
-            .ok_or_else(|| self.err(format!("sources.{name}.output is required")))?;
-        let output = self.path_value(&format!("sources.{name}.output"), output)?;
-        let fragments_table = table
-            .and_then(|t| t.get("fragments"))
-            .and_then(Item::as_table_like);
-        let mut fragments = Vec::new();
-        if let Some(ft) = fragments_table {
-            for (frag_name, frag) in ft.iter() {
-                let key = format!("sources.{name}.fragments.{frag_name}.path");
-                let path_item = frag
-                    .as_table_like()
-                    .and_then(|t| t.get("path"))
-                    .ok_or_else(|| self.err(format!("{key} is required")))?;
-                let path = self.path_value(&key, path_item)?;
-                if !path.to_string_lossy().ends_with(".jsonc") {
-                    return Err(self.err(format!(
-                        "{key} must name a .jsonc file, not {}",
-                        path.display()
-                    )));
-                }
-                if path == output {
-                    return Err(self.err(format!(
-                        "sources.{name}.fragments.{frag_name} is the same file as \
-                         sources.{name}.output; compiling would overwrite it"
-                    )));
-                }
-                fragments.push(Fragment {
-                    name: frag_name.to_string(),
-                    path,
-                });
-            }
-        }
-        if fragments.is_empty() {
-            return Err(self.err(format!(
-                "sources.{name} needs at least one [sources.{name}.fragments.<name>]"
-            )));
-        }
-        Ok(Source {
-            kind,
-            output,
-            fragments,
-        })
-    }
-
     /// A non-empty path string, resolved relative to config.toml.
     fn path_value(&self, key: &str, item: &Item) -> Result<PathBuf> {
         match item.as_str() {
@@ -312,6 +213,18 @@ impl Loader<'_> {
             let Some(pt) = item.as_table_like() else {
                 return Err(self.err(format!("profiles.{name} must be a table")));
             };
+            // A known kind without its [sources.<kind>] table: smallest name first.
+            let unconfigured = SourceKind::ALL
+                .into_iter()
+                .filter(|k| !sources.iter().any(|s| s.kind == *k) && pt.contains_key(k.name()))
+                .min_by_key(|k| k.name());
+            if let Some(kind) = unconfigured {
+                return Err(self.err(format!(
+                    "profiles.{name}: source kind '{kind}' not configured; add [sources.{kind}] \
+                     or remove profiles.{name}.{kind}",
+                    kind = kind.name()
+                )));
+            }
             let mut unknown: Vec<&str> = pt
                 .iter()
                 .map(|(k, _)| k)
@@ -337,8 +250,18 @@ impl Loader<'_> {
             }
             profiles.push((name.to_string(), def));
         }
+        Ok(profiles)
+    }
+
+    /// Parents and selected fragments exist, and no profile extends itself.
+    /// Checked after default_profile, as the reference does.
+    fn check_profile_graph(
+        &self,
+        profiles: &[(String, ProfileDef)],
+        sources: &[Source],
+    ) -> Result<()> {
         let known: HashSet<&str> = profiles.iter().map(|(n, _)| n.as_str()).collect();
-        for (name, def) in &profiles {
+        for (name, def) in profiles {
             if let Some(parent) = def.extends.iter().find(|p| !known.contains(p.as_str())) {
                 return Err(self.err(format!(
                     "profiles.{name} extends '{parent}', which is not a defined profile"
@@ -357,13 +280,13 @@ impl Loader<'_> {
                 }
             }
         }
-        if let Some(chain) = find_extends_cycle(&profiles) {
+        if let Some(chain) = find_extends_cycle(profiles) {
             return Err(self.err(format!(
                 "profiles extend each other in a cycle: {}",
                 chain.join(" -> ")
             )));
         }
-        Ok(profiles)
+        Ok(())
     }
 
     fn name_list(&self, key: &str, item: &Item) -> Result<Vec<String>> {
@@ -386,49 +309,6 @@ impl Loader<'_> {
             }
             _ => Err(self.err("default_profile must be set to the name of a defined profile")),
         }
-    }
-
-    fn targets(&self) -> Result<Targets> {
-        let table = self.root.get("targets").and_then(Item::as_table_like);
-        // A misspelt key would leave its agent silently unwritten.
-        let mut unknown: Vec<&str> = table
-            .into_iter()
-            .flat_map(|t| t.iter().map(|(key, _)| key))
-            .filter(|key| !TARGET_KEYS.contains(key))
-            .collect();
-        if !unknown.is_empty() {
-            unknown.sort_unstable();
-            return Err(self.err(format!(
-                "targets: unknown key(s) {}; the targets twsrt knows are {}",
-                unknown.join(", "),
-                TARGET_KEYS.join(", ")
-            )));
-        }
-        let get = |key: &str| -> Result<Option<PathBuf>> {
-            match table.and_then(|t| t.get(key)) {
-                None => Ok(None),
-                Some(item) => self.path_value(&format!("targets.{key}"), item).map(Some),
-            }
-        };
-        let claude_settings = get("claude_settings")?;
-        if claude_settings
-            .as_deref()
-            .and_then(Path::file_name)
-            .is_some_and(|n| n == "settings.json")
-        {
-            return Err(self.err(
-                "targets.claude_settings may not be called settings.json: twsrt keeps that \
-                 name for the symlink to the active settings file (try settings.full.json)",
-            ));
-        }
-        Ok(Targets {
-            claude_settings,
-            claude_settings_yolo: get("claude_settings_yolo")?,
-            copilot_output: get("copilot_output")?,
-            copilot_output_yolo: get("copilot_output_yolo")?,
-            codex_config: get("codex_config")?,
-            codex_rules: get("codex_rules")?,
-        })
     }
 
     fn overrides(&self) -> Result<(Map<String, Value>, Map<String, Value>)> {

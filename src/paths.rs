@@ -1,6 +1,10 @@
 //! Path spelling rules shared by config.toml and the generators.
 
+mod resolve;
+
 use std::path::{Path, PathBuf};
+
+pub use resolve::{absolute_normalised, resolve_symlinks};
 
 /// The user's home directory, as `$HOME` names it (falling back to the OS).
 pub fn home_dir() -> PathBuf {
@@ -22,14 +26,30 @@ pub fn expand_tilde(text: &str) -> PathBuf {
 }
 
 /// Resolve a path written in config.toml: `~` expanded, relative paths joined
-/// onto the directory holding config.toml. Like the reference, `..` and `.`
-/// components are kept as written (no normalisation, no symlink resolution).
+/// onto the directory holding config.toml. Spelled as the reference spells
+/// paths (see [`tidy`]): `..` is kept as written, nothing is resolved.
 pub fn resolve_config_path(text: &str, config_dir: &Path) -> PathBuf {
     let expanded = expand_tilde(text);
     if expanded.is_absolute() {
-        expanded
+        tidy(&expanded)
     } else {
-        config_dir.join(expanded)
+        tidy(&config_dir.join(expanded))
+    }
+}
+
+/// `path` without `.` components, repeated or trailing slashes, as the
+/// reference's paths print (`./alt/./x.toml` -> `alt/x.toml`); `..` stays,
+/// since removing it as text can name a different file behind a symlink.
+/// A path that is nothing but `.` stays `.`.
+pub fn tidy(path: &Path) -> PathBuf {
+    let tidied: PathBuf = path
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect();
+    if tidied.as_os_str().is_empty() && !path.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        tidied
     }
 }
 
@@ -83,6 +103,20 @@ mod tests {
         assert_eq!(
             resolve_config_path("/abs/out.json", dir),
             PathBuf::from("/abs/out.json")
+        );
+    }
+
+    #[test]
+    fn paths_are_tidied_as_the_reference_prints_them() {
+        let t = |p: &str| tidy(Path::new(p)).to_string_lossy().into_owned();
+        assert_eq!(t("./alt/./conf.toml"), "alt/conf.toml");
+        assert_eq!(t("alt//conf.toml/"), "alt/conf.toml");
+        assert_eq!(t("a/../b"), "a/../b");
+        assert_eq!(t("."), ".");
+        assert_eq!(t("/x/./y"), "/x/y");
+        assert_eq!(
+            resolve_config_path("./out.json", Path::new(".")),
+            PathBuf::from("out.json")
         );
     }
 

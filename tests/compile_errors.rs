@@ -166,14 +166,14 @@ fn comment_markers_in_strings_and_crlf_are_fine() {
         .run();
     assert_eq!(
         out.read(COPILOT),
-        "--allow-url 'a.com/*x*/' \\\n\
-         --allow-url '//b' \\\n\
+        "--allow-url '//b' \\\n\
+         --allow-url 'a.com/*x*/' \\\n\
          --deny-tool 'shell(git push)' \\\n\
          --deny-tool 'shell(rm)' \\\n"
     );
     assert!(
         out.read(".srt-settings.json")
-            .contains("\"a.com/*x*/\",\n      \"//b\"")
+            .contains("\"//b\",\n      \"a.com/*x*/\"")
     );
 }
 

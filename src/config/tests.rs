@@ -47,15 +47,15 @@ fn a_valid_config_loads_with_resolved_paths() {
     let c = load(BASE).unwrap();
     assert_eq!(c.default_profile, "default");
     assert_eq!(
-        c.source(SourceKind::Bash).output,
+        c.source(SourceKind::Bash).unwrap().output,
         PathBuf::from("/cfg/bash-rules.json")
     );
     assert_eq!(
-        c.source(SourceKind::Srt).fragments[1].path,
+        c.source(SourceKind::Srt).unwrap().fragments[1].path,
         PathBuf::from("/cfg/srt/work.jsonc")
     );
     assert_eq!(
-        c.source(SourceKind::Srt).output,
+        c.source(SourceKind::Srt).unwrap().output,
         crate::paths::home_dir().join(".srt-settings.json")
     );
     // Agents are opt-in: no target key, no target path.
@@ -115,22 +115,105 @@ fn schema_version_must_be_exactly_one() {
     assert!(error(&replace("schema_version = 1", "schema_version = true")).contains("true"));
 }
 
+const BASH_SOURCE: &str = "[sources.bash]\noutput = \"bash-rules.json\"\n[sources.bash.fragments.base]\npath = \"bash/base.jsonc\"\n";
+
 #[test]
 fn source_kinds_are_checked() {
-    assert!(error(&format!("{BASE}[sources.foo]\noutput = \"f.json\"\n")).contains("foo"));
-    let no_bash = replace(
-        "[sources.bash]\noutput = \"bash-rules.json\"\n[sources.bash.fragments.base]\npath = \"bash/base.jsonc\"\n",
+    let msg = error(&format!("{BASE}[sources.foo]\noutput = \"f.json\"\n"));
+    assert!(
+        msg.contains("sources.foo") && msg.contains("'foo'"),
+        "{msg}"
+    );
+    let no_srt = replace(
+        "[sources.srt]\noutput = \"~/.srt-settings.json\"\n[sources.srt.fragments.base]\npath = \"srt/base.jsonc\"\n[sources.srt.fragments.work]\npath = \"srt/work.jsonc\"\n",
         "",
     );
-    assert!(error(&no_bash).contains("bash"));
-    assert!(
-        error(&replace("output = \"~/.srt-settings.json\"", "")).contains("sources.srt.output")
-    );
+    assert!(error(&no_srt).contains("srt"));
     let no_frags = replace(
         "[sources.bash.fragments.base]\npath = \"bash/base.jsonc\"\n",
         "",
     );
     assert!(error(&no_frags).contains("sources.bash"));
+    let not_table = "schema_version = 1\n[sources]\nsrt = 3\n";
+    assert!(error(not_table).contains("sources.srt must be a table"));
+    let empty = "schema_version = 1\n[sources]\n";
+    assert!(error(empty).contains("[sources]"));
+}
+
+#[test]
+fn bash_is_optional_and_a_profile_may_then_not_name_it() {
+    let no_bash = replace(BASH_SOURCE, "").replacen("bash = [\"base\"]\n", "", 1);
+    let c = load(&no_bash).unwrap();
+    assert!(c.source(SourceKind::Bash).is_none());
+    assert_eq!(c.sources.len(), 1);
+    let msg = error(&replace(BASH_SOURCE, ""));
+    for fact in [
+        "profiles.default",
+        "'bash'",
+        "[sources.bash]",
+        "profiles.default.bash",
+    ] {
+        assert!(msg.contains(fact), "{fact} not in {msg}");
+    }
+}
+
+#[test]
+fn an_omitted_output_lies_beside_config_toml() {
+    let text = replace("output = \"~/.srt-settings.json\"\n", "").replacen(
+        "output = \"bash-rules.json\"\n",
+        "",
+        1,
+    );
+    let c = load(&text).unwrap();
+    let output = |k| c.source(k).unwrap().output.clone();
+    assert_eq!(
+        output(SourceKind::Srt),
+        PathBuf::from("/cfg/srt-settings.json")
+    );
+    assert_eq!(
+        output(SourceKind::Bash),
+        PathBuf::from("/cfg/bash-rules.json")
+    );
+    // The defaults take part in the one-writer-per-file check.
+    let clash = replace(
+        "output = \"~/.srt-settings.json\"",
+        "output = \"bash-rules.json\"",
+    )
+    .replacen(
+        "output = \"bash-rules.json\"\n[sources.bash",
+        "[sources.bash",
+        1,
+    );
+    let msg = error(&clash);
+    assert!(
+        msg.contains("sources.bash and sources.srt") && msg.contains("/cfg/bash-rules.json"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn sources_keep_the_order_config_toml_lists_them_in() {
+    let bash_first = replace(BASH_SOURCE, "").replacen(
+        "[sources.srt]\n",
+        &format!("{BASH_SOURCE}[sources.srt]\n"),
+        1,
+    );
+    let c = load(&bash_first).unwrap();
+    let kinds: Vec<SourceKind> = c.sources.iter().map(|s| s.kind).collect();
+    assert_eq!(kinds, [SourceKind::Bash, SourceKind::Srt]);
+}
+
+#[test]
+fn relative_config_paths_print_without_dot_segments() {
+    let c = parse(BASE, Path::new("./alt/./config.toml")).unwrap();
+    assert_eq!(
+        c.source(SourceKind::Bash).unwrap().output,
+        PathBuf::from("alt/bash-rules.json")
+    );
+    assert_eq!(
+        config_path(Some("./alt/./c.toml")),
+        PathBuf::from("alt/c.toml")
+    );
 }
 
 #[test]
@@ -221,6 +304,48 @@ fn cycles_are_found_with_their_chain() {
         ("b".to_string(), def(&["a", "a"])),
     ];
     assert_eq!(find_extends_cycle(&fine), None);
+}
+
+#[test]
+fn default_profile_is_checked_before_the_profile_graph() {
+    let text = replace("default_profile = \"default\"", "default_profile = \"zzz\"").replacen(
+        "extends = [\"default\"]",
+        "extends = [\"ghost\"]",
+        1,
+    );
+    assert!(error(&text).contains("'zzz'"));
+}
+
+#[test]
+fn secondary_targets_require_their_primary_key() {
+    for (key, primary) in [
+        ("claude_settings_yolo", "claude_settings"),
+        ("copilot_output_yolo", "copilot_output"),
+        ("codex_rules", "codex_config"),
+    ] {
+        let msg = error(&format!("{BASE}[targets]\n{key} = \"x\"\n"));
+        assert!(
+            msg.contains(&format!("targets.{key} requires {primary}")),
+            "{msg}"
+        );
+        load(&format!(
+            "{BASE}[targets]\n{key} = \"x\"\n{primary} = \"y\"\n"
+        ))
+        .unwrap();
+    }
+    // In the reference's order, before any value is read.
+    let msg = error(&format!(
+        "{BASE}[targets]\ncodex_rules = \"x\"\nclaude_settings_yolo = 3\n"
+    ));
+    assert!(
+        msg.contains("targets.claude_settings_yolo requires"),
+        "{msg}"
+    );
+    // A misspelt key is reported before a missing primary.
+    let msg = error(&format!(
+        "{BASE}[targets]\ncodex_rules = \"x\"\nbogus = 1\n"
+    ));
+    assert!(msg.contains("bogus"), "{msg}");
 }
 
 #[test]

@@ -16,6 +16,9 @@ const KEYS: [(&str, Action); 3] = [
     ("deny", Action::Deny),
 ];
 
+/// Every bash list is a set (see [`SourceKind::set_lists`]).
+pub const SET_LISTS: [&str; 3] = ["/allow", "/ask", "/deny"];
+
 pub fn validate(path: &Path, fragment: &Value) -> Result<()> {
     let Value::Object(members) = fragment else {
         return Err(Error::fragment(path, "the root must be an object"));

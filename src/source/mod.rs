@@ -31,12 +31,31 @@ impl SourceKind {
         }
     }
 
+    /// The output file name when `[sources.<kind>]` sets no `output`
+    /// (beside config.toml).
+    pub fn default_output(self) -> &'static str {
+        match self {
+            SourceKind::Srt => "srt-settings.json",
+            SourceKind::Bash => "bash-rules.json",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }
 
     pub fn names() -> Vec<&'static str> {
         Self::ALL.iter().map(|k| k.name()).collect()
+    }
+
+    /// JSON pointers of the lists whose order means nothing (`*` matches
+    /// every key of an object): the compiled document holds them sorted, so
+    /// it does not change when fragments are reordered.
+    pub fn set_lists(self) -> &'static [&'static str] {
+        match self {
+            SourceKind::Srt => &srt::SET_LISTS,
+            SourceKind::Bash => &bash::SET_LISTS,
+        }
     }
 
     /// Schema checks on one parsed fragment read from `path`.

@@ -18,6 +18,19 @@ const RULE_LISTS: [(&str, &str, Scope, Action); 5] = [
     ("network", "deniedDomains", Scope::Network, Action::Deny),
 ];
 
+/// The lists that are sets (see [`SourceKind::set_lists`]): the rule lists,
+/// the socket paths and srt's per-command violation lists. Everything else,
+/// `network.allowMachLookup` included, keeps fragment order.
+pub const SET_LISTS: [&str; 7] = [
+    "/filesystem/allowWrite",
+    "/filesystem/denyWrite",
+    "/filesystem/denyRead",
+    "/network/allowedDomains",
+    "/network/deniedDomains",
+    "/network/allowUnixSockets",
+    "/ignoreViolations/*",
+];
+
 /// Schema checks on one fragment. Unknown keys pass through untouched: srt
 /// grows new settings faster than twsrt, and the canonical file is srt's.
 pub fn validate(path: &Path, fragment: &Value) -> Result<()> {

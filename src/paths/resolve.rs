@@ -1,0 +1,123 @@
+//! Two spellings of one absolute path: lexically normalised, and with its
+//! symlinks followed. The policy files are write-denied in both (see
+//! `compile/policy_files.rs`): srt matches the spelling it is given, the
+//! macOS sandbox the real path.
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::path::{Component, Path, PathBuf};
+
+/// How many symlinks one path may pass through before the rest of it is
+/// taken literally (a loop, or a chain no filesystem should hold; the
+/// kernel's own limit is 40).
+const MAX_LINKS: usize = 40;
+
+/// `path` made absolute against `cwd`, with `.` and `..` removed as text
+/// (`/a/b/../c` -> `/a/c`; `..` at the root stays the root). Symlinks are not
+/// consulted, so `link/..` is the directory holding `link`.
+pub fn absolute_normalised(path: &Path, cwd: &Path) -> PathBuf {
+    let joined;
+    let path = if path.is_absolute() {
+        path
+    } else {
+        joined = cwd.join(path);
+        &joined
+    };
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// The absolute `path` with every symlink on it followed, component by
+/// component, the way `realpath` without `-e` does: a component that does
+/// not exist is kept as written, and a `..` after it removes it again. No
+/// error: a path that cannot be looked up further is spelled as far as it
+/// could be resolved.
+pub fn resolve_symlinks(path: &Path) -> PathBuf {
+    let mut pending: VecDeque<OsString> = VecDeque::new();
+    let mut resolved = PathBuf::from("/");
+    push_components(&mut pending, path);
+    let mut links = 0;
+    while let Some(name) = pending.pop_front() {
+        if name == ".." {
+            resolved.pop();
+            continue;
+        }
+        let candidate = resolved.join(&name);
+        let target = match std::fs::symlink_metadata(&candidate) {
+            Ok(meta) if meta.file_type().is_symlink() && links < MAX_LINKS => {
+                std::fs::read_link(&candidate).ok()
+            }
+            _ => None,
+        };
+        let Some(target) = target else {
+            resolved = candidate;
+            continue;
+        };
+        links += 1;
+        if target.is_absolute() {
+            resolved = PathBuf::from("/");
+        }
+        // The link's target comes before what followed the link.
+        let mut rest: VecDeque<OsString> = VecDeque::new();
+        push_components(&mut rest, &target);
+        rest.append(&mut pending);
+        pending = rest;
+    }
+    resolved
+}
+
+/// The named components of `path`, `..` kept as a marker, `.` and the root dropped.
+fn push_components(into: &mut VecDeque<OsString>, path: &Path) {
+    for component in path.components() {
+        match component {
+            Component::Normal(name) => into.push_back(name.to_os_string()),
+            Component::ParentDir => into.push_back(OsString::from("..")),
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalising_removes_dot_segments_as_text() {
+        let cwd = Path::new("/work/here");
+        let n = |p: &str| absolute_normalised(Path::new(p), cwd);
+        assert_eq!(
+            n("../home/x/config.toml"),
+            PathBuf::from("/work/home/x/config.toml")
+        );
+        assert_eq!(n("./a/./b"), PathBuf::from("/work/here/a/b"));
+        assert_eq!(n("/a/b/../../../c"), PathBuf::from("/c"));
+        assert_eq!(n("/a//b/"), PathBuf::from("/a/b"));
+    }
+
+    #[test]
+    fn symlinks_are_followed_and_missing_components_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir_all(root.join("real/sub")).unwrap();
+        std::os::unix::fs::symlink("real", root.join("rel")).unwrap();
+        std::os::unix::fs::symlink(root.join("real/sub"), root.join("abs")).unwrap();
+        std::os::unix::fs::symlink("loop", root.join("loop")).unwrap();
+        let r = |p: &str| resolve_symlinks(&root.join(p));
+        assert_eq!(r("rel/f.toml"), root.join("real/f.toml"));
+        // `..` after a link is the parent of the link's target.
+        assert_eq!(r("abs/../x"), root.join("real/x"));
+        assert_eq!(r("missing/dir/../f"), root.join("missing/f"));
+        assert_eq!(r("real/sub"), root.join("real/sub"));
+        // A loop ends after MAX_LINKS, spelled as far as it got.
+        assert_eq!(r("loop/f"), root.join("loop/f"));
+    }
+}
