@@ -123,15 +123,26 @@ fn a_policy_with_planted_secrets_passes() {
     let rows: Vec<String> = results(&run).iter().map(row).collect();
     assert_eq!(
         rows,
+        // Lists are sorted; every denyRead path is write-denied too, and so
+        // are the policy files (config.toml, the outputs, the fragments).
         vec![
-            "PASS denyRead ~/.ssh -",
-            "PASS denyRead ~/secrets/token.txt -",
             "PASS denyRead ~/.aws -",
             "PASS denyRead ~/.aws real path",
+            "PASS denyRead ~/.ssh -",
+            "PASS denyRead ~/secrets/token.txt -",
+            "PASS denyWrite ~/.aws -",
+            "PASS denyWrite ~/.aws real path",
+            "PASS denyWrite ~/.config/twsrt/bash-rules.json -",
+            "PASS denyWrite ~/.config/twsrt/bash/base.jsonc -",
+            "PASS denyWrite ~/.config/twsrt/config.toml -",
+            "PASS denyWrite ~/.config/twsrt/srt/base.jsonc -",
+            "PASS denyWrite ~/.srt-settings.json -",
+            "PASS denyWrite ~/.ssh -",
+            "PASS denyWrite ~/secrets/token.txt -",
             "PASS denyWrite ~/work/locked.cfg -",
             "PASS allowWrite ~/work -",
-            "PASS allowedDomains github.com -",
             "PASS allowedDomains *.example.org -",
+            "PASS allowedDomains github.com -",
             "PASS allowedDomains (canary) -",
             "PASS deniedDomains evil.com -",
         ],
@@ -178,7 +189,7 @@ fn a_denyread_removed_by_hand_fails_for_exactly_that_rule() {
     let run = twsrt_test(run, &srt, &["test", "-k", ".ssh"])
         .status(1)
         .stdout_contains("\nFAIL denyRead ~/.ssh [missing from the file]\n")
-        .stdout_contains("1 probe: 0 PASS, 1 FAIL, 0 INVALID, 0 ERROR, 0 SKIP")
+        .stdout_contains("2 probes: 1 PASS, 1 FAIL, 0 INVALID, 0 ERROR, 0 SKIP")
         .stderr(DIFFERS)
         .run();
     let fail_row = run
