@@ -85,7 +85,21 @@ fn init_never_overwrites_existing_files() {
         out.read(".config/twsrt/bash/base.jsonc"),
         "{\"deny\": [\"mine\"]}"
     );
-    assert!(out.path(".config/twsrt/srt/base.jsonc").is_file());
+    // With a config.toml in place nothing is added, not even a missing
+    // starter fragment.
+    assert!(!out.path(".config/twsrt/srt/base.jsonc").exists());
+}
+
+#[test]
+fn init_without_config_keeps_an_existing_fragment_and_adds_the_rest() {
+    let out = Test::new()
+        .file(".config/twsrt/srt/base.jsonc", "{\"x\": 1}")
+        .env("EDITOR", "true")
+        .args(&["config", "--init"])
+        .run();
+    assert_eq!(out.read(".config/twsrt/srt/base.jsonc"), "{\"x\": 1}");
+    assert!(out.path(CONFIG).is_file());
+    assert!(out.path(".config/twsrt/bash/base.jsonc").is_file());
 }
 
 #[test]

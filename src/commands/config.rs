@@ -39,6 +39,11 @@ pub fn run(global: &Global, args: &ConfigArgs) -> Result<i32> {
 }
 
 fn init(config_path: &Path) -> Result<()> {
+    // An existing config.toml means the policy is set up: its fragments may
+    // live elsewhere, so no starter fragment is added beside it either.
+    if std::fs::symlink_metadata(config_path).is_ok() {
+        return Ok(());
+    }
     let dir = config_path.parent().unwrap_or(Path::new(""));
     let files = [
         (config_path.to_path_buf(), STARTER_CONFIG),
