@@ -37,13 +37,13 @@ pub fn config_path(config: &Config) -> Result<&Path> {
         .ok_or_else(|| Error::Policy("targets.codex_config is not set in config.toml".to_string()))
 }
 
-/// The managed config fragment, with the policy warnings.
-fn render_config(ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
+/// The managed config fragment, with the policy warnings; `~` is `home`.
+fn render_config(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
     let profile = policy::translate(
         ctx.rules(),
         ctx.compiled.srt(),
         ctx.config.overrides(ctx.yolo),
-        &home_dir(),
+        home,
         warnings,
     )?;
     Ok(render::fragment(&profile))
@@ -53,7 +53,7 @@ fn render_config(ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
 /// fragment rendered for `ctx`.
 #[doc(hidden)]
 pub fn fuzz_fragment(ctx: &Ctx) -> Result<String> {
-    render_config(ctx, &mut Vec::new())
+    render_config(ctx, &home_dir(), &mut Vec::new())
 }
 
 /// Fuzzing entry point (`fuzz/`), not a stable API: `fragment` merged into
@@ -147,64 +147,79 @@ impl Agent for Codex {
     }
 
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
-        let mut found = Vec::new();
-        let fragment = render_config(ctx, &mut found)?;
-        let rules = render_rules(ctx)?;
-        reminders(ctx, &mut found);
-        // A preview writes nothing: a managed file it cannot read counts as
-        // one that does not enable the proxy.
-        let path = config_path(ctx.config)?;
-        let managed = read_text(path).ok().flatten();
-        network_reminder(&fragment, managed.as_deref(), &mut found);
-        warnings.extend(found);
-        Ok(preview_text(path, &fragment, rules.as_ref()))
+        preview(ctx, &home_dir(), warnings)
     }
 
     fn stage(&self, ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
-        let mut found = Vec::new();
-        let fragment = render_config(ctx, &mut found)?;
-        let rules = render_rules(ctx)?;
-        reminders(ctx, &mut found);
-        let path = config_path(ctx.config)?;
-        let existing = read_text(path)?;
-        network_reminder(&fragment, existing.as_deref(), &mut found);
-        let merged = merge::merge(existing.as_deref().unwrap_or_default(), &fragment, path)?;
-        plan.write(path.to_path_buf(), merged, FileKind::AgentTarget);
-        if let Some((rules_path, text)) = &rules {
-            plan.write(rules_path.clone(), text.clone(), FileKind::AgentTarget);
-        }
-        plan.notice(RESTART);
-        plan.dry_run(self.name(), preview_text(path, &fragment, rules.as_ref()));
-        warnings.extend(found);
-        Ok(())
+        stage(ctx, plan, &home_dir(), warnings)
     }
 
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
-        let path = config_path(ctx.config)?;
-        let rules_path = ctx.config.targets.codex_rules.as_deref();
-        for target in std::iter::once(path).chain(rules_path) {
-            if !target.exists() {
-                return Ok(AgentDiff::TargetMissing(format!(
-                    "codex target file not found: {}",
-                    target.display()
-                )));
-            }
-        }
-        // Warnings are only shown when the comparison itself succeeds.
-        let mut found = Vec::new();
-        let fragment = render_config(ctx, &mut found)?;
-        let existing = read_text(path)?.unwrap_or_default();
-        let mut result = drift::compare_config(&existing, &fragment, path)?;
-        if let Some(rules_path) = rules_path {
-            let expected = render_rules(ctx)?.map(|(_, text)| text).unwrap_or_default();
-            drift::compare_rules(rules_path, &expected, &mut result)?;
-        }
-        reminders(ctx, &mut found);
-        network_reminder(&fragment, Some(&existing), &mut found);
-        warnings.extend(found);
-        Ok(AgentDiff::Compared {
-            missing: result.missing,
-            extra: result.extra,
-        })
+        diff(ctx, &home_dir(), warnings)
     }
+}
+
+// The commands run with `~` as $HOME; the unit tests pass their own home so
+// that what exists under the real one cannot change their warnings.
+
+fn preview(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
+    let mut found = Vec::new();
+    let fragment = render_config(ctx, home, &mut found)?;
+    let rules = render_rules(ctx)?;
+    reminders(ctx, &mut found);
+    // A preview writes nothing: a managed file it cannot read counts as
+    // one that does not enable the proxy.
+    let path = config_path(ctx.config)?;
+    let managed = read_text(path).ok().flatten();
+    network_reminder(&fragment, managed.as_deref(), &mut found);
+    warnings.extend(found);
+    Ok(preview_text(path, &fragment, rules.as_ref()))
+}
+
+fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Result<()> {
+    let mut found = Vec::new();
+    let fragment = render_config(ctx, home, &mut found)?;
+    let rules = render_rules(ctx)?;
+    reminders(ctx, &mut found);
+    let path = config_path(ctx.config)?;
+    let existing = read_text(path)?;
+    network_reminder(&fragment, existing.as_deref(), &mut found);
+    let merged = merge::merge(existing.as_deref().unwrap_or_default(), &fragment, path)?;
+    plan.write(path.to_path_buf(), merged, FileKind::AgentTarget);
+    if let Some((rules_path, text)) = &rules {
+        plan.write(rules_path.clone(), text.clone(), FileKind::AgentTarget);
+    }
+    plan.notice(RESTART);
+    plan.dry_run(Codex.name(), preview_text(path, &fragment, rules.as_ref()));
+    warnings.extend(found);
+    Ok(())
+}
+
+fn diff(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<AgentDiff> {
+    let path = config_path(ctx.config)?;
+    let rules_path = ctx.config.targets.codex_rules.as_deref();
+    for target in std::iter::once(path).chain(rules_path) {
+        if !target.exists() {
+            return Ok(AgentDiff::TargetMissing(format!(
+                "codex target file not found: {}",
+                target.display()
+            )));
+        }
+    }
+    // Warnings are only shown when the comparison itself succeeds.
+    let mut found = Vec::new();
+    let fragment = render_config(ctx, home, &mut found)?;
+    let existing = read_text(path)?.unwrap_or_default();
+    let mut result = drift::compare_config(&existing, &fragment, path)?;
+    if let Some(rules_path) = rules_path {
+        let expected = render_rules(ctx)?.map(|(_, text)| text).unwrap_or_default();
+        drift::compare_rules(rules_path, &expected, &mut result)?;
+    }
+    reminders(ctx, &mut found);
+    network_reminder(&fragment, Some(&existing), &mut found);
+    warnings.extend(found);
+    Ok(AgentDiff::Compared {
+        missing: result.missing,
+        extra: result.extra,
+    })
 }

@@ -1,14 +1,21 @@
 //! Codex generation checked against outputs recorded from the reference
-//! (twsrt 1.0.0). In recorded text `{D}` stands for the test's temporary
-//! directory (the reference ran with HOME there).
+//! (twsrt 3.3.3) by `testdata/record.sh`. In recorded text `{D}` stands for
+//! the test's temporary directory (the reference ran with HOME there).
+//!
+//! A recorded case feeds the documents the reference compiled
+//! (`testdata/<case>/srt.json`, `bash.json`) to the agent as they are: what
+//! the compiler adds or reorders (sorted lists, the policy files under
+//! `~/.config/twsrt` in denyWrite) is its own tested job, and the Codex output
+//! is a function of the compiled documents.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
 
 use super::*;
-use crate::compile::Compiled;
+use crate::compile::{Canonical, Compiled};
 use crate::plan::Step;
+use crate::source::SourceKind;
 
 mod merge_cases;
 
@@ -30,10 +37,9 @@ enabled = false
 const BOTH_TARGETS: &str =
     "codex_config = \".codex/config.toml\"\ncodex_rules = \".codex/rules/twsrt.rules\"\n";
 
-/// The policy the merge cases were recorded with.
-const MERGE_SRT: &str = r#"{"filesystem": {"allowWrite": ["/opt/data", "./build"], "denyWrite": ["**/.env"], "denyRead": ["~/.ssh"]}, "network": {"allowedDomains": ["github.com"], "deniedDomains": []}}"#;
-const MERGE_BASH: &str = r#"{"deny": ["rm"]}"#;
-const MERGE_FRAGMENT: &str = include_str!("testdata/merge_fragment.toml");
+/// The managed config.toml the `merge` case writes into a fresh file; the
+/// merge cases were recorded with it.
+const MERGE_FRAGMENT: &str = include_str!("testdata/merge/fragment.toml");
 
 const EMPTY_SRT: &str = r#"{"filesystem": {"allowWrite": [], "denyWrite": [], "denyRead": []}, "network": {"allowedDomains": [], "deniedDomains": []}}"#;
 
@@ -63,23 +69,60 @@ struct Fixture {
 }
 
 impl Fixture {
+    /// The policy fragments `srt` and `bash` compiled (for the errors and
+    /// values the compile passes through).
     fn new(srt: &str, bash: &str) -> Self {
-        Self::with_targets(srt, bash, BOTH_TARGETS)
-    }
-
-    fn with_targets(srt: &str, bash: &str, targets: &str) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path().to_str().unwrap().to_string();
-        std::fs::write(dir.path().join("srt.jsonc"), srt.replace("{D}", &d)).unwrap();
-        std::fs::write(dir.path().join("bash.jsonc"), bash).unwrap();
-        let text = format!("{CONFIG}[targets]\n{targets}");
-        let config = crate::config::parse(&text, &dir.path().join("config.toml")).unwrap();
+        let (dir, config) = Self::config(srt, bash, BOTH_TARGETS);
         let compiled = crate::compile::compile(&config, None).unwrap();
         Fixture {
             dir,
             config,
             compiled,
         }
+    }
+
+    /// A recorded case with both Codex targets.
+    fn case(name: &str) -> Self {
+        Self::case_with_targets(name, BOTH_TARGETS)
+    }
+
+    /// A recorded case: the compiled documents the reference produced, and
+    /// the directories its `home.txt` lists created in the temp directory.
+    fn case_with_targets(name: &str, targets: &str) -> Self {
+        let (dir, config) = Self::config("{}", "{}", targets);
+        let d = dir.path().to_str().unwrap();
+        let document = |file: &str| {
+            let text = read(name, file).replace("{D}", d);
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}/{file}: {e}"))
+        };
+        let mut compiled = crate::compile::compile(&config, None).unwrap();
+        compiled.canonical = vec![
+            Canonical::new(SourceKind::Srt, "srt.json".into(), document("srt.json")),
+            Canonical::new(SourceKind::Bash, "bash.json".into(), document("bash.json")),
+        ];
+        // The recorded policy files lie in ~/.config/twsrt, which existed
+        // where the reference ran.
+        std::fs::create_dir_all(dir.path().join(".config/twsrt")).unwrap();
+        for line in read_opt(name, "home.txt").unwrap_or_default().lines() {
+            match line.split_once(' ') {
+                Some(("dir", p)) => std::fs::create_dir_all(dir.path().join(p)).unwrap(),
+                _ => panic!("bad home.txt line {line:?}"),
+            }
+        }
+        Fixture {
+            dir,
+            config,
+            compiled,
+        }
+    }
+
+    fn config(srt: &str, bash: &str, targets: &str) -> (TempDir, Config) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("srt.jsonc"), srt).unwrap();
+        std::fs::write(dir.path().join("bash.jsonc"), bash).unwrap();
+        let text = format!("{CONFIG}[targets]\n{targets}");
+        let config = crate::config::parse(&text, &dir.path().join("config.toml")).unwrap();
+        (dir, config)
     }
 
     fn ctx(&self, yolo: bool) -> Ctx<'_> {
@@ -94,24 +137,26 @@ impl Fixture {
         self.dir.path().join(rel)
     }
 
+    /// `~` of the rendering: the temp directory, where the reference ran
+    /// with HOME (not the real home, whose contents could add warnings).
+    fn home(&self) -> &Path {
+        self.dir.path()
+    }
+
     fn preview(&self, yolo: bool) -> Result<(String, Warnings)> {
         let mut warnings = Vec::new();
-        Codex
-            .preview(&self.ctx(yolo), &mut warnings)
-            .map(|p| (p, warnings))
+        preview(&self.ctx(yolo), self.home(), &mut warnings).map(|p| (p, warnings))
     }
 
     fn stage(&self) -> Result<(Plan, Warnings)> {
         let mut plan = Plan::default();
         let mut warnings = Vec::new();
-        Codex
-            .stage(&self.ctx(false), &mut plan, &mut warnings)
-            .map(|()| (plan, warnings))
+        stage(&self.ctx(false), &mut plan, self.home(), &mut warnings).map(|()| (plan, warnings))
     }
 
     fn diff(&self) -> (Result<AgentDiff>, Warnings) {
         let mut warnings = Vec::new();
-        let result = Codex.diff(&self.ctx(false), &mut warnings);
+        let result = diff(&self.ctx(false), self.home(), &mut warnings);
         (result, warnings)
     }
 
@@ -127,22 +172,31 @@ impl Fixture {
     }
 }
 
+fn data_path(case: &str, file: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src/agent/codex/testdata")
+        .join(case)
+        .join(file)
+}
+
+fn read(case: &str, file: &str) -> String {
+    let path = data_path(case, file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn read_opt(case: &str, file: &str) -> Option<String> {
+    std::fs::read_to_string(data_path(case, file)).ok()
+}
+
 fn error_text(result: Result<impl std::fmt::Debug>) -> String {
     result.expect_err("expected an error").to_string()
 }
 
 #[test]
 fn kitchen_sink_preview_matches_the_reference() {
-    let f = Fixture::new(
-        include_str!("testdata/kitchen_sink.srt.jsonc"),
-        include_str!("testdata/kitchen_sink.bash.jsonc"),
-    );
-    std::fs::create_dir(f.path("sockdir")).unwrap();
+    let f = Fixture::case("kitchen_sink");
     let (preview, warnings) = f.preview(false).unwrap();
-    assert_eq!(
-        preview,
-        f.expand(include_str!("testdata/kitchen_sink.preview"))
-    );
+    assert_eq!(preview, f.expand(&read("kitchen_sink", "preview.txt")));
     // The reference's facts, in its order, in our words.
     let expected: Vec<String> = [
         "allowUnixSockets entry {D}/sockdir skipped: Codex accepts only the exact absolute path of a socket, not a directory or a relative path",
@@ -170,11 +224,7 @@ fn kitchen_sink_preview_matches_the_reference() {
 
 #[test]
 fn yolo_renders_the_same_and_reports_the_yolo_overrides() {
-    let f = Fixture::new(
-        include_str!("testdata/kitchen_sink.srt.jsonc"),
-        include_str!("testdata/kitchen_sink.bash.jsonc"),
-    );
-    std::fs::create_dir(f.path("sockdir")).unwrap();
+    let f = Fixture::case("kitchen_sink");
     let (full, _) = f.preview(false).unwrap();
     let (yolo, warnings) = f.preview(true).unwrap();
     assert_eq!(full, yolo);
@@ -187,30 +237,43 @@ fn yolo_renders_the_same_and_reports_the_yolo_overrides() {
 
 #[test]
 fn escapes_and_non_ascii_match_the_reference() {
-    let f = Fixture::new(
-        include_str!("testdata/escapes.srt.jsonc"),
-        include_str!("testdata/escapes.bash.jsonc"),
-    );
+    let f = Fixture::case("escapes");
     let (preview, warnings) = f.preview(false).unwrap();
-    assert_eq!(preview, f.expand(include_str!("testdata/escapes.preview")));
+    assert_eq!(preview, f.expand(&read("escapes", "preview.txt")));
     assert_eq!(
         warnings,
         [RULES_REMINDER, LEGACY_REMINDER, NETWORK_PROXY_REMINDER]
     );
 }
 
+/// What the policy files of a recorded case (config.toml and the fragments
+/// under `~/.config/twsrt`, the canonical outputs there) become: the 3.3.3
+/// compile adds them to denyWrite, and Codex makes them read-only.
+const POLICY_FILES: &str = "\"~/.config/twsrt/bash-rules.json\" = \"read\"
+\"~/.config/twsrt/bash/base.jsonc\" = \"read\"
+\"~/.config/twsrt/config.toml\" = \"read\"
+\"~/.config/twsrt/srt-settings.json\" = \"read\"
+\"~/.config/twsrt/srt/base.jsonc\" = \"read\"
+";
+
+/// No rules of its own: the profile holds only the policy files, the rules
+/// file only its header.
 #[test]
 fn zero_rules_give_the_bare_profile_and_a_header_only_rules_file() {
-    let f = Fixture::new(EMPTY_SRT, "{}");
+    let f = Fixture::case("empty");
     let (preview, _) = f.preview(false).unwrap();
     let expected = "--- config: {D}/.codex/config.toml (managed fragment) ---\n\
 default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\n\
 allow_login_shell = false\n\n[permissions.twsrt]\nextends = \":workspace\"\n\
 description = \"Generated by twsrt; edit canonical twsrt sources instead.\"\n\n\
+[permissions.twsrt.filesystem]\n{POLICY_FILES}\n\
 [permissions.twsrt.network]\nenabled = true\n\n[permissions.twsrt.network.domains]\n\
 --- rules: {D}/.codex/rules/twsrt.rules ---\n# Generated by twsrt; edit bash-rules.json instead.\n\n\
 # These rules govern requests to run outside the sandbox only.";
-    assert_eq!(preview, f.expand(expected));
+    assert_eq!(
+        preview,
+        f.expand(&expected.replace("{POLICY_FILES}", POLICY_FILES))
+    );
     let (plan, _) = f.stage().unwrap();
     let Step::Write { content, .. } = &plan.steps[1] else {
         panic!("rules file not staged")
@@ -224,8 +287,7 @@ description = \"Generated by twsrt; edit canonical twsrt sources instead.\"\n\n\
 
 #[test]
 fn relative_write_paths_and_deny_overlaps() {
-    let srt = r#"{"filesystem": {"allowWrite": ["/q//", "/opt/data/**/", "./", "./.", "././c", ".//d", "./**", "**", "./x", "x/", "y", "./z"], "denyWrite": ["x", "./y", "z*", "./z*", "q*"], "denyRead": ["./x", ".env"]}, "network": {"allowedDomains": [], "deniedDomains": []}}"#;
-    let f = Fixture::with_targets(srt, "{}", "codex_config = \"c.toml\"\n");
+    let f = Fixture::case_with_targets("relative", "codex_config = \"c.toml\"\n");
     let (preview, warnings) = f.preview(false).unwrap();
     let body = preview
         .split_once("[permissions.twsrt.workspace_roots]")
@@ -233,10 +295,13 @@ fn relative_write_paths_and_deny_overlaps() {
         .1;
     assert_eq!(
         body,
-        "\n\"/q\" = true\n\n[permissions.twsrt.filesystem.\":workspace_roots\"]\nx = \"deny\"\n\
-         \".env\" = \"deny\"\ny = \"read\"\n\"z*\" = \"deny\"\n\"q*\" = \"deny\"\nc = \"write\"\n\
-         \"/d\" = \"write\"\n\"**\" = \"write\"\n\"x/\" = \"write\"\nz = \"write\"\n\n\
-         [permissions.twsrt.network]\nenabled = true\n\n[permissions.twsrt.network.domains]"
+        format!(
+            "\n\"/q\" = true\n\n[permissions.twsrt.filesystem]\n{POLICY_FILES}\n\
+             [permissions.twsrt.filesystem.\":workspace_roots\"]\n\"x/\" = \"deny\"\n\
+             \".env\" = \"deny\"\ny = \"read\"\n\"z*\" = \"deny\"\n\"q*\" = \"deny\"\nx = \"read\"\n\
+             \"**\" = \"write\"\nc = \"write\"\n\"/d\" = \"write\"\nz = \"write\"\n\n\
+             [permissions.twsrt.network]\nenabled = true\n\n[permissions.twsrt.network.domains]"
+        )
     );
     assert_eq!(
         warnings,
@@ -254,12 +319,11 @@ fn relative_write_paths_and_deny_overlaps() {
 
 #[test]
 fn roots_are_skipped_only_when_a_deny_names_the_same_path() {
-    let srt = r#"{"filesystem": {"allowWrite": ["/d1/", "/d2", "/d3/**", "/d4", "/d5", "/d6/sub", "~/d7", "/d8/", "/d1", "/d1/**", "/r", "/r/"], "denyWrite": ["/d2/**", "/d4/x", "/d8"], "denyRead": ["/d1", "/d2/", "/d5/**", "/d6", "~/d7/"]}, "network": {"allowedDomains": [], "deniedDomains": []}}"#;
-    let f = Fixture::with_targets(srt, "{}", "codex_config = \"c.toml\"\n");
+    let f = Fixture::case_with_targets("roots", "codex_config = \"c.toml\"\n");
     let (preview, warnings) = f.preview(false).unwrap();
     assert!(preview.contains(
         "[permissions.twsrt.workspace_roots]\n\"/d2\" = true\n\"/d3\" = true\n\"/d4\" = true\n\
-         \"/d5\" = true\n\"/d6/sub\" = true\n\"~/d7\" = true\n\"/r\" = true\n\n"
+         \"/d5\" = true\n\"/d6/sub\" = true\n\"/r\" = true\n\"~/d7\" = true\n\n"
     ));
     assert_eq!(
         warnings[1],
@@ -270,11 +334,7 @@ fn roots_are_skipped_only_when_a_deny_names_the_same_path() {
 
 #[test]
 fn without_rules_target_there_is_no_rules_section_or_reminder() {
-    let f = Fixture::with_targets(
-        EMPTY_SRT,
-        r#"{"allow": ["ls"], "ask": ["x"], "deny": ["\""]}"#,
-        "codex_config = \"c.toml\"\n",
-    );
+    let f = Fixture::case_with_targets("norules", "codex_config = \"c.toml\"\n");
     let (preview, warnings) = f.preview(false).unwrap();
     assert!(preview.starts_with(&f.expand("--- config: {D}/c.toml (managed fragment) ---\n")));
     assert!(!preview.contains("--- rules:"));
@@ -287,7 +347,13 @@ fn without_rules_target_there_is_no_rules_section_or_reminder() {
 
 #[test]
 fn without_codex_config_codex_is_unconfigured_and_never_falls_back_to_a_default_path() {
-    let f = Fixture::with_targets(EMPTY_SRT, "{}", "");
+    let (dir, config) = Fixture::config(EMPTY_SRT, "{}", "");
+    let compiled = crate::compile::compile(&config, None).unwrap();
+    let f = Fixture {
+        dir,
+        config,
+        compiled,
+    };
     assert!(!Codex.configured(&f.config));
     assert_eq!(Codex.target_key(), "codex_config");
     // Called anyway, every method refuses instead of picking ~/.codex.
@@ -348,7 +414,7 @@ fn enabled_other_than_false_and_override_values_do_not_disable() {
 
 #[test]
 fn stage_writes_merged_config_rules_and_the_restart_line() {
-    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    let f = Fixture::case("merge");
     let existing = merge_cases::CASES[0].0;
     std::fs::create_dir_all(f.path(".codex")).unwrap();
     std::fs::write(f.path(".codex/config.toml"), existing).unwrap();
@@ -382,7 +448,7 @@ fn stage_writes_merged_config_rules_and_the_restart_line() {
 
 #[test]
 fn a_new_config_file_is_exactly_the_fragment() {
-    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    let f = Fixture::case("merge");
     let (plan, _) = f.stage().unwrap();
     let Step::Write { content, .. } = &plan.steps[0] else {
         panic!("no config write")
@@ -407,7 +473,7 @@ fn legacy_settings_in_the_managed_file_are_refused() {
             "sandbox_mode, sandbox_workspace_write",
         ),
     ] {
-        let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+        let f = Fixture::case("merge");
         f.apply();
         std::fs::write(f.path(".codex/config.toml"), text).unwrap();
         let err = error_text(f.stage());
@@ -421,7 +487,7 @@ fn legacy_settings_in_the_managed_file_are_refused() {
         assert!(warnings.is_empty(), "no warnings when diff fails");
     }
     // A profile of its own may hold sandbox_mode.
-    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    let f = Fixture::case("merge");
     std::fs::create_dir_all(f.path(".codex")).unwrap();
     std::fs::write(
         f.path(".codex/config.toml"),
@@ -433,7 +499,7 @@ fn legacy_settings_in_the_managed_file_are_refused() {
 
 #[test]
 fn toml_errors_name_the_position_but_never_the_content() {
-    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    let f = Fixture::case("merge");
     std::fs::create_dir_all(f.path(".codex")).unwrap();
     std::fs::write(
         f.path(".codex/config.toml"),
@@ -454,7 +520,7 @@ fn toml_errors_name_the_position_but_never_the_content() {
 
 #[test]
 fn diff_reports_missing_files_then_drift_entries() {
-    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    let f = Fixture::case("merge");
     let (result, warnings) = f.diff();
     assert_eq!(
         result.unwrap(),
@@ -554,7 +620,7 @@ fn diff_reports_missing_files_then_drift_entries() {
 
 #[test]
 fn an_empty_extra_table_in_the_profile_is_drift() {
-    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    let f = Fixture::case("merge");
     f.apply();
     let path = f.path(".codex/config.toml");
     let text = std::fs::read_to_string(&path).unwrap();
@@ -624,7 +690,7 @@ fn merge_into_dotted_permissions_keeps_the_document_valid() {
 /// unless the managed config.toml turns the feature on.
 #[test]
 fn the_network_proxy_warning_goes_only_when_the_managed_config_enables_the_feature() {
-    let f = Fixture::new(MERGE_SRT, MERGE_BASH);
+    let f = Fixture::case("merge");
     let last = |w: &Warnings| w.last().cloned().unwrap_or_default();
     assert_eq!(last(&f.preview(false).unwrap().1), NETWORK_PROXY_REMINDER);
     assert_eq!(last(&f.stage().unwrap().1), NETWORK_PROXY_REMINDER);
@@ -656,4 +722,25 @@ fn the_network_proxy_warning_goes_only_when_the_managed_config_enables_the_featu
     )
     .unwrap();
     assert_eq!(last(&f.diff().1), NETWORK_PROXY_REMINDER);
+}
+
+/// Every recorded case renders exactly the reference's `generate codex`
+/// output (the cases with other targets are rendered with those).
+#[test]
+fn every_recorded_case_matches_its_reference_preview() {
+    for case in [
+        "kitchen_sink",
+        "escapes",
+        "merge",
+        "empty",
+        "relative",
+        "roots",
+    ] {
+        let f = Fixture::case(case);
+        let (preview, _) = f.preview(false).unwrap();
+        assert_eq!(preview, f.expand(&read(case, "preview.txt")), "{case}");
+    }
+    let f = Fixture::case_with_targets("norules", "codex_config = \"c.toml\"\n");
+    let (preview, _) = f.preview(false).unwrap();
+    assert_eq!(preview, f.expand(&read("norules", "preview.txt")));
 }

@@ -28,9 +28,10 @@ const SRT: &str = r#"{"filesystem": {"allowWrite": [".", "/tmp"], "denyRead": ["
   "network": {"allowedDomains": ["github.com", "*.github.com"], "deniedDomains": ["evil.com"]}}"#;
 const BASH: &str = r#"{"allow": ["gh pr view"], "ask": ["git push"], "deny": ["rm", "sudo"]}"#;
 
-// Recorded from twsrt 1.0.0 (`generate copilot` on the same policy).
+// Recorded from twsrt 3.3.3 (`generate [--yolo] copilot` on the same policy,
+// `copilot_output` set): the compile sorts the domain lists.
 const FULL: &str = "--allow-tool 'shell' \\\n--allow-tool 'read' \\\n--allow-tool 'edit' \\\n\
---allow-tool 'write' \\\n--allow-url 'github.com' \\\n--allow-url '*.github.com' \\\n\
+--allow-tool 'write' \\\n--allow-url '*.github.com' \\\n--allow-url 'github.com' \\\n\
 --deny-url 'evil.com' \\\n--deny-tool 'shell(git push)' \\\n--deny-tool 'shell(rm)' \\\n\
 --deny-tool 'shell(sudo)' \\";
 const YOLO: &str =
