@@ -59,7 +59,6 @@ fn init_writes_a_starter_with_the_agents_commented_out_and_opens_the_editor() {
 /// The starter is a working policy: with no agent configured, `generate`
 /// handles the srt output alone (at its default path beside config.toml).
 #[test]
-#[ignore = "needs optional bash and default outputs (the compile part of issue 16)"]
 fn the_starter_compiles_without_any_agent() {
     init()
         .then()
