@@ -377,6 +377,9 @@ def record(exe, sc, out_dir):
         store_home(home, dest)
 
     (dest / "cmd").write_text("".join(a + "\n" for a in sc["cmd"]), encoding="utf-8")
+    if sc.get("port_cmd"):
+        # the port's spelling of the same command (a deliberate divergence, README.md)
+        (dest / "port_cmd").write_text("".join(a + "\n" for a in sc["port_cmd"]), encoding="utf-8")
     if sc.get("env"):
         (dest / "env").write_text("".join(f"{k}={v}\n" for k, v in sorted(sc["env"].items())), encoding="utf-8")
 
