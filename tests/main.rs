@@ -9,6 +9,7 @@ mod support;
 mod compile_errors;
 mod config_cmd;
 mod diagnostics;
+mod divergent_inputs;
 mod fuzz_regressions;
 mod mutation;
 mod parity;
