@@ -292,6 +292,11 @@ add("config_init_custom_path", ["-c", "{HOME}/custom dir/twsrt.toml", "config", 
 add("config_open_existing", ["config"], env={"EDITOR": "true"})
 add("config_open_missing", ["config"], base=False, env={"EDITOR": "true"})
 add("config_open_editor_fails", ["config"], env={"EDITOR": "false"})
+# $EDITOR is split as a shell splits it (3.3.3: shlex): quotes group, the path comes last.
+add("config_editor_shell_words", ["config"],
+    env={"EDITOR": """sh -c 'printf "%s|%s\\n" "$0" "$1" > "$HOME/edited"' 'my editor'"""})
+add("config_editor_quoted_path", ["config"], files={"bin dir/ed it": '#!/bin/sh\necho "$@" > "$HOME/edited"\n'},
+    chmod={"bin dir/ed it": 0o755}, env={"EDITOR": "'{HOME}/bin dir/ed it' --wait"})
 
 # ---------------------------------------------------------------------------
 # generate: previews
