@@ -10,6 +10,7 @@ mod compile_errors;
 mod config_cmd;
 mod diagnostics;
 mod diff_report;
+mod divergent_inputs;
 mod fuzz_regressions;
 mod mutation;
 mod parity;

@@ -1,6 +1,7 @@
-//! Parity replay: run the port on every scenario recorded from the reference twsrt 1.0.0
+//! Parity replay: run the port on every scenario recorded from the reference twsrt 3.3.3
 //! (`tests/parity/scenarios/<name>/`) and compare exit code, stdout, stderr facts and the
-//! HOME tree afterwards. The format, the facts rule and the deliberate divergences honoured
+//! HOME tree afterwards. A scenario's `port_cmd`, when present, replaces its `cmd` for the
+//! port (the `-n` forms 3.3.3 rejects and the port keeps accepting). The format, the facts rule and the deliberate divergences honoured
 //! here are described in `tests/parity/README.md`.
 //!
 //! `PARITY_FILTER=substring` runs a subset; `PARITY_VERBOSE=1` prints the full report of
@@ -137,7 +138,7 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
     let before = snapshot(&home, &homes)?;
     let divergence = Divergence::load(&dir.join("expected").join("divergence"))?;
 
-    let args: Vec<String> = read_text(&dir.join("cmd"))?
+    let args: Vec<String> = read_text(&command_file(dir))?
         .lines()
         .map(|a| a.replace(PLACEHOLDER, &home_str))
         .collect();
@@ -248,6 +249,18 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
         Ok(())
     } else {
         Err(problems.join("\n"))
+    }
+}
+
+/// The arguments file the port runs with: `port_cmd` when the scenario has one (the
+/// port's spelling of a command the reference no longer accepts, README.md "Deliberate
+/// divergences"), else `cmd`, the command the reference was recorded with.
+fn command_file(dir: &Path) -> PathBuf {
+    let port = dir.join("port_cmd");
+    if port.is_file() {
+        port
+    } else {
+        dir.join("cmd")
     }
 }
 
@@ -723,6 +736,15 @@ fn parsed_equal_ignores_comments_and_order() {
         compare_parsed("x.toml", "a = 1\n", "a = 1.0\n"),
         Err("--- expected (reference)\n+++ actual (port)\n@@ -1 +1 @@\n-a = 1\n+a = 1.0\n".into())
     );
+}
+
+#[test]
+fn the_port_runs_port_cmd_when_a_scenario_has_one() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("cmd"), "generate\nclaude\n").unwrap();
+    assert_eq!(command_file(dir.path()), dir.path().join("cmd"));
+    fs::write(dir.path().join("port_cmd"), "generate\n-n\nclaude\n").unwrap();
+    assert_eq!(command_file(dir.path()), dir.path().join("port_cmd"));
 }
 
 #[test]

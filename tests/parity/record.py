@@ -219,6 +219,9 @@ PATHISH = re.compile(r"(?<![\w~.\-])((?:\{HOME\}|/)[^\s'\"`,;()\[\]]*)")
 LOCATION = re.compile(r"(?:line|Line) (\d+),? (?:column|col) (\d+)")
 DOTTED_KEY = re.compile(r"(?<![\w./{~\-])([A-Za-z_][\w\-]*(?:\.[A-Za-z_<>][\w<>\-]*)+)(?![\w/(])")
 NUMBER = re.compile(r"(?<![\w./:\-])(\d+)(?![\w./\-]|:\d)")
+# Short status lines are interface, not prose: the whole line is a fact.
+STATUS_LINE = re.compile(r"^(?:Would write canonical|Would write agent target|Wrote canonical|Wrote"
+                         r"|Info: Migrated|Info: (?:claude|copilot|codex) skipped): \S")
 
 
 def jsonc_strings(text):
@@ -322,6 +325,8 @@ def derive_facts(stderr, names):
         is_error = bool(m) and m.group(1) == "Error"
         if m:
             add(m.group(0))
+        if STATUS_LINE.match(line):
+            add(line)
         for rx in QUOTED:
             for m in rx.finditer(line):
                 add(m.group(1))
@@ -377,6 +382,9 @@ def record(exe, sc, out_dir):
         store_home(home, dest)
 
     (dest / "cmd").write_text("".join(a + "\n" for a in sc["cmd"]), encoding="utf-8")
+    if sc.get("port_cmd"):
+        # the port's spelling of the same command (a deliberate divergence, README.md)
+        (dest / "port_cmd").write_text("".join(a + "\n" for a in sc["port_cmd"]), encoding="utf-8")
     if sc.get("env"):
         (dest / "env").write_text("".join(f"{k}={v}\n" for k, v in sorted(sc["env"].items())), encoding="utf-8")
 

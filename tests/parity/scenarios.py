@@ -3,6 +3,8 @@
 Every scenario is a dict with:
   name     unique directory name under scenarios/
   cmd      the arguments (list of str, without the program name); "{HOME}" is the HOME path
+  port_cmd optional: the arguments the replay gives the port instead of cmd (a spelling
+           3.3.3 rejects but the port accepts on purpose, e.g. `-w -n` for the preview)
   files    {relative path under HOME: text | bytes | None}; merged over the default HOME
            (config + fragments) unless base=False; None removes a default file
   env      extra environment for the command (dict)
@@ -97,20 +99,25 @@ def cfg(
     overrides="",
     extra="",
 ):
-    """Render a schema-1 config.toml."""
+    """Render a schema-1 config.toml.
+
+    bash=False leaves [sources.bash] out (and `bash` out of the default profile);
+    srt_output/bash_output None leave the `output` key out (3.3.3 defaults it)."""
     srt = {"base": "srt/base.jsonc"} if srt is None else srt
     bash = {"base": "bash/base.jsonc"} if bash is None else bash
-    profiles = {"default": {"srt": ["base"], "bash": ["base"]}} if profiles is None else profiles
+    default_sel = {"srt": ["base"], "bash": ["base"]} if bash is not False else {"srt": ["base"]}
+    profiles = {"default": default_sel} if profiles is None else profiles
     targets = DEFAULT_TARGETS if targets is None else targets
     out = ["schema_version = 1"]
     if default_profile is not None:
         out.append(f"default_profile = {q(default_profile)}")
-    out += ["", "[sources.srt]", f"output = {q(srt_output)}"]
+    out += ["", "[sources.srt]"] + ([f"output = {q(srt_output)}"] if srt_output is not None else [])
     for name, path in srt.items():
         out += ["", f"[sources.srt.fragments.{name}]", f"path = {q(path)}"]
-    out += ["", "[sources.bash]", f"output = {q(bash_output)}"]
-    for name, path in bash.items():
-        out += ["", f"[sources.bash.fragments.{name}]", f"path = {q(path)}"]
+    if bash is not False:
+        out += ["", "[sources.bash]"] + ([f"output = {q(bash_output)}"] if bash_output is not None else [])
+        for name, path in bash.items():
+            out += ["", f"[sources.bash.fragments.{name}]", f"path = {q(path)}"]
     for pname, p in profiles.items():
         out += ["", f"[profiles.{pname}]"]
         for key, val in p.items():
@@ -137,10 +144,10 @@ def home(config=None, srt=SRT_BASE, bash=BASH_BASE, **more):
     return files
 
 
-def work_home():
+def work_home(targets=None):
     """Profiles with inheritance: work extends default, combined extends both."""
     return home(
-        config=cfg(
+        config=cfg(targets=targets,
             srt={"base": "srt/base.jsonc", "work": "srt/work.jsonc", "extra": "srt/extra.jsonc"},
             bash={"base": "bash/base.jsonc", "work": "bash/work.jsonc"},
             profiles={
@@ -285,6 +292,11 @@ add("config_init_custom_path", ["-c", "{HOME}/custom dir/twsrt.toml", "config", 
 add("config_open_existing", ["config"], env={"EDITOR": "true"})
 add("config_open_missing", ["config"], base=False, env={"EDITOR": "true"})
 add("config_open_editor_fails", ["config"], env={"EDITOR": "false"})
+# $EDITOR is split as a shell splits it (3.3.3: shlex): quotes group, the path comes last.
+add("config_editor_shell_words", ["config"],
+    env={"EDITOR": """sh -c 'printf "%s|%s\\n" "$0" "$1" > "$HOME/edited"' 'my editor'"""})
+add("config_editor_quoted_path", ["config"], files={"bin dir/ed it": '#!/bin/sh\necho "$@" > "$HOME/edited"\n'},
+    chmod={"bin dir/ed it": 0o755}, env={"EDITOR": "'{HOME}/bin dir/ed it' --wait"})
 
 # ---------------------------------------------------------------------------
 # generate: previews
@@ -292,13 +304,15 @@ add("config_open_editor_fails", ["config"], env={"EDITOR": "false"})
 
 add("gen_claude_full", ["generate", "claude"], files={".netrc": "machine x\n"})
 add("gen_claude_yolo", ["generate", "--yolo", "claude"], files={".netrc": "machine x\n"})
-add("gen_copilot_full", ["generate", "copilot"])
-add("gen_copilot_yolo", ["generate", "--yolo", "copilot"])
+# Copilot is opt-in in 3.3.3: these scenarios set copilot_output so there is a rendering.
+COPILOT_TARGETS = {**DEFAULT_TARGETS, "copilot_output": "copilot-flags.txt"}
+add("gen_copilot_full", ["generate", "copilot"], files={TW + "config.toml": cfg(targets=COPILOT_TARGETS)})
+add("gen_copilot_yolo", ["generate", "--yolo", "copilot"], files={TW + "config.toml": cfg(targets=COPILOT_TARGETS)})
 add("gen_codex_full", ["generate", "codex"])
 add("gen_all_default", ["generate"])
 add("gen_all_yolo", ["generate", "--yolo"])
 add("gen_unknown_agent", ["generate", "gemini"])
-add("gen_dry_run_without_write", ["generate", "-n", "claude"])
+add("gen_dry_run_without_write", ["generate", "claude"], port_cmd=["generate", "-n", "claude"])
 
 # Claude denyRead: /** unless a glob or an existing regular file under HOME
 add("gen_claude_denyread_detection", ["generate", "claude"],
@@ -316,7 +330,7 @@ add("gen_claude_denyread_detection", ["generate", "claude"],
     })
 
 add("gen_all_nonascii", ["generate"],
-    files={
+    files={TW + "config.toml": cfg(targets=COPILOT_TARGETS),
         TW + "srt/base.jsonc": srt_doc(
             deny_read=["~/Dokumente/geheim", "~/naïve.txt", "~/emoji😀/x"],
             deny_write=["~/Ünïcode/**", "**/päss.txt"],
@@ -377,7 +391,7 @@ denyRead = ["~/.only"]
 # profiles with inheritance
 add("gen_profile_work_claude", ["generate", "-p", "work", "claude"], files=work_home())
 add("gen_profile_combined_codex", ["generate", "-p", "combined", "codex"], files=work_home())
-add("gen_profile_extra_copilot", ["generate", "-p", "extra", "copilot"], files=work_home())
+add("gen_profile_extra_copilot", ["generate", "-p", "extra", "copilot"], files=work_home(targets=COPILOT_TARGETS))
 add("gen_default_profile_work", ["generate", "claude"], files={
     **work_home(),
     TW + "config.toml": work_home()[TW + "config.toml"].replace('default_profile = "default"', 'default_profile = "work"')})
@@ -386,7 +400,8 @@ add("gen_default_profile_work", ["generate", "claude"], files={
 add("gen_config_relative_c", ["-c", "alt/conf.toml", "generate", "codex"], files={
     "alt/conf.toml": cfg(srt={"base": "../.config/twsrt/srt/base.jsonc"},
                          bash={"base": "~/.config/twsrt/bash/base.jsonc"}),
-})
+}, divergence=["# 3.3.3 also write-denies the unnormalised spelling ~/alt/../...; the port normalises it.",
+               "stdout-ignore-lines-containing /../"])
 add("gen_config_nonascii_dir", ["-c", "{HOME}/Konfigürätion/config.toml", "generate", "-w", "claude"], files={
     "Konfigürätion/config.toml": cfg(srt={"base": "{HOME}/Konfigürätion/srt/bäse.jsonc"},
                                      bash={"base": "bash/base.jsonc"},
@@ -419,21 +434,21 @@ add("w_claude_existing_invalid_json", ["generate", "-w", "claude"], files={
 add("w_all_explicit_yolo_targets", ["generate", "--yolo", "-w"], files={
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "claude_settings_yolo": "~/.claude/yolo-settings.json",
                                      "copilot_output": "copilot.txt", "copilot_output_yolo": "{HOME}/yolo-flags"})})
-add("w_claude_dry_run", ["generate", "-w", "-n", "claude"], files={".claude/settings.full.json": CLAUDE_EXISTING})
-add("w_claude_dry_run_migration", ["generate", "--dry-run", "--write", "claude"],
+add("w_claude_dry_run", ["generate", "claude"], port_cmd=["generate", "-w", "-n", "claude"], files={".claude/settings.full.json": CLAUDE_EXISTING})
+add("w_claude_dry_run_migration", ["generate", "claude"], port_cmd=["generate", "--dry-run", "--write", "claude"],
     files={".claude/settings.json": CLAUDE_EXISTING})
 add("w_copilot_stdout", ["generate", "-w", "copilot"])
 add("w_copilot_output_file", ["generate", "-w", "copilot"], files={
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "copilot-flags.txt"})})
 add("w_copilot_output_yolo_default", ["generate", "--yolo", "-w", "copilot"], files={
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "~/flags/copilot.txt"})})
-add("w_copilot_dry_run", ["generate", "-w", "-n", "copilot"], files={
+add("w_copilot_dry_run", ["generate", "copilot"], port_cmd=["generate", "-w", "-n", "copilot"], files={
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "copilot-flags.txt"})})
 add("w_codex_fresh", ["generate", "-w", "codex"])
 add("w_codex_merge_commented", ["generate", "-w", "codex"], files={".codex/config.toml": CODEX_COMMENTED})
 add("w_codex_merge_idempotent", ["generate", "-w", "codex"], files={".codex/config.toml": CODEX_COMMENTED},
     prep=[["generate", "-w", "codex"]])
-add("w_codex_dry_run", ["generate", "-w", "-n", "codex"], files={".codex/config.toml": CODEX_COMMENTED})
+add("w_codex_dry_run", ["generate", "codex"], port_cmd=["generate", "-w", "-n", "codex"], files={".codex/config.toml": CODEX_COMMENTED})
 add("w_codex_no_rules_target", ["generate", "-w", "codex"], files={
     TW + "config.toml": cfg(targets={"claude_settings": "~/.claude/settings.full.json",
                                      "codex_config": "~/.codex/config.toml"}),
@@ -453,7 +468,7 @@ add("w_codex_legacy_sandbox_workspace_write", ["generate", "-w", "codex"], files
 add("w_codex_invalid_existing_toml", ["generate", "-w", "codex"], files={".codex/config.toml": "model = \n"},
     facts=["Error:", "1"])  # line 1; tomlkit counts columns from 0 (col 8), the port from 1 (col 9)
 add("w_all_yolo_fresh", ["generate", "--yolo", "-w"])
-add("w_all_dry_run", ["generate", "-w", "-n"], files={".codex/config.toml": CODEX_COMMENTED,
+add("w_all_dry_run", ["generate"], port_cmd=["generate", "-w", "-n"], files={".codex/config.toml": CODEX_COMMENTED,
                                                        ".claude/settings.json": CLAUDE_EXISTING})
 add("w_all_copilot_file", ["generate", "all", "-w"], files={
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "copilot-flags.txt"})})
@@ -657,8 +672,235 @@ add("codex_deny_wins_over_root", ["generate", "codex"], files={TW + "srt/base.js
 add("codex_no_enabled_key", ["generate", "codex"], files={TW + "srt/base.jsonc": '{"filesystem": {"denyRead": ["~/.ssh"]}}\n'})
 
 # Copilot: a rule with a single quote (the port quotes it safely; documented divergence)
-add("copilot_single_quote_divergent", ["generate", "copilot"], files={TW + "bash/base.jsonc": bash_doc(deny=["rm", "echo it's"])},
+add("copilot_single_quote_divergent", ["generate", "copilot"], files={TW + "config.toml": cfg(targets=COPILOT_TARGETS), TW + "bash/base.jsonc": bash_doc(deny=["rm", "echo it's"])},
     divergence=["# The reference wraps a quote-bearing rule in single quotes unchanged; the port escapes it.",
                 "stdout-ignore-lines-containing shell(echo it"])
+
+# ---------------------------------------------------------------------------
+# issue 16: the 3.3.3 semantics, one small scenario per item
+# ---------------------------------------------------------------------------
+
+CLAUDE_ONLY = {"claude_settings": "~/.claude/settings.full.json"}
+CLAUDE_CFG = cfg(targets=CLAUDE_ONLY)
+
+# Claude path anchoring: absolute -> //, ~/ kept, relative, globs, trailing slash,
+# relative non-glob = directory; an existing file, an existing dir and a missing path.
+# denyRead (Read + Edit rules) and allowWrite (Edit allows); no existing denyWrite
+# directory here (see claude_denywrite_existing_dir_divergent).
+ANCHOR_FILES = {
+    "abs-file.txt": "f\n", "absdir/x": "x\n", ".netrc": "m\n", "hdir/x": "x\n",
+    "rel-file.txt": "f\n", "reldir/x": "x\n",
+}
+add("anchor_claude_denyread", ["generate", "claude"], files={
+    TW + "config.toml": CLAUDE_CFG, **ANCHOR_FILES,
+    TW + "srt/base.jsonc": srt_doc(deny_read=[
+        "{HOME}/abs-file.txt", "{HOME}/absdir", "{HOME}/abs-missing", "{HOME}/absdir/",
+        "~/.netrc", "~/hdir", "~/missing", "~/hdir/",
+        "rel-file.txt", "reldir", "relmissing", "reldir/", "./dot-rel",
+        "**/*.pem", "~/.config/*.key", "/opt/*/secret", "src/**"])})
+add("anchor_claude_denywrite", ["generate", "claude"], files={
+    TW + "config.toml": CLAUDE_CFG, **ANCHOR_FILES,
+    TW + "srt/base.jsonc": srt_doc(deny_write=[
+        "{HOME}/abs-file.txt", "{HOME}/abs-missing", "~/.netrc", "~/missing",
+        "rel-file.txt", "relmissing", "relmissing/", "**/.env", "~/.config/*.key", "/opt/*/x"])})
+add("anchor_claude_allowwrite", ["generate", "claude"], files={
+    TW + "config.toml": CLAUDE_CFG, **ANCHOR_FILES,
+    TW + "srt/base.jsonc": srt_doc(allow_write=[
+        ".", "./build", "build/", "/tmp", "/tmp/**", "{HOME}/abs-file.txt", "{HOME}/absdir",
+        "{HOME}/abs-missing", "~/dev", "~/hdir/", "~/.netrc", "rel-file.txt", "reldir",
+        "relmissing", "src/**", "~/cache/*/x"])})
+add("anchor_claude_allowwrite_yolo", ["generate", "--yolo", "claude"], files={
+    TW + "config.toml": CLAUDE_CFG,
+    TW + "srt/base.jsonc": srt_doc(allow_write=[".", "/tmp", "~/dev"], deny_read=["~/.ssh"])})
+
+# The one scenario with an existing denyWrite directory: 3.3.3 writes Edit(dir) alone, the
+# port adds Edit(dir/**) (a deliberate divergence, README.md); those lines are ignored.
+add("claude_denywrite_existing_dir_divergent", ["generate", "claude"], files={
+    TW + "config.toml": CLAUDE_CFG, "wdir/x": "x\n",
+    TW + "srt/base.jsonc": srt_doc(deny_write=["~/wdir", "{HOME}/wdir"], deny_read=["~/.aws"])},
+    divergence=["# 3.3.3 protects an existing denyWrite directory with Edit(dir) alone; the port adds Edit(dir/**).",
+                "stdout-ignore-lines-containing wdir"])
+
+# sandbox.filesystem lists are always empty, also over [sandbox_overrides.*.filesystem]
+# (the port adds a Warning there; facts only check the reference's).
+FS_OVERRIDES = """
+[sandbox_overrides.full.filesystem]
+allowWrite = ["/override-full"]
+denyRead = ["~/.override-full"]
+
+[sandbox_overrides.yolo.filesystem]
+denyWrite = ["~/.override-yolo"]
+allowWrite = ["/override-yolo"]
+"""
+add("claude_fs_lists_empty_override_full", ["generate", "claude"], files={
+    TW + "config.toml": cfg(targets=CLAUDE_ONLY, overrides=FS_OVERRIDES)})
+add("claude_fs_lists_empty_override_yolo", ["generate", "--yolo", "claude"], files={
+    TW + "config.toml": cfg(targets=CLAUDE_ONLY, overrides=FS_OVERRIDES)})
+add("w_claude_fs_lists_empty_existing", ["generate", "-w", "claude"], files={
+    TW + "config.toml": CLAUDE_CFG, ".claude/settings.full.json": CLAUDE_EXISTING})
+
+# The merge owns every Edit(...) allow: a foreign Edit allow goes, a foreign non-Edit stays.
+FOREIGN_ALLOWS = """{
+  "permissions": {
+    "allow": ["Edit(~/x)", "Read", "Bash(npm test:*)", "Edit", "WebFetch(domain:old.example)"],
+    "defaultMode": "acceptEdits"
+  }
+}
+"""
+add("w_claude_merge_owns_edit_allows", ["generate", "-w", "claude"], files={
+    TW + "config.toml": CLAUDE_CFG, ".claude/settings.full.json": FOREIGN_ALLOWS})
+add("diff_claude_foreign_edit_allow", ["diff", "claude"], files={TW + "config.toml": CLAUDE_CFG},
+    prep=[["generate", "-w", "claude"]],
+    edits={".claude/settings.full.json": lambda t: t.replace('"allow": [', '"allow": [\n      "Edit(~/x)",\n      "Bash(ls)",', 1)})
+add("diff_claude_missing_edit_allow", ["diff", "claude"], files={TW + "config.toml": CLAUDE_CFG},
+    prep=[["generate", "-w", "claude"]],
+    edits={".claude/settings.full.json": lambda t: t.replace('      "Edit(/tmp)",\n', '', 1).replace('      "Edit(//tmp)",\n', '', 1)})
+
+# denyRead implies denyWrite, in every agent
+IMPLIED = srt_doc(deny_read=["~/.ssh", "~/.aws/credentials", "/etc/secret-x"], deny_write=["**/.env", "~/.ssh"],
+                  allow_write=[".", "~/dev"], allowed=["github.com"])
+add("implied_denywrite_w_all", ["generate", "-w"], files={
+    TW + "config.toml": COP, TW + "srt/base.jsonc": IMPLIED, ".ssh/id": "k\n"})
+add("implied_denywrite_codex", ["generate", "codex"], files={TW + "srt/base.jsonc": IMPLIED})
+add("implied_denywrite_copilot", ["generate", "copilot"], files={TW + "config.toml": COP, TW + "srt/base.jsonc": IMPLIED})
+add("implied_denywrite_clash", ["generate", "claude"], files={
+    TW + "srt/base.jsonc": srt_doc(deny_read=["~/.ssh", "~/x"], allow_write=[".", "~/x"])})
+add("implied_denywrite_clash_across_fragments", ["generate", "-p", "work", "codex"], files={
+    **work_home(), TW + "srt/work.jsonc": '{"filesystem": {"allowWrite": ["~/.aws"]}}\n'})
+
+# Policy files are write-denied: config.toml, the outputs, every registered fragment.
+add("policy_files_plain_w", ["generate", "-w", "claude"], files={TW + "config.toml": CLAUDE_CFG})
+add("policy_files_symlinked_config_dir", ["generate", "-w", "claude"], base=False, files={
+    "dotfiles/twsrt/config.toml": CLAUDE_CFG,
+    "dotfiles/twsrt/srt/base.jsonc": SRT_BASE, "dotfiles/twsrt/bash/base.jsonc": BASH_BASE},
+    symlinks={".config/twsrt": "{HOME}/dotfiles/twsrt"})
+add("policy_files_fragment_outside", ["generate", "codex"], files={
+    TW + "config.toml": cfg(srt={"base": "srt/base.jsonc", "ext": "~/elsewhere/ext.jsonc",
+                                 "unused": "{HOME}/abs/unused.jsonc"},
+                            profiles={"default": {"srt": ["base", "ext"], "bash": ["base"]}}),
+    "elsewhere/ext.jsonc": '{"network": {"allowedDomains": ["ext.example"]}}\n',
+    "abs/unused.jsonc": '{}\n'})
+# (no `..` in these paths: 3.3.3 keeps a `..` spelling, the port normalises it; see
+# tests/divergent_inputs.rs)
+add("policy_files_outputs_elsewhere", ["generate", "claude"], files={
+    TW + "config.toml": cfg(srt_output="{HOME}/out/deep/srt.json", bash_output="rel-out/bash.json",
+                            targets=CLAUDE_ONLY)})
+add("policy_files_relative_c", ["-c", "alt/conf.toml", "generate", "-w", "claude"], base=False, files={
+    "alt/conf.toml": cfg(srt={"base": "srt/base.jsonc"}, bash={"base": "bash/base.jsonc"}, targets=CLAUDE_ONLY,
+                         srt_output="srt.json"),
+    "alt/srt/base.jsonc": SRT_BASE, "alt/bash/base.jsonc": BASH_BASE})
+add("policy_files_dot_relative_c", ["-c", "./alt/conf.toml", "generate", "-w", "copilot"], base=False, files={
+    "alt/conf.toml": cfg(targets={"copilot_output": "flags.txt"}),
+    "alt/srt/base.jsonc": SRT_BASE, "alt/bash/base.jsonc": BASH_BASE})
+
+# Sorted lists: every list 3.3.3 sorts, and two it keeps in fragment order.
+UNSORTED_SRT = """{
+  "enabled": true,
+  "filesystem": {
+    "denyRead": ["~/.zsh_history", "~/.aws", "**/*.pem"],
+    "denyWrite": ["~/.zshrc", "**/.env", "~/.bashrc"],
+    "allowWrite": ["~/dev", "/tmp", "."],
+    "allowRead": ["~/z-read", "~/a-read"]
+  },
+  "network": {
+    "allowedDomains": ["pypi.org", "github.com", "*.github.com"],
+    "deniedDomains": ["zz.example", "aa.example"],
+    "allowUnixSockets": ["/z.sock", "/a.sock"],
+    "allowMachLookup": ["com.z.service", "com.a.service"]
+  },
+  "ignoreViolations": { "z": ["/z", "/a"], "*": ["/usr/bin", "/bin"] }
+}
+"""
+UNSORTED_BASH = bash_doc(allow=["ls", "gh pr view", "cat"], deny=["sudo", "rm", "dd"], ask=["pip install", "git push"])
+add("sorted_lists_w_all", ["generate", "-w"], files={
+    TW + "config.toml": COP, TW + "srt/base.jsonc": UNSORTED_SRT, TW + "bash/base.jsonc": UNSORTED_BASH})
+add("sorted_lists_across_fragments", ["generate", "-p", "work", "claude"], files=work_home())
+
+# network.allowMachLookup passed through to Claude and diffed
+MACH = srt_doc(allowed=["github.com"], extra_net='"allowMachLookup": ["com.apple.b", "com.apple.a"]')
+add("claude_allow_mach_lookup", ["generate", "claude"], files={TW + "config.toml": CLAUDE_CFG, TW + "srt/base.jsonc": MACH})
+add("diff_claude_drift_mach_lookup", ["diff", "claude"], files={TW + "config.toml": CLAUDE_CFG, TW + "srt/base.jsonc": MACH},
+    prep=[["generate", "-w", "claude"]],
+    edits={".claude/settings.full.json": lambda t: t.replace('"com.apple.b"', '"com.apple.c"')})
+add("codex_allow_mach_lookup", ["generate", "codex"], files={TW + "srt/base.jsonc": MACH})
+
+# Optional bash: no [sources.bash]
+NOBASH = cfg(bash=False, targets={**DEFAULT_TARGETS, "copilot_output": "copilot-flags.txt"})
+add("nobash_gen_all", ["generate"], files={TW + "config.toml": NOBASH, TW + "bash/base.jsonc": None})
+add("nobash_gen_claude", ["generate", "claude"], files={TW + "config.toml": NOBASH, TW + "bash/base.jsonc": None})
+add("nobash_gen_codex", ["generate", "codex"], files={TW + "config.toml": NOBASH, TW + "bash/base.jsonc": None})
+add("nobash_gen_copilot", ["generate", "copilot"], files={TW + "config.toml": NOBASH, TW + "bash/base.jsonc": None})
+add("nobash_w_all", ["generate", "-w"], files={TW + "config.toml": NOBASH, TW + "bash/base.jsonc": None})
+add("nobash_diff_clean", ["diff"], files={TW + "config.toml": NOBASH, TW + "bash/base.jsonc": None},
+    prep=[["generate", "-w"]])
+add("nobash_diff_stale_bash_rules", ["diff", "codex"], files={TW + "config.toml": NOBASH, TW + "bash/base.jsonc": None,
+                                                             TW + "bash-rules.json": '{"deny": ["rm"]}\n'},
+    prep=[["generate", "-w"]])
+add("nobash_profile_names_bash", ["generate", "claude"], files={
+    TW + "config.toml": cfg(bash=False, profiles={"default": {"srt": ["base"], "bash": ["base"]}}),
+    TW + "bash/base.jsonc": None})
+
+# Default outputs: no `output` key -> srt-settings.json / bash-rules.json beside config.toml
+add("default_outputs_w", ["generate", "-w", "claude"], files={
+    TW + "config.toml": cfg(srt_output=None, bash_output=None, targets=CLAUDE_ONLY)})
+add("default_outputs_custom_config_dir", ["-c", "{HOME}/pol/twsrt.toml", "generate", "-w", "codex"], base=False, files={
+    "pol/twsrt.toml": cfg(srt_output=None, bash_output=None),
+    "pol/srt/base.jsonc": SRT_BASE, "pol/bash/base.jsonc": BASH_BASE})
+add("default_outputs_diff_missing", ["diff", "claude"], files={
+    TW + "config.toml": cfg(srt_output=None, bash_output=None, targets=CLAUDE_ONLY)})
+
+# Opt-in agents: an agent exists only when its target key is set
+CODEX_ONLY = cfg(targets={"codex_config": "~/.codex/config.toml", "codex_rules": "~/.codex/rules/twsrt.rules"})
+NO_TARGETS = cfg(targets={})
+add("optin_claude_unset_named", ["generate", "claude"], files={TW + "config.toml": CODEX_ONLY})
+add("optin_claude_unset_named_w", ["generate", "-w", "claude"], files={TW + "config.toml": CODEX_ONLY})
+add("optin_claude_unset_diff", ["diff", "claude"], files={TW + "config.toml": CODEX_ONLY})
+add("optin_codex_unset_named", ["generate", "codex"], files={TW + "config.toml": CLAUDE_CFG})
+add("optin_codex_unset_diff", ["diff", "codex"], files={TW + "config.toml": CLAUDE_CFG}, prep=[["generate", "-w"]])
+add("optin_copilot_unset_named_w", ["generate", "-w", "copilot"], files={TW + "config.toml": CLAUDE_CFG})
+add("optin_copilot_unset_diff", ["diff", "copilot"], files={TW + "config.toml": CLAUDE_CFG}, prep=[["generate", "-w"]])
+add("optin_all_only_codex", ["generate"], files={TW + "config.toml": CODEX_ONLY})
+add("optin_all_only_codex_w", ["generate", "-w", "all"], files={TW + "config.toml": CODEX_ONLY})
+add("optin_all_only_codex_diff", ["diff"], files={TW + "config.toml": CODEX_ONLY}, prep=[["generate", "-w"]])
+add("optin_all_only_copilot", ["generate", "--yolo"], files={TW + "config.toml": cfg(targets={"copilot_output": "flags.txt"})})
+add("optin_no_targets_gen", ["generate"], files={TW + "config.toml": NO_TARGETS})
+add("optin_no_targets_w", ["generate", "-w"], files={TW + "config.toml": NO_TARGETS})
+add("optin_no_targets_diff", ["diff"], files={TW + "config.toml": NO_TARGETS}, prep=[["generate", "-w"]])
+add("optin_no_targets_diff_missing", ["diff"], files={TW + "config.toml": NO_TARGETS})
+add("optin_no_targets_named_claude_w", ["generate", "-w", "claude"], files={TW + "config.toml": NO_TARGETS})
+add("optin_no_targets_yolo_w", ["generate", "--yolo", "-w"], files={TW + "config.toml": NO_TARGETS})
+
+# Dependent target keys without their primary key
+cfg_err("yolo_settings_without_primary", cfg(targets={"claude_settings_yolo": "~/.claude/y.json", "codex_config": "~/.codex/config.toml"}),
+        cmd=("generate", "codex"))
+cfg_err("copilot_yolo_without_primary", cfg(targets={"copilot_output_yolo": "~/y-flags.txt"}), cmd=("generate", "copilot"))
+cfg_err("codex_rules_without_config", cfg(targets={"codex_rules": "~/.codex/rules/twsrt.rules"}), cmd=("diff",))
+
+# Preview and streams
+add("streams_gen_two_agents", ["generate"], files={
+    TW + "config.toml": cfg(targets={"claude_settings": "~/.claude/settings.full.json", "copilot_output": "flags.txt"})})
+add("streams_gen_one_of_two", ["generate", "--yolo", "copilot"], files={
+    TW + "config.toml": cfg(targets={"claude_settings": "~/.claude/settings.full.json", "copilot_output": "flags.txt"})})
+add("streams_w_two_agents", ["generate", "-w"], files={
+    TW + "config.toml": cfg(targets={"claude_settings": "~/.claude/settings.full.json", "copilot_output": "flags.txt"})})
+add("streams_w_codex_restart_notice", ["generate", "-w", "codex"], files={
+    TW + "config.toml": CODEX_ONLY, ".codex/config.toml": 'model = "o3"\n'})
+add("streams_w_codex_unchanged_rerun", ["generate", "-w", "codex"], files={TW + "config.toml": CODEX_ONLY},
+    prep=[["generate", "-w", "codex"]])
+add("streams_w_migration_info", ["generate", "-w"], files={
+    TW + "config.toml": CLAUDE_CFG, ".claude/settings.json": '{"model": "opus"}\n'})
+add("streams_preview_migration", ["generate"], files={
+    TW + "config.toml": CLAUDE_CFG, ".claude/settings.json": '{"model": "opus"}\n'})
+add("streams_w_copilot_one_of_two", ["generate", "-w", "copilot"], files={
+    TW + "config.toml": cfg(targets={"claude_settings": "~/.claude/settings.full.json", "copilot_output": "flags.txt"})})
+
+# The diff format: drift in each agent at once, a missing target among present ones
+add("diff_drift_every_agent", ["diff"], **after_write(edits={
+    ".claude/settings.full.json": lambda t: t.replace('"WebFetch(domain:pypi.org)"', '"WebFetch(domain:old.example)"'),
+    ".codex/config.toml": lambda t: t.replace('"pypi.org" = "allow"\n', ''),
+    TW + "copilot-flags.txt": lambda t: t.replace("--deny-tool 'shell(sudo)' \\\n", ""),
+    ".srt-settings.json": lambda t: t.replace('"pypi.org"', '"pypi.example"')}))
+add("diff_one_target_missing_among_present", ["diff"], **after_write(edits={".codex/config.toml": None}))
+add("diff_yolo_missing_yolo_targets", ["diff", "--yolo"], **after_write())
 
 SCENARIOS = S
