@@ -293,9 +293,12 @@ add("config_open_existing", ["config"], env={"EDITOR": "true"})
 add("config_open_missing", ["config"], base=False, env={"EDITOR": "true"})
 add("config_open_editor_fails", ["config"], env={"EDITOR": "false"})
 # $EDITOR is split as a shell splits it (3.3.3: shlex): quotes group, the path comes last.
-add("config_editor_shell_words", ["config"],
-    env={"EDITOR": """sh -c 'printf "%s|%s\\n" "$0" "$1" > "$HOME/edited"' 'my editor'"""})
-add("config_editor_quoted_path", ["config"], files={"bin dir/ed it": '#!/bin/sh\necho "$@" > "$HOME/edited"\n'},
+# The editor appends to a file that exists before: a file the editor creates gets the
+# reference's umask (077, so 0600), which is the editor's business, not twsrt's.
+add("config_editor_shell_words", ["config"], files={"edited": ""},
+    env={"EDITOR": """sh -c 'printf "%s|%s\\n" "$0" "$1" >> "$HOME/edited"' 'my editor'"""})
+add("config_editor_quoted_path", ["config"],
+    files={"edited": "", "bin dir/ed it": '#!/bin/sh\necho "$@" >> "$HOME/edited"\n'},
     chmod={"bin dir/ed it": 0o755}, env={"EDITOR": "'{HOME}/bin dir/ed it' --wait"})
 
 # ---------------------------------------------------------------------------
