@@ -141,7 +141,11 @@ fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
             target.display()
         )));
     };
-    let entries = diff::entries(&generate(ctx, home), &on_disk);
+    let generated = generate(ctx, home);
+    // A file the merge would refuse (a `permissions` that is a list, a
+    // `sandbox` that is a string) is an error here too, not drift.
+    merge::check_shape(&on_disk, &target)?;
+    let entries = diff::entries(&generated, &on_disk);
     Ok(AgentDiff::Compared {
         missing: entries.missing,
         extra: entries.extra,

@@ -44,7 +44,7 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
 
     for doc in &compiled.canonical {
         let label = format!("{} canonical", doc.kind.name());
-        if canonical_matches(doc) {
+        if canonical_matches(doc)? {
             ui::success(&format!("{label}: no drift"));
         } else {
             drift = true;
@@ -99,17 +99,25 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
 
 /// The file on disk parses to the same JSON as the compiled document. A file
 /// that is missing, unreadable, not a regular file (a FIFO is never opened)
-/// or not JSON is drift, not an error.
-fn canonical_matches(doc: &Canonical) -> bool {
+/// or not JSON is drift, not an error. A directory is an error: no
+/// `generate -w` can replace it, so reporting drift would send the user to a
+/// command that fails.
+fn canonical_matches(doc: &Canonical) -> Result<bool> {
+    if std::fs::metadata(&doc.output).is_ok_and(|m| m.is_dir()) {
+        return Err(Error::target(
+            &doc.output,
+            "is a directory, not a canonical output file; remove it or change `output`",
+        ));
+    }
     let Ok(Some(bytes)) = crate::apply::read_existing(&doc.output) else {
-        return false;
+        return Ok(false);
     };
     // The file exactly as twsrt writes it: parsing it gives the compiled value.
     if bytes == doc.text().as_bytes() {
-        return true;
+        return Ok(true);
     }
-    match serde_json::from_slice::<Value>(&bytes) {
+    Ok(match serde_json::from_slice::<Value>(&bytes) {
         Ok(on_disk) => equality_key(&on_disk) == equality_key(doc.value()),
         Err(_) => false,
-    }
+    })
 }

@@ -94,6 +94,31 @@ pub fn merge(
     Ok(doc)
 }
 
+/// Refuse an existing file the merge would refuse, without merging: the
+/// top-level sections twsrt writes into must be objects (or absent, or
+/// null) and `permissions.allow` a list. `diff` calls this so such a file is an error
+/// there too, never drift.
+pub fn check_shape(doc: &Map<String, Value>, path: &Path) -> Result<()> {
+    let object_or_absent =
+        |parent: &Map<String, Value>, key: &str, dotted: &str| match parent.get(key) {
+            None | Some(Value::Null) | Some(Value::Object(_)) => Ok(()),
+            Some(_) => Err(not_a(path, dotted, "an object")),
+        };
+    object_or_absent(doc, "permissions", "permissions")?;
+    if let Some(Value::Object(permissions)) = doc.get("permissions") {
+        if !matches!(
+            permissions.get("allow"),
+            None | Some(Value::Null) | Some(Value::Array(_))
+        ) {
+            return Err(not_a(path, "permissions.allow", "a list"));
+        }
+    }
+    // `sandbox.network` and `sandbox.filesystem` are left to the comparison:
+    // an override may make them something else on purpose, and `-w` writes
+    // that into a new file as it is.
+    object_or_absent(doc, "sandbox", "sandbox")
+}
+
 /// An allow entry twsrt owns and replaces on every write (entries that
 /// are not strings are never twsrt's).
 pub fn is_managed_allow(entry: &str) -> bool {

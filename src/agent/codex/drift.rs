@@ -5,7 +5,7 @@ use std::path::Path;
 
 use toml_edit::{Document, Item, Table};
 
-use super::merge::{LEGACY_KEYS, fragment_doc, parse_existing, reject_legacy};
+use super::merge::{LEGACY_KEYS, check_permissions, fragment_doc, parse_existing, reject_legacy};
 use super::render::OWNED_KEYS;
 use crate::error::{Error, Result};
 use crate::tomltext::toml_to_json;
@@ -53,7 +53,10 @@ pub fn compare_config(existing: &str, fragment: &str, path: &Path) -> Result<Dri
     let Ok(doc) = Document::parse(existing) else {
         return compare_config_reporting(existing, fragment, path);
     };
-    if LEGACY_KEYS.iter().any(|k| doc.contains_key(k)) {
+    // A legacy key or a `permissions` that is not a table is refused, as
+    // the merge refuses it; the editable document reports it.
+    let odd_permissions = doc.get("permissions").is_some_and(|p| !p.is_table());
+    if odd_permissions || LEGACY_KEYS.iter().any(|k| doc.contains_key(k)) {
         return compare_config_reporting(existing, fragment, path);
     }
     match Document::parse(fragment) {
@@ -67,6 +70,7 @@ pub fn compare_config(existing: &str, fragment: &str, path: &Path) -> Result<Dri
 fn compare_config_reporting(existing: &str, fragment: &str, path: &Path) -> Result<Drift> {
     let doc = parse_existing(existing, path)?;
     reject_legacy(&doc, path)?;
+    check_permissions(&doc, path)?;
     let frag = fragment_doc(fragment)?;
     Ok(compare_tables(&frag, &doc))
 }

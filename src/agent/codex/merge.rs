@@ -71,7 +71,7 @@ pub fn merge(existing: &str, fragment: &str, path: &Path) -> Result<String> {
 }
 
 /// `permissions` must be a table twsrt can add `[permissions.twsrt]` to.
-fn check_permissions(doc: &DocumentMut, path: &Path) -> Result<()> {
+pub fn check_permissions(doc: &DocumentMut, path: &Path) -> Result<()> {
     match doc.get("permissions") {
         None | Some(Item::Table(_)) => Ok(()),
         Some(_) => Err(Error::target(

@@ -124,17 +124,29 @@ fn sixty_four_thousand_entries_compare_in_full() {
     assert!(extra.is_empty());
 }
 
+/// A section the merge would refuse is an error naming the file, not drift
+/// (a `permissions` list is not an empty policy); a `sandbox.network` of the
+/// wrong type is compared as empty.
 #[test]
-fn sections_of_the_wrong_type_read_as_empty() {
+fn sections_of_the_wrong_type_are_refused_or_read_as_empty() {
     let fixture = Fixture::new(
         r#"{"network": {"allowedDomains": ["a.io"]}}"#,
         "{}",
         None,
         "",
     );
+    for text in [
+        r#"{"permissions": []}"#,
+        r#"{"permissions": {"allow": "x"}}"#,
+        r#"{"sandbox": "on"}"#,
+    ] {
+        fixture.put("settings.full.json", text);
+        let err = diff(&fixture.ctx(false), &fixture.home()).unwrap_err();
+        assert!(err.to_string().contains("settings.full.json"), "{err}");
+    }
     fixture.put(
         "settings.full.json",
-        r#"{"permissions": [], "sandbox": {"network": "a.io", "enabled": false}}"#,
+        r#"{"sandbox": {"network": "a.io", "enabled": false}}"#,
     );
     let (missing, extra) = compared(&fixture, false);
     assert_eq!(
