@@ -105,13 +105,13 @@ pub fn check_shape(doc: &Map<String, Value>, path: &Path) -> Result<()> {
             Some(_) => Err(not_a(path, dotted, "an object")),
         };
     object_or_absent(doc, "permissions", "permissions")?;
-    if let Some(Value::Object(permissions)) = doc.get("permissions") {
-        if !matches!(
+    if let Some(Value::Object(permissions)) = doc.get("permissions")
+        && !matches!(
             permissions.get("allow"),
             None | Some(Value::Null) | Some(Value::Array(_))
-        ) {
-            return Err(not_a(path, "permissions.allow", "a list"));
-        }
+        )
+    {
+        return Err(not_a(path, "permissions.allow", "a list"));
     }
     // `sandbox.network` and `sandbox.filesystem` are left to the comparison:
     // an override may make them something else on purpose, and `-w` writes
