@@ -305,7 +305,9 @@ def plant(world: World) -> None:
         if not target.exists():
             target.write_text(content + "\n")
         else:
-            content = target.read_text().strip()
+            # An existing file (a policy file twsrt write-denies): the probe
+            # reads its first 200 bytes, so a prefix of them identifies it.
+            content = target.read_text()[:120]
         world.probes.append(Probe(kind, rule, target, content))
 
     def glob_samples(rule: str) -> list[Path]:
@@ -323,6 +325,8 @@ def plant(world: World) -> None:
             path = expand(rule, env)
             secret(rule, "secret", path, looks_like_file(path) and not path.is_dir())
     for rule in fs.get("denyWrite", []):
+        if rule in fs.get("denyRead", []):
+            continue  # denyRead implies denyWrite: probed above as unreadable
         if is_glob(rule):
             # Codex cannot make a glob read-only; twsrt compiles it to deny.
             for sample in glob_samples(rule):
