@@ -650,6 +650,15 @@ compose("allowwrite_vs_denywrite", '{"filesystem": {"allowWrite": ["~/dev", "/tm
 compose("bash_allow_vs_deny", '{"allow": ["git status", "rm"]}\n', '{"deny": ["rm"]}\n', kind="bash")
 compose("bash_ask_vs_deny", '{"ask": ["git push"]}\n', '{"deny": ["git push"]}\n', kind="bash")
 compose("bash_allow_vs_ask", '{"allow": ["pip install"]}\n', '{"ask": ["pip install"]}\n', kind="bash")
+# Which clash is reported follows the fragments' order: a denial in the first fragment is
+# named first, and a value listed on both sides wins over a scalar conflict.
+compose("denied_before_allowed_and_conflict",
+        '{"enabled": true, "network": {"allowedDomains": ["*.x.org"], "deniedDomains": ["sub.x.org"]}}\n',
+        '{"enabled": false, "network": {"allowedDomains": ["sub.x.org", "*.x.org"]}}\n')
+compose("bash_deny_in_first_fragment", '{"deny": ["rm"], "allow": ["ls"]}\n', '{"allow": ["ls"], "ask": ["rm"]}\n',
+        kind="bash")
+# Every fragment is parsed before any is schema-checked.
+compose("parse_error_before_schema_error", '{"network": 1}\n', '{"enabled": tru}\n')
 add("compose_overlap_in_one_fragment", ["generate", "claude"], files={
     TW + "bash/base.jsonc": '{"allow": ["ls"], "deny": ["ls"]}\n'})
 add("compose_conflict_via_profile_inheritance", ["generate", "-p", "child", "claude"], files={
