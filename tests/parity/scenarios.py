@@ -434,6 +434,12 @@ add("w_claude_dangling_symlink", ["generate", "-w", "claude"],
 add("w_claude_existing_invalid_json", ["generate", "-w", "claude"], files={
     ".claude/settings.full.json": '{"permissions": {"deny": [}\n'},
     facts_drop=["26"])  # "(char 26)" is a Python-ism
+# Error positions in an existing Claude file are Python's: columns in characters, the end
+# of a truncated file, a bad literal at its start (the port also gives the character index).
+add("w_claude_existing_invalid_json_nonascii", ["generate", "-w", "claude"], files={
+    ".claude/settings.full.json": '{\n  "model": "ünïcode",\n  "x": tru\n}\n'})
+add("diff_claude_existing_truncated_json", ["diff", "claude"], files={
+    ".claude/settings.full.json": '{"permissions": {"deny": ["Bash(rm)"'})
 add("w_all_explicit_yolo_targets", ["generate", "--yolo", "-w"], files={
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "claude_settings_yolo": "~/.claude/yolo-settings.json",
                                      "copilot_output": "copilot.txt", "copilot_output_yolo": "{HOME}/yolo-flags"})})
