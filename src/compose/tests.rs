@@ -2,7 +2,6 @@ use super::*;
 use crate::source::SourceKind;
 use crate::test_rng::Rng;
 use serde_json::json;
-use std::collections::HashMap;
 
 fn frag(name: &str, text: &str) -> ParsedFragment {
     ParsedFragment {
