@@ -570,6 +570,8 @@ cfg_err("missing_output", cfg().replace('output = "bash-rules.json"\n', ""))
 cfg_err("no_fragments", cfg().replace('\n[sources.bash.fragments.base]\npath = "bash/base.jsonc"\n', ""))
 cfg_err("fragment_path_missing", cfg().replace('path = "bash/base.jsonc"', 'note = "x"'))
 cfg_err("fragment_path_empty", cfg().replace('path = "bash/base.jsonc"', 'path = ""'))
+# A path key holding a number: the value is named.
+cfg_err("target_path_number", cfg(targets={}) + "[targets]\nclaude_settings = 7\n")
 add("cfg_fragment_not_jsonc", ["generate", "claude"], files={
     TW + "config.toml": cfg(bash={"base": "bash/base.json"}), TW + "bash/base.json": BASH_BASE})
 add("cfg_fragment_file_absent", ["generate", "claude"], files={TW + "bash/base.jsonc": None})
