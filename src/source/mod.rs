@@ -136,14 +136,52 @@ pub(crate) fn opposing(
     second: (&str, &Path),
 ) -> Error {
     Error::Policy(format!(
-        "profile '{profile}', source '{}': '{value}' is in {} ({}) and in {} ({}); \
+        "profile '{profile}', source '{}': {} is in {} ({}) and in {} ({}); \
          one value cannot be both",
         kind.name(),
+        quoted(value),
         first.0,
         first.1.display(),
         second.0,
         second.1.display(),
     ))
+}
+
+/// `value` quoted as twsrt 3.3.3 (Python's `repr`) quotes it, so a rule with
+/// a backslash or a quote reads the same: `'a\\ b'`, `"it's"`. Escapes the
+/// backslash, the quote used, line breaks, tabs and other control or
+/// separator characters; everything else is kept.
+pub(crate) fn quoted(value: &str) -> String {
+    let quote = if value.contains('\'') && !value.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push(quote);
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() || (c.is_whitespace() && c != ' ') => {
+                let n = u32::from(c);
+                out.push_str(&match n {
+                    0..=0xff => format!("\\x{n:02x}"),
+                    0x100..=0xffff => format!("\\u{n:04x}"),
+                    _ => format!("\\U{n:08x}"),
+                });
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
 }
 
 /// A value may sit in only one of `lists` (JSON pointers) across
@@ -180,4 +218,27 @@ fn exclusive(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// Each expected text is what Python's `repr` printed for the input.
+    #[test]
+    fn values_are_quoted_as_python_repr_quotes_them() {
+        for (value, repr) in [
+            ("rm", "'rm'"),
+            ("a\\ b", r"'a\\ b'"),
+            ("it's", r#""it's""#),
+            ("say \"hi\"", r#"'say "hi"'"#),
+            ("both ' and \"", r#"'both \' and "'"#),
+            ("tab\there", r"'tab\there'"),
+            ("nl\nx", r"'nl\nx'"),
+            ("ünï", "'ünï'"),
+            ("\u{1}", r"'\x01'"),
+            ("\u{2028}", r"'\u2028'"),
+            ("nb\u{a0}sp", r"'nb\xa0sp'"),
+        ] {
+            assert_eq!(super::quoted(value), repr, "{value:?}");
+        }
+    }
 }

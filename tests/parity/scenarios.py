@@ -665,6 +665,8 @@ compose("denied_before_allowed_and_conflict",
         '{"enabled": false, "network": {"allowedDomains": ["sub.x.org", "*.x.org"]}}\n')
 compose("bash_deny_in_first_fragment", '{"deny": ["rm"], "allow": ["ls"]}\n', '{"allow": ["ls"], "ask": ["rm"]}\n',
         kind="bash")
+# The clashing value is quoted as Python's repr quotes it (the backslash doubled).
+compose("bash_backslash_value_quoted", '{"ask": ["a\\\\ b"]}\n', '{"deny": ["a\\\\ b"]}\n', kind="bash")
 # Every fragment is parsed before any is schema-checked.
 compose("parse_error_before_schema_error", '{"network": 1}\n', '{"enabled": tru}\n')
 add("compose_overlap_in_one_fragment", ["generate", "claude"], files={
