@@ -687,6 +687,9 @@ add("codex_enabled_false_claude_ok", ["generate", "claude"], files={TW + "srt/ba
 jsonc("tilde_in_middle", srt_doc(deny_read=["/~/secret"]), cmd=("generate", "codex"), prefix="codex_")
 jsonc("dotdot_allowwrite", srt_doc(allow_write=["../sibling"]), cmd=("generate", "codex"), prefix="codex_")
 add("codex_unterminated_quote", ["generate", "codex"], files={TW + "bash/base.jsonc": bash_doc(deny=["rm", "echo \"unterminated"])})
+# A rule cited in an error or warning is quoted as Python's repr quotes it (backslash doubled).
+add("codex_unterminated_quote_backslash", ["generate", "codex"], files={TW + "bash/base.jsonc": bash_doc(deny=["rm", 'echo "x\\'])})
+add("copilot_ask_backslash_warning", ["generate", "copilot"], files={TW + "config.toml": cfg(targets=COPILOT_TARGETS), TW + "bash/base.jsonc": bash_doc(ask=["a\\ b"])})
 add("codex_shell_words", ["generate", "codex"], files={TW + "bash/base.jsonc": bash_doc(
     deny=["a\\ b", "x'y' z", 'echo "a b"#c', "  leading  blanks", "echo $HOME", "git push --force-with-lease", "naïve cmd"])})
 add("codex_deny_wins_over_root", ["generate", "codex"], files={TW + "srt/base.jsonc": srt_doc(
