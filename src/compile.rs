@@ -1,14 +1,14 @@
 //! From a loaded config and a profile name to canonical documents and rules.
 //!
-//! Per configured source kind, in config.toml order: each fragment of the
-//! profile is read, parsed ([`crate::fragment`]), checked against its kind's
-//! schema and composed ([`crate::compose`]); then the composition is checked
-//! for opposing actions, its set-like lists are sorted ([`sets`]) and, for
-//! srt, `filesystem.denyWrite` gains the read denies and the policy files
-//! ([`deny_write`], [`policy_files`]). Errors keep the reference's order:
-//! every fragment is read and checked before a composition conflict is
-//! reported, a conflict before an opposing-action error, and that before a
-//! path that is read-denied and write-allowed. Nothing here writes; reading
+//! Per configured source kind, in config.toml order: every fragment of the
+//! profile is read and parsed ([`crate::fragment`]), then each is checked
+//! against its kind's schema, then all of them for opposing actions, and
+//! only then composed ([`crate::compose`]); its set-like lists are sorted
+//! ([`sets`]) and, for srt, `filesystem.denyWrite` gains the read denies and
+//! the policy files ([`deny_write`], [`policy_files`]). Errors keep the
+//! reference's order: a parse error in any fragment before a schema error,
+//! that before an opposing-action error, that before a composition conflict,
+//! and that before a path that is read-denied and write-allowed. Nothing here writes; reading
 //! fragments and looking up the policy files' symlinks is the only
 //! filesystem access.
 
@@ -118,26 +118,25 @@ pub fn compile_protecting(
     Ok(Compiled { profile, canonical })
 }
 
-/// The checked composition of the profile's fragments of one kind.
+/// The checked composition of the profile's fragments of one kind. As in
+/// twsrt 3.3.3, every fragment is read before any is checked, and the
+/// opposing-action check comes before composing, so with several broken
+/// fragments the same error is reported first.
 fn compose_kind(profile: &ResolvedProfile, kind: SourceKind) -> Result<Value> {
     let fragments = profile.fragments(kind);
-    let mut composer = Composer::new(&profile.name, kind.name()).expecting(fragments.len());
-    let mut conflict = None;
-    for fragment in fragments {
-        let parsed = read_fragment(&fragment.path)?;
-        kind.validate(&parsed.path, &parsed.value)?;
-        // After a conflict the remaining fragments are still read and
-        // checked (their errors come first), but no longer composed.
-        if conflict.is_none() {
-            conflict = composer.add(parsed).err();
-        }
+    let parsed = fragments
+        .iter()
+        .map(|f| read_fragment(&f.path))
+        .collect::<Result<Vec<_>>>()?;
+    for fragment in &parsed {
+        kind.validate(&fragment.path, &fragment.value)?;
     }
-    if let Some(conflict) = conflict {
-        return Err(conflict);
+    kind.check_opposing(&profile.name, &parsed)?;
+    let mut composer = Composer::new(&profile.name, kind.name()).expecting(parsed.len());
+    for fragment in parsed {
+        composer.add(fragment)?;
     }
-    let composed = composer.finish();
-    kind.check_opposing(&profile.name, &composed)?;
-    Ok(composed.into_value())
+    Ok(composer.finish().into_value())
 }
 
 fn read_fragment(path: &Path) -> Result<ParsedFragment> {

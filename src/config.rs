@@ -185,12 +185,7 @@ impl Loader<'_> {
     fn check_schema_version(&self) -> Result<()> {
         match self.root.get("schema_version") {
             Some(item) if item.as_integer() == Some(1) => Ok(()),
-            Some(item) => Err(self.err(format!(
-                "schema_version must be 1, found {}",
-                item.as_value()
-                    .map(|v| v.to_string().trim().to_string())
-                    .unwrap_or_else(|| "a table".into())
-            ))),
+            Some(item) => Err(self.err(format!("schema_version must be 1, found {}", shown(item)))),
             None => Err(self.err("schema_version is missing; this version of twsrt reads 1")),
         }
     }
@@ -199,7 +194,11 @@ impl Loader<'_> {
     fn path_value(&self, key: &str, item: &Item) -> Result<PathBuf> {
         match item.as_str() {
             Some(s) if !s.is_empty() => Ok(resolve_config_path(s, self.dir)),
-            _ => Err(self.err(format!("{key} must be a non-empty path string"))),
+            // The value is named, as the reference names it.
+            _ => Err(self.err(format!(
+                "{key} must be a non-empty path string, found {}",
+                shown(item)
+            ))),
         }
     }
 
@@ -387,3 +386,10 @@ fn find_extends_cycle(profiles: &[(String, ProfileDef)]) -> Option<Vec<String>> 
 
 #[cfg(test)]
 mod tests;
+
+/// A config value as an error message shows it: its TOML text, or "a table".
+fn shown(item: &Item) -> String {
+    item.as_value()
+        .map(|v| v.to_string().trim().to_string())
+        .unwrap_or_else(|| "a table".into())
+}

@@ -293,6 +293,27 @@ fn opposing_actions_name_value_lists_and_fragments() {
     }
 }
 
+/// Which of several broken fragments is reported follows the reference: all
+/// fragments are parsed before any schema check, and values listed on both
+/// sides are found before fragments that set different values.
+#[test]
+fn errors_across_fragments_come_in_the_reference_order() {
+    rejects(
+        two_fragments("srt", r#"{"network": 1}"#, "{bad"),
+        "Error: {HOME}/.config/twsrt/srt/more.jsonc:1:2: expected an object key in double quotes\n",
+    );
+    rejects(
+        two_fragments(
+            "srt",
+            r#"{"enabled": true, "network": {"deniedDomains": ["a.com"]}}"#,
+            r#"{"enabled": false, "network": {"allowedDomains": ["a.com"]}}"#,
+        ),
+        "Error: profile 'default', source 'srt': 'a.com' is in network.deniedDomains \
+         ({HOME}/.config/twsrt/srt/base.jsonc) and in network.allowedDomains \
+         ({HOME}/.config/twsrt/srt/more.jsonc); one value cannot be both\n",
+    );
+}
+
 #[test]
 fn a_profile_missing_a_kind_after_inheritance_is_rejected() {
     Test::with_policy()

@@ -172,8 +172,9 @@ fn errors_about_claude_settings_never_echo_the_file() {
             "is not valid JSON (line 1, column",
         ),
         (
+            // The raw line break inside the string is the error (as in Python).
             "{\"env\": {\"ANTHROPIC_API_KEY\": \"sk-ant-LEAK-0302\n\"}}",
-            "is not valid JSON (line 2, column",
+            "is not valid JSON (line 1, column 48",
         ),
         (
             r#"{"env": {"K": "LEAK-0303"}, "permissions": "LEAK-0304"}"#,
@@ -216,7 +217,7 @@ fn errors_about_a_settings_json_to_migrate_never_echo_it() {
         t.stderr(
             "Debug: config: {HOME}/.config/twsrt/config.toml\n\
              Debug: profile: default; mode: full; agents: claude, copilot, codex; rules: 12\n\
-             Error: {HOME}/.claude/settings.json: is not valid JSON (line 1, column 52); \
+             Error: {HOME}/.claude/settings.json: is not valid JSON (line 1, column 52, character 51); \
              fix or remove it first\n",
         ),
         &["-v", "generate", "-w"],

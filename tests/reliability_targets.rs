@@ -169,7 +169,7 @@ fn cases() -> Vec<(&'static str, Broken, String)> {
         (
             CLAUDE_TARGET,
             invalid_json,
-            claude("is not valid JSON (line 1, column 43); fix or remove it first"),
+            claude("is not valid JSON (line 1, column 43, character 42); fix or remove it first"),
         ),
         (
             CLAUDE_TARGET,

@@ -39,8 +39,8 @@ impl Copilot {
                 (Scope::Network, Action::Deny) => flags.push(flag("--deny-url", rule.pattern)),
                 (Scope::Execute, Action::Ask) if !ctx.yolo => {
                     warnings.push(format!(
-                        "Copilot has no ask tier: bash ask rule '{}' becomes --deny-tool",
-                        rule.pattern
+                        "Copilot has no ask tier: bash ask rule {} becomes --deny-tool",
+                        crate::source::quoted(rule.pattern)
                     ));
                     flags.push(shell_flag("--deny-tool", rule.pattern));
                 }

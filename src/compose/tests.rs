@@ -2,7 +2,6 @@ use super::*;
 use crate::source::SourceKind;
 use crate::test_rng::Rng;
 use serde_json::json;
-use std::collections::HashMap;
 
 fn frag(name: &str, text: &str) -> ParsedFragment {
     ParsedFragment {
@@ -121,87 +120,148 @@ fn composition_is_linear_in_entries() {
     );
 }
 
-/// What compile does, fragment by fragment: the composition or the first
-/// error (a conflict, then an opposing-action error).
+/// What compile does: the opposing-action check on the fragments, then the
+/// composition fragment by fragment; the composition or the first error.
 fn incremental(kind: SourceKind, frags: &[ParsedFragment]) -> std::result::Result<String, String> {
+    kind.check_opposing("p", frags).map_err(|e| e.to_string())?;
     let mut composer = Composer::new("p", kind.name());
     for f in frags {
         composer.add(f.clone()).map_err(|e| e.to_string())?;
     }
-    let composed = composer.finish();
-    kind.check_opposing("p", &composed)
-        .map_err(|e| e.to_string())?;
-    Ok(serde_json::to_string(&composed.into_value()).unwrap())
+    Ok(serde_json::to_string(&composer.finish().into_value()).unwrap())
 }
 
-/// The same, the way it was specified: compose everything, then look for
-/// opposing actions fragment by fragment ([`opposing_by_fragments`]).
+/// The same, the way it was specified: look for opposing actions with the
+/// oracle [`opposing_by_occurrences`], then compose everything at once.
 fn in_one_go(kind: SourceKind, frags: &[ParsedFragment]) -> std::result::Result<String, String> {
+    opposing_by_occurrences(kind, frags)?;
     let value = compose("p", kind.name(), frags).map_err(|e| e.to_string())?;
-    opposing_by_fragments(kind, frags)?;
     Ok(serde_json::to_string(&value).unwrap())
 }
 
-/// The oracle for the opposing-action checks, as they were first written:
-/// over the fragments, not the composition. A value's first fragment per
-/// list is the one a later list's entry is reported against.
-fn opposing_by_fragments(
+/// The oracle for the opposing-action checks, spelled out as twsrt 3.3.3
+/// was observed to report: list every occurrence of a value (fragment by
+/// fragment, in each fragment list by list), and report the first one whose
+/// nearest earlier occurrence of the same value is in another list of its
+/// group, naming that earlier occurrence's list and fragment.
+fn opposing_by_occurrences(
     kind: SourceKind,
     frags: &[ParsedFragment],
 ) -> std::result::Result<(), String> {
-    let strings = |f: &'_ ParsedFragment, pointer: &str| -> Vec<String> {
-        f.value
-            .pointer(pointer)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|v| v.as_str().map(String::from))
-            .collect()
+    let groups: &[&[&str]] = match kind {
+        SourceKind::Srt => &[
+            &["/network/allowedDomains", "/network/deniedDomains"],
+            &["/filesystem/allowWrite", "/filesystem/denyWrite"],
+        ],
+        SourceKind::Bash => &[&["/allow", "/ask", "/deny"]],
     };
-    let report = |value: &str, first: (&str, &ParsedFragment), second: (&str, &ParsedFragment)| {
-        let name = |pointer: &str| pointer[1..].replace('/', ".");
-        Err(crate::source::opposing(
-            "p",
-            kind,
-            value,
-            (&name(first.0), &first.1.path),
-            (&name(second.0), &second.1.path),
-        )
-        .to_string())
-    };
-    if kind == SourceKind::Srt {
-        for (allowed, denied) in [
-            ("/network/allowedDomains", "/network/deniedDomains"),
-            ("/filesystem/allowWrite", "/filesystem/denyWrite"),
-        ] {
-            for later in frags {
-                for value in strings(later, denied) {
-                    if let Some(first) = frags.iter().find(|f| strings(f, allowed).contains(&value))
-                    {
-                        return report(&value, (allowed, first), (denied, later));
-                    }
-                }
-            }
-        }
-        return Ok(());
-    }
-    let mut first: HashMap<String, (&str, &ParsedFragment)> = HashMap::new();
-    for key in ["/allow", "/ask", "/deny"] {
+    for lists in groups {
+        let mut seen: Vec<(String, &str, &ParsedFragment)> = Vec::new();
         for f in frags {
-            for value in strings(f, key) {
-                match first.get(&value) {
-                    Some(&(other_key, other)) if other_key != key => {
-                        return report(&value, (other_key, other), (key, f));
+            for list in lists.iter() {
+                let values = f.value.pointer(list).and_then(Value::as_array);
+                for value in values.into_iter().flatten().filter_map(Value::as_str) {
+                    let earlier = seen.iter().rev().find(|(v, _, _)| v == value);
+                    if let Some(&(_, other, before)) = earlier
+                        && other != *list
+                    {
+                        let name = |pointer: &str| pointer[1..].replace('/', ".");
+                        return Err(crate::source::opposing(
+                            "p",
+                            kind,
+                            value,
+                            (&name(other), &before.path),
+                            (&name(list), &f.path),
+                        )
+                        .to_string());
                     }
-                    Some(_) => {}
-                    None => {
-                        first.insert(value, (key, f));
-                    }
+                    seen.push((value.to_string(), list, f));
                 }
             }
         }
     }
     Ok(())
+}
+
+/// The reported value, lists and files follow the fragments' order, not the
+/// lists' order: a denial in an earlier fragment is named first, and the
+/// latest fragment that listed the value before the clash is the one named.
+#[test]
+fn an_opposing_value_is_reported_in_fragment_order() {
+    let err = |kind: SourceKind, texts: &[&str]| {
+        let frags: Vec<_> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| frag(&format!("f{i}"), t))
+            .collect();
+        kind.check_opposing("p", &frags).unwrap_err().to_string()
+    };
+    let says = |value: &str, first: (&str, usize), second: (&str, usize)| {
+        format!(
+            "profile 'p', source '{{}}': '{value}' is in {} (/f/f{}.jsonc) and in {} \
+             (/f/f{}.jsonc); one value cannot be both",
+            first.0, first.1, second.0, second.1
+        )
+    };
+    let srt = |m: String| m.replace("{}", "srt");
+    let bash = |m: String| m.replace("{}", "bash");
+    assert_eq!(
+        err(
+            SourceKind::Srt,
+            &[
+                r#"{"network": {"deniedDomains": ["x", "y"]}}"#,
+                r#"{"network": {"allowedDomains": ["y"]}}"#,
+                r#"{"network": {"allowedDomains": ["x"]}}"#,
+            ]
+        ),
+        srt(says(
+            "y",
+            ("network.deniedDomains", 0),
+            ("network.allowedDomains", 1)
+        ))
+    );
+    // The same list again only moves the value to the later fragment.
+    assert_eq!(
+        err(
+            SourceKind::Srt,
+            &[
+                r#"{"network": {"allowedDomains": ["*"]}}"#,
+                r#"{"network": {"allowedDomains": ["*"]}}"#,
+                r#"{"network": {"deniedDomains": ["*"]}}"#,
+            ]
+        ),
+        srt(says(
+            "*",
+            ("network.allowedDomains", 1),
+            ("network.deniedDomains", 2)
+        ))
+    );
+    // Domains are checked before paths, whatever the fragment order.
+    assert_eq!(
+        err(
+            SourceKind::Srt,
+            &[
+                r#"{"filesystem": {"allowWrite": ["/p"], "denyWrite": ["/p"]}}"#,
+                r#"{"network": {"allowedDomains": ["d"], "deniedDomains": ["d"]}}"#,
+            ]
+        ),
+        srt(says(
+            "d",
+            ("network.allowedDomains", 1),
+            ("network.deniedDomains", 1)
+        ))
+    );
+    // bash: fragment by fragment, allow then ask then deny inside each.
+    assert_eq!(
+        err(
+            SourceKind::Bash,
+            &[
+                r#"{"deny": ["rm"]}"#,
+                r#"{"allow": ["ls"], "ask": ["rm", "ls"]}"#
+            ]
+        ),
+        bash(says("rm", ("deny", 0), ("ask", 1)))
+    );
 }
 
 #[test]

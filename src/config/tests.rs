@@ -386,6 +386,36 @@ fn targets_have_defaults_and_claude_settings_cannot_be_the_anchor() {
     );
 }
 
+/// A path key holding something else names the value it holds, as the
+/// reference does ("got 7"), for targets, outputs and fragment paths.
+#[test]
+fn a_path_that_is_not_a_string_is_named_with_its_value() {
+    let says = |text: &str, key: &str, found: &str| {
+        let msg = error(text);
+        assert!(
+            msg.ends_with(&format!(
+                "{key} must be a non-empty path string, found {found}"
+            )),
+            "{msg}"
+        );
+    };
+    says(
+        &format!("{BASE}[targets]\nclaude_settings = 3\n"),
+        "targets.claude_settings",
+        "3",
+    );
+    says(
+        &replace("output = \"bash-rules.json\"", "output = [\"x\"]"),
+        "sources.bash.output",
+        "[\"x\"]",
+    );
+    says(
+        &replace("path = \"srt/work.jsonc\"", "path = \"\""),
+        "sources.srt.fragments.work.path",
+        "\"\"",
+    );
+}
+
 #[test]
 fn sandbox_overrides_are_kept_per_mode() {
     let text = format!(

@@ -68,6 +68,32 @@ pub fn parse(text: &str, path: &Path) -> Result<Value> {
 /// An error at a byte offset of the text.
 type PosError = (usize, String);
 
+/// Where Python's `json.loads` (no comments) reports the first syntax error
+/// of `text`, as a byte offset; `None` when there is none. Only the syntax is
+/// checked: Python accepts duplicate keys and any top-level value.
+pub fn plain_json_error_offset(text: &str) -> Option<usize> {
+    let options = ParseOptions {
+        allow_comments: false,
+        ..strict_options()
+    };
+    let lexical = lexical::first_error(text).map(|(pos, _)| pos);
+    match jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options) {
+        Err(err) => {
+            let (pos, _) = describe::parse_error(text, &err);
+            let unterminated = matches!(
+                err.kind(),
+                ParseErrorKind::String(ParseStringErrorKind::UnterminatedStringLiteral)
+            );
+            Some(match lexical {
+                Some(lex) if lex <= pos || unterminated => lex,
+                _ => pos,
+            })
+        }
+        Ok(parsed) if parsed.value.is_none() => Some(lexical.unwrap_or(text.len())),
+        Ok(_) => lexical,
+    }
+}
+
 fn strict_options() -> ParseOptions {
     ParseOptions {
         allow_comments: true,

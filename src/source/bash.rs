@@ -4,10 +4,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::compose::Composed;
 use crate::error::{Error, Result};
 use crate::rules::{Action, Scope, SecurityRule};
-use crate::source::{SourceKind, first_listed, opposing, string_list, strings};
+use crate::source::{string_list, strings};
 
 /// The only keys a bash fragment may hold, in rule order.
 const KEYS: [(&str, Action); 3] = [
@@ -16,7 +15,8 @@ const KEYS: [(&str, Action); 3] = [
     ("deny", Action::Deny),
 ];
 
-/// Every bash list is a set (see [`SourceKind::set_lists`]).
+/// Every bash list is a set (see [`SourceKind::set_lists`]); a command may
+/// sit in only one of them.
 pub const SET_LISTS: [&str; 3] = ["/allow", "/ask", "/deny"];
 
 pub fn validate(path: &Path, fragment: &Value) -> Result<()> {
@@ -31,28 +31,6 @@ pub fn validate(path: &Path, fragment: &Value) -> Result<()> {
             ));
         }
         string_list(path, key, value)?;
-    }
-    Ok(())
-}
-
-/// A command may sit in only one of allow, ask and deny. An entry of a later
-/// key is looked up in each earlier key's list, so the first key that has it
-/// is the one named.
-pub fn check_opposing(profile: &str, composed: &Composed) -> Result<()> {
-    let earlier: Vec<_> = KEYS
-        .iter()
-        .map(|(key, _)| (*key, first_listed(composed, &format!("/{key}"))))
-        .collect();
-    for (later, (key, _)) in KEYS.iter().enumerate().skip(1) {
-        let found = composed.list(&format!("/{key}")).find_map(|(v, path)| {
-            earlier[..later]
-                .iter()
-                .find_map(|(other_key, list)| Some((*other_key, *list.get(v)?)))
-                .map(|other| (v, other, path))
-        });
-        if let Some((v, other, path)) = found {
-            return Err(opposing(profile, SourceKind::Bash, v, other, (key, path)));
-        }
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The registered canonical source kinds. Each kind has its own file with
 //! its schema checks (on one parsed fragment), its opposing-action checks (on
-//! the composition of a profile's fragments) and its translation into rules.
+//! a profile's fragments, before they are composed) and its translation into
+//! rules.
 
 pub mod bash;
 pub mod srt;
@@ -10,7 +11,7 @@ use std::path::Path;
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 
-use crate::compose::Composed;
+use crate::compose::ParsedFragment;
 use crate::error::{Error, Result};
 use crate::rules::SecurityRule;
 
@@ -66,14 +67,18 @@ impl SourceKind {
         }
     }
 
-    /// The same value may not be both allowed and denied. The first
-    /// offending entry in fragment order is reported, with the fragments
-    /// that listed it first on each side.
-    pub fn check_opposing(self, profile: &str, composed: &Composed) -> Result<()> {
-        match self {
-            SourceKind::Srt => srt::check_opposing(profile, composed),
-            SourceKind::Bash => bash::check_opposing(profile, composed),
-        }
+    /// The same value may not be both allowed and denied. Checked on the
+    /// fragments as written, before composing them (so this error comes
+    /// before a composition conflict, as in twsrt 3.3.3); see [`exclusive`]
+    /// for which entry is reported.
+    pub fn check_opposing(self, profile: &str, fragments: &[ParsedFragment]) -> Result<()> {
+        let groups: &[&[&str]] = match self {
+            SourceKind::Srt => &srt::OPPOSING,
+            SourceKind::Bash => &[&bash::SET_LISTS],
+        };
+        groups
+            .iter()
+            .try_for_each(|lists| exclusive(profile, self, fragments, lists))
     }
 
     /// The rules of the composed document `doc`, in order.
@@ -131,9 +136,10 @@ pub(crate) fn opposing(
     second: (&str, &Path),
 ) -> Error {
     Error::Policy(format!(
-        "profile '{profile}', source '{}': '{value}' is in {} ({}) and in {} ({}); \
+        "profile '{profile}', source '{}': {} is in {} ({}) and in {} ({}); \
          one value cannot be both",
         kind.name(),
+        quoted(value),
         first.0,
         first.1.display(),
         second.0,
@@ -141,9 +147,98 @@ pub(crate) fn opposing(
     ))
 }
 
-/// The entries of the list at `pointer` with the file that first listed
-/// each, for lookups.
-fn first_listed<'c>(composed: &'c Composed, pointer: &str) -> FxHashMap<&'c str, &'c Path> {
-    // The composed list holds each value once, first listing first.
-    composed.list(pointer).collect()
+/// `value` quoted as twsrt 3.3.3 (Python's `repr`) quotes it, so a rule with
+/// a backslash or a quote reads the same: `'a\\ b'`, `"it's"`. Escapes the
+/// backslash, the quote used, line breaks, tabs and other control or
+/// separator characters; everything else is kept.
+pub(crate) fn quoted(value: &str) -> String {
+    let quote = if value.contains('\'') && !value.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push(quote);
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() || (c.is_whitespace() && c != ' ') => {
+                let n = u32::from(c);
+                out.push_str(&match n {
+                    0..=0xff => format!("\\x{n:02x}"),
+                    0x100..=0xffff => format!("\\u{n:04x}"),
+                    _ => format!("\\U{n:08x}"),
+                });
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// A value may sit in only one of `lists` (JSON pointers) across
+/// `fragments`. The walk goes fragment by fragment and, inside one, list by
+/// list in the order given; the first entry whose value was last met in
+/// another list is reported, with that other list and the latest fragment
+/// that put the value there. This is the order twsrt 3.3.3 reports in, so
+/// the same value and files are named.
+fn exclusive(
+    profile: &str,
+    kind: SourceKind,
+    fragments: &[ParsedFragment],
+    lists: &[&str],
+) -> Result<()> {
+    let mut last: FxHashMap<&str, (&str, &Path)> = FxHashMap::default();
+    for fragment in fragments {
+        for &list in lists {
+            for value in strings(&fragment.value, list) {
+                let here = (list, fragment.path.as_path());
+                match last.insert(value, here) {
+                    Some(before) if before.0 != list => {
+                        let label = |pointer: &str| pointer[1..].replace('/', ".");
+                        return Err(opposing(
+                            profile,
+                            kind,
+                            value,
+                            (&label(before.0), before.1),
+                            (&label(list), here.1),
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// Each expected text is what Python's `repr` printed for the input.
+    #[test]
+    fn values_are_quoted_as_python_repr_quotes_them() {
+        for (value, repr) in [
+            ("rm", "'rm'"),
+            ("a\\ b", r"'a\\ b'"),
+            ("it's", r#""it's""#),
+            ("say \"hi\"", r#"'say "hi"'"#),
+            ("both ' and \"", r#"'both \' and "'"#),
+            ("tab\there", r"'tab\there'"),
+            ("nl\nx", r"'nl\nx'"),
+            ("ünï", "'ünï'"),
+            ("\u{1}", r"'\x01'"),
+            ("\u{2028}", r"'\u2028'"),
+            ("nb\u{a0}sp", r"'nb\xa0sp'"),
+        ] {
+            assert_eq!(super::quoted(value), repr, "{value:?}");
+        }
+    }
 }

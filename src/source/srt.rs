@@ -4,10 +4,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::compose::Composed;
 use crate::error::{Error, Result};
 use crate::rules::{Action, Scope, SecurityRule};
-use crate::source::{SourceKind, first_listed, opposing, string_list, strings};
+use crate::source::{string_list, strings};
 
 /// Lists that become rules, in rule order.
 const RULE_LISTS: [(&str, &str, Scope, Action); 5] = [
@@ -53,33 +52,11 @@ pub fn validate(path: &Path, fragment: &Value) -> Result<()> {
     Ok(())
 }
 
-/// Lists whose values may not be in the other list of the pair, in check order.
-type ListName = (&'static str, &'static str);
-
-const OPPOSING: [(ListName, ListName); 2] = [
-    (("network", "allowedDomains"), ("network", "deniedDomains")),
-    (("filesystem", "allowWrite"), ("filesystem", "denyWrite")),
+/// Groups of lists a value may sit in only one of, in check order.
+pub const OPPOSING: [&[&str]; 2] = [
+    &["/network/allowedDomains", "/network/deniedDomains"],
+    &["/filesystem/allowWrite", "/filesystem/denyWrite"],
 ];
-
-/// An entry of the second list of a pair that the first list holds too.
-pub fn check_opposing(profile: &str, composed: &Composed) -> Result<()> {
-    for ((s1, k1), (s2, k2)) in OPPOSING {
-        let allowed = first_listed(composed, &format!("/{s1}/{k1}"));
-        let found = composed
-            .list(&format!("/{s2}/{k2}"))
-            .find_map(|(v, path)| Some((v, *allowed.get(v)?, path)));
-        if let Some((v, first, second)) = found {
-            return Err(opposing(
-                profile,
-                SourceKind::Srt,
-                v,
-                (&format!("{s1}.{k1}"), first),
-                (&format!("{s2}.{k2}"), second),
-            ));
-        }
-    }
-    Ok(())
-}
 
 /// The rules of the composed settings, list by list as `RULE_LISTS` has them.
 pub fn rules(doc: &Value) -> Vec<SecurityRule<'_>> {

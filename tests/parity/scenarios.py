@@ -434,6 +434,12 @@ add("w_claude_dangling_symlink", ["generate", "-w", "claude"],
 add("w_claude_existing_invalid_json", ["generate", "-w", "claude"], files={
     ".claude/settings.full.json": '{"permissions": {"deny": [}\n'},
     facts_drop=["26"])  # "(char 26)" is a Python-ism
+# Error positions in an existing Claude file are Python's: columns in characters, the end
+# of a truncated file, a bad literal at its start (the port also gives the character index).
+add("w_claude_existing_invalid_json_nonascii", ["generate", "-w", "claude"], files={
+    ".claude/settings.full.json": '{\n  "model": "ünïcode",\n  "x": tru\n}\n'})
+add("diff_claude_existing_truncated_json", ["diff", "claude"], files={
+    ".claude/settings.full.json": '{"permissions": {"deny": ["Bash(rm)"'})
 add("w_all_explicit_yolo_targets", ["generate", "--yolo", "-w"], files={
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "claude_settings_yolo": "~/.claude/yolo-settings.json",
                                      "copilot_output": "copilot.txt", "copilot_output_yolo": "{HOME}/yolo-flags"})})
@@ -564,6 +570,8 @@ cfg_err("missing_output", cfg().replace('output = "bash-rules.json"\n', ""))
 cfg_err("no_fragments", cfg().replace('\n[sources.bash.fragments.base]\npath = "bash/base.jsonc"\n', ""))
 cfg_err("fragment_path_missing", cfg().replace('path = "bash/base.jsonc"', 'note = "x"'))
 cfg_err("fragment_path_empty", cfg().replace('path = "bash/base.jsonc"', 'path = ""'))
+# A path key holding a number: the value is named.
+cfg_err("target_path_number", cfg(targets={}) + "[targets]\nclaude_settings = 7\n")
 add("cfg_fragment_not_jsonc", ["generate", "claude"], files={
     TW + "config.toml": cfg(bash={"base": "bash/base.json"}), TW + "bash/base.json": BASH_BASE})
 add("cfg_fragment_file_absent", ["generate", "claude"], files={TW + "bash/base.jsonc": None})
@@ -650,6 +658,17 @@ compose("allowwrite_vs_denywrite", '{"filesystem": {"allowWrite": ["~/dev", "/tm
 compose("bash_allow_vs_deny", '{"allow": ["git status", "rm"]}\n', '{"deny": ["rm"]}\n', kind="bash")
 compose("bash_ask_vs_deny", '{"ask": ["git push"]}\n', '{"deny": ["git push"]}\n', kind="bash")
 compose("bash_allow_vs_ask", '{"allow": ["pip install"]}\n', '{"ask": ["pip install"]}\n', kind="bash")
+# Which clash is reported follows the fragments' order: a denial in the first fragment is
+# named first, and a value listed on both sides wins over a scalar conflict.
+compose("denied_before_allowed_and_conflict",
+        '{"enabled": true, "network": {"allowedDomains": ["*.x.org"], "deniedDomains": ["sub.x.org"]}}\n',
+        '{"enabled": false, "network": {"allowedDomains": ["sub.x.org", "*.x.org"]}}\n')
+compose("bash_deny_in_first_fragment", '{"deny": ["rm"], "allow": ["ls"]}\n', '{"allow": ["ls"], "ask": ["rm"]}\n',
+        kind="bash")
+# The clashing value is quoted as Python's repr quotes it (the backslash doubled).
+compose("bash_backslash_value_quoted", '{"ask": ["a\\\\ b"]}\n', '{"deny": ["a\\\\ b"]}\n', kind="bash")
+# Every fragment is parsed before any is schema-checked.
+compose("parse_error_before_schema_error", '{"network": 1}\n', '{"enabled": tru}\n')
 add("compose_overlap_in_one_fragment", ["generate", "claude"], files={
     TW + "bash/base.jsonc": '{"allow": ["ls"], "deny": ["ls"]}\n'})
 add("compose_conflict_via_profile_inheritance", ["generate", "-p", "child", "claude"], files={
@@ -668,6 +687,9 @@ add("codex_enabled_false_claude_ok", ["generate", "claude"], files={TW + "srt/ba
 jsonc("tilde_in_middle", srt_doc(deny_read=["/~/secret"]), cmd=("generate", "codex"), prefix="codex_")
 jsonc("dotdot_allowwrite", srt_doc(allow_write=["../sibling"]), cmd=("generate", "codex"), prefix="codex_")
 add("codex_unterminated_quote", ["generate", "codex"], files={TW + "bash/base.jsonc": bash_doc(deny=["rm", "echo \"unterminated"])})
+# A rule cited in an error or warning is quoted as Python's repr quotes it (backslash doubled).
+add("codex_unterminated_quote_backslash", ["generate", "codex"], files={TW + "bash/base.jsonc": bash_doc(deny=["rm", 'echo "x\\'])})
+add("copilot_ask_backslash_warning", ["generate", "copilot"], files={TW + "config.toml": cfg(targets=COPILOT_TARGETS), TW + "bash/base.jsonc": bash_doc(ask=["a\\ b"])})
 add("codex_shell_words", ["generate", "codex"], files={TW + "bash/base.jsonc": bash_doc(
     deny=["a\\ b", "x'y' z", 'echo "a b"#c', "  leading  blanks", "echo $HOME", "git push --force-with-lease", "naïve cmd"])})
 add("codex_deny_wins_over_root", ["generate", "codex"], files={TW + "srt/base.jsonc": srt_doc(

@@ -30,12 +30,25 @@ fn read_text(path: &Path) -> Result<Option<String>> {
 /// The file's text (from `path`) as its top-level object.
 fn parse(text: &str, path: &Path) -> Result<Map<String, Value>> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
+        // Positions as twsrt 3.3.3 (Python's json) gives them: columns in
+        // characters, plus the 0-based character index. serde_json counts
+        // bytes and stops elsewhere on some errors, so it is only the fallback.
+        let (line, column, index) = match crate::fragment::plain_json_error_offset(text) {
+            Some(pos) => {
+                let (line, column) = crate::text_position::line_column(text, pos);
+                (line, column, text[..pos.min(text.len())].chars().count())
+            }
+            None => (
+                e.line(),
+                e.column(),
+                char_offset(text, e.line(), e.column()),
+            ),
+        };
         Error::target(
             path,
             format!(
-                "is not valid JSON (line {}, column {}); fix or remove it first",
-                e.line(),
-                e.column()
+                "is not valid JSON (line {line}, column {column}, character {index}); \
+                 fix or remove it first"
             ),
         )
     })?;
@@ -56,6 +69,17 @@ fn parse(text: &str, path: &Path) -> Result<Map<String, Value>> {
     }
 }
 
+/// The 0-based character index of 1-based `line` and `column` in `text`,
+/// the third number twsrt 3.3.3 gives for a JSON error.
+fn char_offset(text: &str, line: usize, column: usize) -> usize {
+    let before: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(|l| l.chars().count())
+        .sum();
+    before + column.saturating_sub(1)
+}
+
 /// A float literal that overflows to infinity (`1e400`).
 fn has_overflowing_number(value: &Value) -> bool {
     match value {
@@ -66,5 +90,38 @@ fn has_overflowing_number(value: &Value) -> bool {
         Value::Array(items) => items.iter().any(has_overflowing_number),
         Value::Object(map) => map.values().any(has_overflowing_number),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The position twsrt 3.3.3 reports (Python's json): columns in
+    /// characters, the index of the offending character, the end of the text
+    /// for a truncated file; a comment is a syntax error.
+    #[test]
+    fn syntax_errors_are_placed_where_python_places_them() {
+        let at = |text: &str| {
+            let err = parse(text, Path::new("/s.json")).unwrap_err().to_string();
+            let start = err.find("(line ").unwrap();
+            err[start..err.find(')').unwrap() + 1].to_string()
+        };
+        for (text, want) in [
+            ("", "(line 1, column 1, character 0)"),
+            ("  ", "(line 1, column 3, character 2)"),
+            ("{\"a\": 1", "(line 1, column 8, character 7)"),
+            ("{\"a\": tru}", "(line 1, column 7, character 6)"),
+            ("{\"é\": 1,}", "(line 1, column 9, character 8)"),
+            ("{\"a\": \"\\u12\"}", "(line 1, column 9, character 8)"),
+            ("{\"a\":1,\"a\":2,}", "(line 1, column 14, character 13)"),
+            (
+                "{\n  \"a\": 1,\n  // c\n}",
+                "(line 3, column 3, character 14)",
+            ),
+            ("{\"a\": 1.}", "(line 1, column 8, character 7)"),
+        ] {
+            assert_eq!(at(text), want, "{text:?}");
+        }
     }
 }

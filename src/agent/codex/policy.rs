@@ -429,13 +429,15 @@ fn join(set: &BTreeSet<String>) -> String {
 fn check_path(pattern: &str) -> Result<()> {
     if is_rooted_tilde(pattern) {
         return Err(Error::Policy(format!(
-            "path '{pattern}' starts with /~/, a directory literally named ~ under the root; \
-             write ~/ for the home directory"
+            "path {} starts with /~/, a directory literally named ~ under the root; \
+             write ~/ for the home directory",
+            crate::source::quoted(pattern)
         )));
     }
     if !is_anchored(pattern) && climbs_out(workspace_relative(pattern)) {
         return Err(Error::Policy(format!(
-            "workspace-relative path '{pattern}' uses '..'; it must stay inside the workspace"
+            "workspace-relative path {} uses '..'; it must stay inside the workspace",
+            crate::source::quoted(pattern)
         )));
     }
     Ok(())

@@ -147,13 +147,15 @@ pub fn rules_file<'a>(deny: impl IntoIterator<Item = &'a str>) -> Result<String>
     for rule in deny {
         let words = shellwords::split(rule).map_err(|e| {
             Error::Policy(format!(
-                "bash rule '{rule}' cannot be split into words: {}",
+                "bash rule {} cannot be split into words: {}",
+                crate::source::quoted(rule),
                 e.describe()
             ))
         })?;
         if words.is_empty() {
             return Err(Error::Policy(format!(
-                "bash rule '{rule}' holds no command"
+                "bash rule {} holds no command",
+                crate::source::quoted(rule)
             )));
         }
         out.push_str("\nprefix_rule(\n    pattern = [");
