@@ -104,17 +104,22 @@ fn preview(ctx: &Ctx, home: &Path) -> String {
 }
 
 fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
-    let generated = generate(ctx, home);
     let layout = anchor::layout(
         anchor::target_path(ctx.config, ctx.yolo),
         anchor::anchor_path(ctx.config),
     )?;
-    let document = match existing::read(&layout.base)? {
-        Some(doc) => merge::merge(doc, &generated, &layout.base)?,
-        None => generated.clone(),
+    // The preview shows the generated settings, not the merged file. A new
+    // target is exactly that text, so it is printed once and not built as a
+    // document first (`write_preview` equals `to_pretty(render())`, a test
+    // holds them equal); only a merge needs the document.
+    let generated_text = preview(ctx, home);
+    let text = match existing::read(&layout.base)? {
+        Some(doc) => {
+            let merged = merge::merge(doc, &generate(ctx, home), &layout.base)?;
+            to_pretty(&Value::Object(merged)) + "\n"
+        }
+        None => format!("{generated_text}\n"),
     };
-    let mut text = to_pretty(&Value::Object(document));
-    text.push('\n');
     if let Some(from) = layout.migrate_from {
         plan.migrate(from, layout.target.clone());
     }
@@ -122,8 +127,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     if let Some((link, value)) = layout.symlink {
         plan.symlink(link, value);
     }
-    // The dry run shows the generated settings, not the merged file.
-    plan.dry_run("claude", to_pretty(&Value::Object(generated)));
+    plan.dry_run("claude", generated_text);
     Ok(())
 }
 

@@ -70,7 +70,15 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
     let mut warnings: Warnings = Vec::new();
     let mut plan = Plan::default();
     for doc in &compiled.canonical {
-        plan.write(doc.output.clone(), doc.text(), FileKind::Canonical);
+        // A preview checks and lists the paths and never writes, and its
+        // stdout holds the agents' renderings only: the canonical text (the
+        // size of the whole policy) is rendered only when it is written.
+        let text = if args.writes() {
+            doc.text()
+        } else {
+            String::new()
+        };
+        plan.write(doc.output.clone(), text, FileKind::Canonical);
     }
     for agent in &agents {
         agent.stage(&ctx, &mut plan, &mut warnings)?;

@@ -48,11 +48,11 @@ pub fn imply_write_denies(profile: &str, doc: &mut Value, extra: &[String]) -> R
             if clash.len() == 1 { "is" } else { "are" },
         )));
     }
-    let mut union: Vec<&str> = list("denyWrite");
-    union.extend(deny_read.iter().copied());
-    union.extend(extra.iter().map(String::as_str));
-    union.sort_unstable();
-    union.dedup();
+    // Both lists come sorted (the set lists are sorted before this runs), so
+    // the union is a merge; only the few extra paths need sorting.
+    let mut extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    extra.sort_unstable();
+    let union = merge_sorted(&[&list("denyWrite"), &deny_read, &extra]);
     let union: Vec<Value> = union
         .into_iter()
         .map(|p| Value::String(p.to_string()))
@@ -67,6 +67,38 @@ pub fn imply_write_denies(profile: &str, doc: &mut Value, extra: &[String]) -> R
     Ok(())
 }
 
+/// The sorted, de-duplicated union of sorted lists, in one pass. A list
+/// that is not sorted (none is, when this runs after the set lists were
+/// sorted) still yields every entry, only not in order: the result is then
+/// sorted as a whole.
+fn merge_sorted<'a>(lists: &[&[&'a str]]) -> Vec<&'a str> {
+    let total = lists.iter().map(|l| l.len()).sum();
+    let mut out: Vec<&'a str> = Vec::with_capacity(total);
+    let mut next = vec![0usize; lists.len()];
+    loop {
+        let smallest = lists
+            .iter()
+            .zip(&next)
+            .filter_map(|(list, &i)| list.get(i))
+            .min()
+            .copied();
+        let Some(smallest) = smallest else { break };
+        for (list, i) in lists.iter().zip(next.iter_mut()) {
+            while list.get(*i) == Some(&smallest) {
+                *i += 1;
+            }
+        }
+        if out.last() != Some(&smallest) {
+            out.push(smallest);
+        }
+    }
+    if !out.is_sorted() {
+        out.sort_unstable();
+        out.dedup();
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,6 +106,14 @@ mod tests {
 
     fn extra(paths: &[&str]) -> Vec<String> {
         paths.iter().map(|p| p.to_string()).collect()
+    }
+
+    #[test]
+    fn sorted_lists_merge_into_their_sorted_union() {
+        let got = merge_sorted(&[&["a", "c", "c", "e"], &["b", "c", "f"], &[], &["a", "z"]]);
+        assert_eq!(got, ["a", "b", "c", "e", "f", "z"]);
+        // Unsorted input still gives the sorted union.
+        assert_eq!(merge_sorted(&[&["b", "a"], &["a"]]), ["a", "b"]);
     }
 
     #[test]

@@ -197,8 +197,12 @@ impl Eq for Rule<'_> {}
 
 impl std::hash::Hash for Rule<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        for byte in self.bytes() {
-            state.write_u8(byte);
+        // Byte by byte, so that equal texts split differently into head,
+        // pattern and tail hash alike.
+        for part in self.parts() {
+            for &byte in part.as_bytes() {
+                state.write_u8(byte);
+            }
         }
     }
 }
@@ -208,10 +212,37 @@ impl std::hash::Hash for Rule<'_> {
 /// too, so its `Edit` rules arrive twice.
 fn rules_of<'a>(input: &Input<'a>, list: List) -> impl Iterator<Item = Rule<'a>> {
     let mut probe = FileProbe::new(input.home);
-    let mut seen: FxHashSet<Rule<'a>> = FxHashSet::default();
+    // Sized for every rule up front: growing a set of tens of thousands
+    // of rules rehashes each of them several times.
+    let action = match list {
+        List::Deny => Some(Action::Deny),
+        List::Allow => Some(Action::Allow),
+        List::Ask => None,
+    };
+    let capacity = 2 * input
+        .rules
+        .iter()
+        .filter(|r| Some(r.action) == action)
+        .count();
+    let mut seen: FxHashSet<Rule<'a>> =
+        FxHashSet::with_capacity_and_hasher(capacity, Default::default());
+    // A read-denied path is in denyWrite too; its `Edit` rules (the `/**`
+    // one for every path `Read` treats as a directory, a superset of the
+    // existing directories) are out already, so it needs no second probe.
+    let read_denied: FxHashSet<&str> = input
+        .rules
+        .iter()
+        .filter(|r| list == List::Deny && r.scope == Scope::Read && r.action == Action::Deny)
+        .map(|r| r.pattern)
+        .collect();
     input
         .rules
         .iter()
+        .filter(move |r| {
+            !(r.scope == Scope::Write
+                && r.action == Action::Deny
+                && read_denied.contains(r.pattern))
+        })
         .flat_map(move |r| translate(r, list, &mut probe))
         .flatten()
         .filter(move |rule| list == List::Ask || seen.insert(*rule))
