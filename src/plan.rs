@@ -38,8 +38,9 @@ pub enum Step {
 pub struct Plan {
     pub steps: Vec<Step>,
     /// (agent name, rendering): the generated configuration the preview
-    /// prints (also for `-n`, the 1.0.0 dry run, hence the name).
-    pub dry_run: Vec<(String, String)>,
+    /// prints (also for `-n`, the 1.0.0 dry run, hence the name). Read it
+    /// through [`Plan::renderings`].
+    dry_run: Vec<(String, Shown)>,
     /// `Info:` lines raised while staging (a settings sync, say), printed
     /// by the preview and by `-w` alike, before any other status line.
     pub notes: Vec<String>,
@@ -73,6 +74,72 @@ impl Plan {
     }
 
     pub fn dry_run(&mut self, agent: &str, rendering: impl Into<String>) {
-        self.dry_run.push((agent.to_string(), rendering.into()));
+        self.dry_run
+            .push((agent.to_string(), Shown::Text(rendering.into())));
+    }
+
+    /// Write `rendering` and a final newline to `path`, and show `rendering`
+    /// as `agent`'s preview: a new file that is exactly what the preview
+    /// shows is held once (for a large policy that text is most of what a
+    /// preview allocates).
+    pub fn write_shown(&mut self, agent: &str, path: PathBuf, rendering: String, kind: FileKind) {
+        let mut content = rendering.into_bytes();
+        content.push(b'\n');
+        self.dry_run
+            .push((agent.to_string(), Shown::Step(self.steps.len())));
+        self.write(path, content, kind);
+    }
+
+    /// Each agent's preview text, in staging order.
+    pub fn renderings(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.dry_run.iter().map(|(agent, shown)| {
+            let text = match shown {
+                Shown::Text(text) => text.as_str(),
+                Shown::Step(i) => match self.steps.get(*i) {
+                    Some(Step::Write { content, .. }) => std::str::from_utf8(content)
+                        .unwrap_or_default()
+                        .strip_suffix('\n')
+                        .unwrap_or_default(),
+                    _ => "",
+                },
+            };
+            (agent.as_str(), text)
+        })
+    }
+}
+
+/// Where a preview's text is kept.
+#[derive(Debug)]
+enum Shown {
+    Text(String),
+    /// The content of the `Write` step at this index, without its final
+    /// newline.
+    Step(usize),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shown_write_is_held_once_and_previewed_without_its_newline() {
+        let mut plan = Plan::default();
+        plan.dry_run("codex", "flags");
+        plan.write_shown(
+            "claude",
+            "s.json".into(),
+            "{}".into(),
+            FileKind::AgentTarget,
+        );
+        assert_eq!(
+            plan.steps,
+            [Step::Write {
+                path: "s.json".into(),
+                content: b"{}\n".to_vec(),
+                kind: FileKind::AgentTarget,
+            }]
+        );
+        let shown: Vec<_> = plan.renderings().collect();
+        assert_eq!(shown, [("codex", "flags"), ("claude", "{}")]);
     }
 }

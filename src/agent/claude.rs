@@ -113,21 +113,31 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     // document first (`write_preview` equals `to_pretty(render())`, a test
     // holds them equal); only a merge needs the document.
     let generated_text = preview(ctx, home);
-    let text = match existing::read(&layout.base)? {
+    let merged = match existing::read(&layout.base)? {
         Some(doc) => {
             let merged = merge::merge(doc, &generate(ctx, home), &layout.base)?;
-            to_pretty(&Value::Object(merged)) + "\n"
+            Some(to_pretty(&Value::Object(merged)) + "\n")
         }
-        None => format!("{generated_text}\n"),
+        None => None,
     };
     if let Some(from) = layout.migrate_from {
         plan.migrate(from, layout.target.clone());
     }
-    plan.write(layout.target, text, FileKind::AgentTarget);
+    match merged {
+        Some(text) => {
+            plan.write(layout.target, text, FileKind::AgentTarget);
+            plan.dry_run("claude", generated_text);
+        }
+        None => plan.write_shown(
+            "claude",
+            layout.target,
+            generated_text,
+            FileKind::AgentTarget,
+        ),
+    }
     if let Some((link, value)) = layout.symlink {
         plan.symlink(link, value);
     }
-    plan.dry_run("claude", generated_text);
     Ok(())
 }
 

@@ -105,8 +105,9 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
 /// Each agent's rendering on stdout (under `--- NAME ---` when there are
 /// several), then on stderr the files `-w` would write and a closing note.
 fn print_preview(plan: &Plan) {
-    for (name, text) in &plan.dry_run {
-        if plan.dry_run.len() > 1 {
+    let several = plan.renderings().count() > 1;
+    for (name, text) in plan.renderings() {
+        if several {
             ui::info(&format!("--- {name} ---"));
         }
         ui::data(text);

@@ -197,10 +197,24 @@ impl Eq for Rule<'_> {}
 
 impl std::hash::Hash for Rule<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        // Byte by byte, so that equal texts split differently into head,
-        // pattern and tail hash alike.
-        for part in self.parts() {
-            for &byte in part.as_bytes() {
+        // The whole text in one `write`, so that equal texts split
+        // differently into head, pattern and tail hash alike. A text is
+        // joined on the stack when it fits (nearly every rule), else hashed
+        // byte by byte; equal texts have equal lengths, so both take the
+        // same way.
+        const ROOM: usize = 256;
+        let parts = self.parts();
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        if len <= ROOM {
+            let mut buf = [0u8; ROOM];
+            let mut at = 0;
+            for part in parts {
+                buf[at..at + part.len()].copy_from_slice(part.as_bytes());
+                at += part.len();
+            }
+            state.write(&buf[..len]);
+        } else {
+            for byte in self.bytes() {
                 state.write_u8(byte);
             }
         }

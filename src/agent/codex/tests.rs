@@ -439,9 +439,9 @@ fn stage_writes_merged_config_rules_and_the_restart_line() {
         Step::Notice("Restart Codex to load the updated permission profile and rules.".into())
     );
     // The preview shows only managed data, never the foreign secret.
-    let (name, shown) = &plan.dry_run[0];
+    let (name, shown) = plan.renderings().next().unwrap();
     assert_eq!(name, "codex");
-    assert_eq!(shown, &f.preview(false).unwrap().0);
+    assert_eq!(shown, f.preview(false).unwrap().0);
     assert!(!shown.contains("SECRET"));
     assert_eq!(warnings.len(), 5);
 }

@@ -79,10 +79,8 @@ fn stage_writes_the_mode_target_and_records_the_preview() {
                 kind: FileKind::AgentTarget
             }]
         );
-        assert_eq!(
-            plan.dry_run,
-            [("copilot".to_string(), expected.to_string())]
-        );
+        let shown: Vec<_> = plan.renderings().collect();
+        assert_eq!(shown, [("copilot", expected)]);
         assert_eq!(Copilot.target(&ctx), dir.path().join(name));
     }
 }

@@ -49,10 +49,8 @@ fn merges_into_existing_files_like_the_reference() {
             let expected = read(case, &format!("expected_merged_{mode}.json"));
             assert_eq!(content, expected, "{case} {mode}");
             // The dry run shows the generated document, not the merge.
-            assert_eq!(
-                plan.dry_run,
-                [("claude".to_string(), preview(&fixture, yolo))]
-            );
+            let shown: Vec<_> = plan.renderings().collect();
+            assert_eq!(shown, [("claude", preview(&fixture, yolo).as_str())]);
         }
     }
 }
