@@ -30,24 +30,12 @@ fn sort_at(node: &mut Value, segments: &[&str]) {
         } else if let Value::Array(items) = child
             && items.iter().all(Value::is_string)
         {
-            sort_strings(items);
+            items.sort_unstable_by(|a, b| match (a, b) {
+                (Value::String(a), Value::String(b)) => a.cmp(b),
+                _ => std::cmp::Ordering::Equal,
+            });
         }
     }
-}
-
-/// Sort a list that holds only strings. The strings are moved out and
-/// sorted as `String`s: comparing them directly is about twice as fast as
-/// comparing `Value`s, which matters for lists of thousands of paths.
-fn sort_strings(items: &mut Vec<Value>) {
-    let mut strings: Vec<String> = items
-        .drain(..)
-        .map(|v| match v {
-            Value::String(s) => s,
-            other => other.to_string(),
-        })
-        .collect();
-    strings.sort_unstable();
-    items.extend(strings.into_iter().map(Value::String));
 }
 
 #[cfg(test)]

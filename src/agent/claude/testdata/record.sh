@@ -5,6 +5,7 @@
 set -eu
 ref=${1:-$HOME/.cache/twsrt-ref33/bin/twsrt}
 data=$(cd "$(dirname "$0")" && pwd)
+. "$data/../../../../scripts/lib/reference-case.sh"
 starter='[sandbox_overrides.yolo]
 enabled = true
 autoAllowBashIfSandboxed = true
@@ -13,45 +14,16 @@ allowUnsandboxedCommands = false
 [sandbox_overrides.full]
 enabled = false'
 for case_dir in "$data"/*/; do
-    case=$(basename "$case_dir")
-    home=$(mktemp -d)
-    cfg="$home/.config/twsrt"
-    mkdir -p "$cfg/srt" "$cfg/bash" "$home/.claude"
-    cp "$case_dir/srt.jsonc" "$cfg/srt/base.jsonc"
-    cp "$case_dir/bash.jsonc" "$cfg/bash/base.jsonc"
     if [ -f "$case_dir/overrides.toml" ]; then
         overrides=$(cat "$case_dir/overrides.toml")
     else
         overrides=$starter
     fi
-    cat >"$cfg/config.toml" <<TOML
-schema_version = 1
-default_profile = "default"
+    case_home "$case_dir" "[targets]
+claude_settings = \"~/.claude/settings.full.json\"
 
-[sources.srt.fragments.base]
-path = "srt/base.jsonc"
-
-[sources.bash.fragments.base]
-path = "bash/base.jsonc"
-
-[profiles.default]
-srt = ["base"]
-bash = ["base"]
-
-[targets]
-claude_settings = "~/.claude/settings.full.json"
-
-$overrides
-TOML
-    if [ -f "$case_dir/home.txt" ]; then
-        while read -r kind path; do
-            case $kind in
-                dir) mkdir -p "$home/$path" ;;
-                file) printf 'secret\n' >"$home/$path" ;;
-            esac
-        done <"$case_dir/home.txt"
-    fi
-    run() { (cd "$home" && HOME="$home" "$ref" -c "$cfg/config.toml" "$@"); }
+$overrides"
+    mkdir -p "$home/.claude"
     run show srt >"$case_dir/srt.json"
     run show bash >"$case_dir/bash.json"
     for mode in full yolo; do

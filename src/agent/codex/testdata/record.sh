@@ -9,35 +9,17 @@
 set -eu
 ref=${1:-$HOME/.cache/twsrt-ref33/bin/twsrt}
 data=$(cd "$(dirname "$0")" && pwd)
+. "$data/../../../../scripts/lib/reference-case.sh"
 both='codex_config = "~/.codex/config.toml"
 codex_rules = "~/.codex/rules/twsrt.rules"'
 for case_dir in "$data"/*/; do
     case=$(basename "$case_dir")
-    home=$(mktemp -d)
-    cfg="$home/.config/twsrt"
-    mkdir -p "$cfg/srt" "$cfg/bash"
-    sed "s#{D}#$home#g" "$case_dir/srt.jsonc" >"$cfg/srt/base.jsonc"
-    cp "$case_dir/bash.jsonc" "$cfg/bash/base.jsonc"
     if [ -f "$case_dir/targets.toml" ]; then
         targets=$(cat "$case_dir/targets.toml")
     else
         targets=$both
     fi
-    cat >"$cfg/config.toml" <<TOML
-schema_version = 1
-default_profile = "default"
-
-[sources.srt.fragments.base]
-path = "srt/base.jsonc"
-
-[sources.bash.fragments.base]
-path = "bash/base.jsonc"
-
-[profiles.default]
-srt = ["base"]
-bash = ["base"]
-
-[targets]
+    case_home "$case_dir" "[targets]
 $targets
 
 [sandbox_overrides.yolo]
@@ -46,17 +28,7 @@ autoAllowBashIfSandboxed = true
 allowUnsandboxedCommands = false
 
 [sandbox_overrides.full]
-enabled = false
-TOML
-    if [ -f "$case_dir/home.txt" ]; then
-        while read -r kind path; do
-            case $kind in
-                dir) mkdir -p "$home/$path" ;;
-                file) printf 'secret\n' >"$home/$path" ;;
-            esac
-        done <"$case_dir/home.txt"
-    fi
-    run() { (cd "$home" && HOME="$home" "$ref" -c "$cfg/config.toml" "$@"); }
+enabled = false"
     placeholder() { sed "s#$home#{D}#g"; }
     run show srt | placeholder >"$case_dir/srt.json"
     run show bash | placeholder >"$case_dir/bash.json"
