@@ -928,4 +928,27 @@ add("diff_drift_every_agent", ["diff"], **after_write(edits={
 add("diff_one_target_missing_among_present", ["diff"], **after_write(edits={".codex/config.toml": None}))
 add("diff_yolo_missing_yolo_targets", ["diff", "--yolo"], **after_write())
 
+# ---------------------------------------------------------------------------
+# scenarios of other commands, one file per topic
+# ---------------------------------------------------------------------------
+# tests/parity/scenarios_<topic>.py each define register(sc), which calls
+# sc.add(...) (and the other helpers of this module: sc.cfg, sc.home, ...).
+# Keeping them apart lets work on different commands proceed without
+# touching the same file; the files load in name order.
+
+def _load_topics():
+    import importlib.util
+    import pathlib
+    import types
+    # a snapshot of this module's names: add() appends to the shared list S
+    sc = types.SimpleNamespace(**globals())
+    for path in sorted(pathlib.Path(__file__).parent.glob("scenarios_*.py")):
+        spec = importlib.util.spec_from_file_location(f"parity_{path.stem}", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        mod.register(sc)
+
+
+_load_topics()
+
 SCENARIOS = S
