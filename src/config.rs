@@ -17,8 +17,11 @@ use crate::paths::{expand_tilde, resolve_config_path, tidy};
 use crate::source::SourceKind;
 use crate::tomltext::toml_to_json;
 
+mod claude_sync;
 mod sources;
 mod targets;
+
+pub use claude_sync::ClaudeSync;
 
 pub const DEFAULT_CONFIG_PATH: &str = "~/.config/twsrt/config.toml";
 
@@ -70,6 +73,8 @@ pub struct Config {
     pub targets: Targets,
     pub overrides_full: Map<String, Value>,
     pub overrides_yolo: Map<String, Value>,
+    /// `[claude_sync]`, `None` when the table is absent (no sync).
+    pub claude_sync: Option<ClaudeSync>,
 }
 
 impl Targets {
@@ -154,6 +159,7 @@ impl Loader<'_> {
         let default_profile = self.default_profile(&profiles)?;
         self.check_profile_graph(&profiles, &sources)?;
         let targets = self.targets()?;
+        let claude_sync = self.claude_sync()?;
         let (overrides_full, overrides_yolo) = self.overrides()?;
         Ok(Config {
             path: self.path.to_path_buf(),
@@ -163,6 +169,7 @@ impl Loader<'_> {
             targets,
             overrides_full,
             overrides_yolo,
+            claude_sync,
         })
     }
 

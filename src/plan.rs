@@ -11,6 +11,9 @@ pub enum FileKind {
     Canonical,
     /// An agent's target file (`Wrote: P`).
     AgentTarget,
+    /// A file that only supports the others (the `.gitignore` of
+    /// `generate --project`): written with them, never listed.
+    Support,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,11 +12,15 @@ mod diff;
 mod existing;
 mod merge;
 mod overrides;
+mod project;
 mod render;
+mod sync;
 #[cfg(test)]
 mod tests;
 
 use std::path::Path;
+
+pub use project::{project_settings, stage_project};
 
 use serde_json::{Map, Value};
 
@@ -113,7 +117,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     // document first (`write_preview` equals `to_pretty(render())`, a test
     // holds them equal); only a merge needs the document.
     let generated_text = preview(ctx, home);
-    let merged = match existing::read(&layout.base)? {
+    let merged = match sync::base(ctx.config, &layout, plan)? {
         Some(doc) => {
             let merged = merge::merge(doc, &generate(ctx, home), &layout.base)?;
             Some(to_pretty(&Value::Object(merged)) + "\n")

@@ -4,6 +4,8 @@
 //! symlink checks of a real write), so a preview fails exactly where `-w`
 //! would, and writes nothing. stdout holds only the renderings.
 
+mod project;
+
 use clap::Args;
 
 use crate::agent::{Ctx, Warnings};
@@ -20,6 +22,15 @@ use crate::ui;
 /// modes first build every file in memory, merged into the existing target,
 /// so an unusable target fails the preview too. An agent whose [targets]
 /// key is not set is skipped with a note.
+///
+/// With --project: write only the per-project files into .twsrt in the
+/// real path of the working directory (srt-settings.json, bash-rules.json,
+/// claude-settings[.yolo].json built on the global Claude target of the
+/// mode, and with -w a .gitignore); with -w, stdout holds that directory
+/// alone. Claude only (all means claude).
+///
+/// Exit codes: 0 on success, 1 on a config, policy or target error (nothing
+/// is written then), 2 on a usage error.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// claude, copilot, codex or all (every agent set in [targets]).
@@ -42,6 +53,12 @@ pub struct GenerateArgs {
     /// The profile to compile instead of default_profile.
     #[arg(short, long, value_name = "NAME")]
     pub profile: Option<String>,
+
+    /// Per-project output in ./.twsrt for `claude --settings` and `srt -s`,
+    /// built on the existing global Claude target; nothing global is
+    /// written. The .twsrt directory is write-denied in that policy.
+    #[arg(long)]
+    pub project: bool,
 }
 
 impl GenerateArgs {
@@ -53,6 +70,9 @@ impl GenerateArgs {
 }
 
 pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
+    if args.project {
+        return project::run(global, args);
+    }
     let config_path = &global.config_path;
     let config = crate::config::load(config_path)?;
     ui::debug(|| format!("config: {}", config_path.display()));
@@ -83,23 +103,30 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
     for agent in &agents {
         agent.stage(&ctx, &mut plan, &mut warnings)?;
     }
-    ui::debug(|| format!("planned steps: {}", plan.steps.len()));
-    // A target that cannot be written fails here, in both modes, before
-    // any note or warning: the run ends with the error alone.
-    crate::apply::check(&plan)?;
-    for note in &plan.notes {
-        ui::note(note);
-    }
-    print_warnings(&warnings);
-    if args.writes() {
-        crate::apply::apply(&plan)?;
-        print_applied(&plan);
-    } else {
-        print_preview(&plan);
-    }
+    finish(&plan, &warnings, args.writes())?;
     drop(ctx); // one list of borrowed patterns: a single free
     exit_without_freeing(compiled);
     Ok(0)
+}
+
+/// Check the staged plan, then write it or show the preview, with the
+/// notes and warnings staging raised.
+fn finish(plan: &Plan, warnings: &Warnings, writes: bool) -> Result<()> {
+    ui::debug(|| format!("planned steps: {}", plan.steps.len()));
+    // A target that cannot be written fails here, in both modes, before
+    // any note or warning: the run ends with the error alone.
+    crate::apply::check(plan)?;
+    for note in &plan.notes {
+        ui::note(note);
+    }
+    print_warnings(warnings);
+    if writes {
+        crate::apply::apply(plan)?;
+        print_applied(plan);
+    } else {
+        print_preview(plan);
+    }
+    Ok(())
 }
 
 /// Each agent's rendering on stdout (under `--- NAME ---` when there are
@@ -117,6 +144,7 @@ fn print_preview(plan: &Plan) {
             let what = match kind {
                 FileKind::Canonical => "canonical",
                 FileKind::AgentTarget => "agent target",
+                FileKind::Support => continue,
             };
             ui::would_write(&format!("Would write {what}: {}", path.display()));
         }
@@ -135,6 +163,7 @@ fn print_applied(plan: &Plan) {
             Step::Write { path, kind, .. } => match kind {
                 FileKind::Canonical => ui::wrote(&format!("Wrote canonical: {}", path.display())),
                 FileKind::AgentTarget => ui::wrote(&format!("Wrote: {}", path.display())),
+                FileKind::Support => {}
             },
             Step::Migrate { from, to } => {
                 ui::note(&format!("Migrated: {} → {}", from.display(), to.display()))

@@ -41,10 +41,7 @@ pub fn select_agents(name: &str, config: &Config) -> Result<Vec<Box<dyn Agent>>>
             .filter(|a| a.name() == name)
             .collect();
         if chosen.is_empty() {
-            return Err(Error::Policy(format!(
-                "unknown agent '{name}'; available: {} (or all)",
-                agent::names().join(", ")
-            )));
+            return Err(unknown_agent(name));
         }
         chosen
     };
@@ -65,6 +62,14 @@ pub fn select_agents(name: &str, config: &Config) -> Result<Vec<Box<dyn Agent>>>
         ));
     }
     Ok(configured)
+}
+
+/// The error for an AGENT argument that names no registered agent.
+pub fn unknown_agent(name: &str) -> Error {
+    Error::Policy(format!(
+        "unknown agent '{name}'; available: {} (or all)",
+        agent::names().join(", ")
+    ))
 }
 
 /// The `-v` line both `generate` and `diff` start with: which profile, which
