@@ -6,6 +6,7 @@
 
 mod support;
 
+mod claude_sync;
 mod compile_errors;
 mod config_cmd;
 mod diagnostics;
@@ -14,6 +15,7 @@ mod divergent_inputs;
 mod fuzz_regressions;
 mod mutation;
 mod parity;
+mod project;
 mod reliability_concurrency;
 mod reliability_leaks;
 mod reliability_targets;

@@ -69,6 +69,11 @@ def _project(sc):
                CLAUDE_DIR + "settings.full.json": FULL_TENDED,
                CLAUDE_DIR + "settings.yolo.json": YOLO_TENDED},
         symlinks={CLAUDE_DIR + "settings.json": "settings.full.json"})
+    # A second run finds D: the port also denies its contents (doc/compatibility.md).
+    add("project_rerun_existing_dir_divergent", ["generate", "claude", "--project"],
+        files={".twsrt/.gitignore": "*\n"}, prep=full,
+        divergence=["# 3.3.3 denies an existing denyWrite directory with Edit(dir) alone; the port adds Edit(dir/**).",
+                    "stdout-ignore-lines-containing /.twsrt/**)"])
     # errors: nothing written
     add("project_missing_global_full", ["generate", "claude", "--project"])
     add("project_missing_global_full_write", ["generate", "claude", "--project", "-w"])
