@@ -152,3 +152,26 @@ fn help_names_the_flag() {
         .stdout_contains("--project")
         .run();
 }
+
+#[test]
+fn a_working_directory_that_is_not_utf8_is_refused() {
+    let out = project()
+        .wrapper(&[
+            "sh",
+            "-c",
+            "d=\"$HOME/$(printf 'p\\377')\" && mkdir \"$d\" && cd \"$d\" && exec \"$0\" \"$@\"",
+        ])
+        .args(&["generate", "claude", "--project", "-w"])
+        .status(1)
+        .stderr_contains("/.twsrt: is not valid UTF-8, so no deny rule can name it")
+        .run();
+    let entries: Vec<_> = std::fs::read_dir(out.home()).unwrap().flatten().collect();
+    assert!(entries.iter().all(|e| e.file_name() != ".twsrt"));
+    let odd = entries.iter().find(|e| e.file_name().to_str().is_none());
+    let odd = odd.expect("the test's own directory").path();
+    assert_eq!(
+        std::fs::read_dir(odd).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}

@@ -29,7 +29,15 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
     check_agent(&args.agent)?;
     let dir = project_dir()?;
     ui::debug(|| format!("project output: {}", dir.display()));
-    let protected = [dir.to_string_lossy().into_owned()];
+    // A deny rule must name the directory exactly; no agent could match a
+    // lossy spelling of a path that is not UTF-8.
+    let Some(dir_text) = dir.to_str() else {
+        return Err(Error::target(
+            &dir,
+            "is not valid UTF-8, so no deny rule can name it",
+        ));
+    };
+    let protected = [dir_text.to_string()];
     let compiled = compile_protecting(&config, args.profile.as_deref(), &protected)?;
     if !Claude.configured(&config) {
         return Err(Error::Policy(format!(
@@ -63,7 +71,7 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
     finish(&plan, &warnings, args.writes())?;
     if args.writes() {
         // The one thing a launcher script reads.
-        ui::data(&dir.to_string_lossy());
+        ui::data(&protected[0]);
     }
     drop(ctx);
     super::exit_without_freeing(compiled);
