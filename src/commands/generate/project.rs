@@ -25,8 +25,13 @@ use crate::ui;
 const DIR_NAME: &str = ".twsrt";
 
 pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
+    // As in twsrt 3.3.3, an agent that can never have a project file is
+    // refused before config.toml is read; an unknown name only after it.
+    refuse_other_agents(&args.agent)?;
     let config = crate::config::load(&global.config_path)?;
-    check_agent(&args.agent)?;
+    if !matches!(args.agent.as_str(), "all" | "claude") {
+        return Err(unknown_agent(&args.agent));
+    }
     let dir = project_dir()?;
     ui::debug(|| format!("project output: {}", dir.display()));
     // A deny rule must name the directory exactly; no agent could match a
@@ -78,17 +83,15 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
     Ok(0)
 }
 
-/// `all` and `claude` are Claude; the other agents have no per-launch
-/// settings file to point at.
-fn check_agent(name: &str) -> Result<()> {
-    match name {
-        "all" | "claude" => Ok(()),
-        _ if crate::agent::names().contains(&name) => Err(Error::Policy(format!(
-            "agent '{name}' is not supported with --project: only Claude (claude --settings) \
-             and srt (srt -s) take a settings file for one launch"
-        ))),
-        _ => Err(unknown_agent(name)),
+/// Codex and Copilot have no settings file that applies to one launch.
+fn refuse_other_agents(name: &str) -> Result<()> {
+    if name == "all" || name == Claude.name() || !crate::agent::names().contains(&name) {
+        return Ok(());
     }
+    Err(Error::Policy(format!(
+        "agent '{name}' is not supported with --project: only Claude (claude --settings) \
+         and srt (srt -s) take a settings file for one launch"
+    )))
 }
 
 /// `realpath(cwd)/.twsrt`.
