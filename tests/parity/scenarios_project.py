@@ -149,6 +149,10 @@ def _sync(sc):
     add("sync_regular_anchor_migrates", ["generate", "--yolo", "-w", "claude"],
         files={TW + "config.toml": cfg(extra=table), CLAUDE_DIR + "settings.json": FULL_TENDED})
     add("sync_diff_does_not_sync", ["diff", "--yolo", "claude"], **tended())
+    # A target that is JSON but no object has none of the kept paths.
+    add("sync_target_not_an_object", ["generate", "--yolo", "-w", "claude"], **tended(yolo="[1]\n"),
+        facts_add=synced("settings.full.json"))
+    add("sync_target_invalid_json", ["generate", "--yolo", "-w", "claude"], **tended(yolo='{"y":\n'))
     # the donor cannot be read
     add("sync_donor_invalid_json", ["generate", "--yolo", "-w", "claude"], **tended(full='{"model": 1,\n'))
     # bad tables: a config error for every command, nothing written

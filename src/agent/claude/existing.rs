@@ -16,6 +16,15 @@ pub fn read(path: &Path) -> Result<Option<Map<String, Value>>> {
     parse(&text, path).map(Some)
 }
 
+/// The file's JSON value, whatever its type, or `None` when there is no
+/// file (a sync reads only some paths of the target, see `sync`).
+pub fn read_value(path: &Path) -> Result<Option<Value>> {
+    let Some(text) = read_text(path)? else {
+        return Ok(None);
+    };
+    parse_value(&text, path).map(Some)
+}
+
 /// The file's text, or `None` when there is no file.
 fn read_text(path: &Path) -> Result<Option<String>> {
     // Checks the file type first: a FIFO must not block the read.
@@ -29,6 +38,17 @@ fn read_text(path: &Path) -> Result<Option<String>> {
 
 /// The file's text (from `path`) as its top-level object.
 fn parse(text: &str, path: &Path) -> Result<Map<String, Value>> {
+    match parse_value(text, path)? {
+        Value::Object(map) => Ok(map),
+        _ => Err(Error::target(
+            path,
+            "does not hold a JSON object at the top level; fix or remove it first",
+        )),
+    }
+}
+
+/// The file's text (from `path`) as a JSON value.
+fn parse_value(text: &str, path: &Path) -> Result<Value> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
         // Positions as twsrt 3.3.3 (Python's json) gives them: columns in
         // characters, plus the 0-based character index. serde_json counts
@@ -60,13 +80,7 @@ fn parse(text: &str, path: &Path) -> Result<Map<String, Value>> {
             "holds a number too large for a 64-bit float; fix or remove it first",
         ));
     }
-    match value {
-        Value::Object(map) => Ok(map),
-        _ => Err(Error::target(
-            path,
-            "does not hold a JSON object at the top level; fix or remove it first",
-        )),
-    }
+    Ok(value)
 }
 
 /// The 0-based character index of 1-based `line` and `column` in `text`,

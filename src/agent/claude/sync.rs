@@ -30,24 +30,29 @@ pub fn base(
     layout: &Layout,
     plan: &mut Plan,
 ) -> Result<Option<Map<String, Value>>> {
-    let target = existing::read(&layout.base)?;
     let Some(sync) = &config.claude_sync else {
-        return Ok(target);
+        return existing::read(&layout.base);
     };
     let Some(donor_path) = donor(layout) else {
-        return Ok(target);
+        return existing::read(&layout.base);
+    };
+    // Only the kept paths are read from the target, so a target that is
+    // valid JSON but no object simply has none of them (as in 3.3.3).
+    let target = match existing::read_value(&layout.base)? {
+        Some(Value::Object(map)) => Some(map),
+        _ => None,
     };
     let name = donor_path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    // Said before the donor is read: a donor that cannot be read is then
-    // reported as the file the sync came from.
     plan.note(format!("Synced invariant settings from {name}"));
-    let Some(donor) = existing::read(&donor_path)? else {
-        return Ok(target);
-    };
-    Ok(Some(rebuild(donor, target.as_ref(), &sync.mode_specific)))
+    match existing::read(&donor_path)? {
+        Some(donor) => Ok(Some(rebuild(donor, target.as_ref(), &sync.mode_specific))),
+        // Gone since it was found: no sync after all, and the target is
+        // read as it is (an error if it is not an object).
+        None => existing::read(&layout.base),
+    }
 }
 
 /// The file the `settings.json` symlink resolves to, when that is an
