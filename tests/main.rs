@@ -14,6 +14,7 @@ mod divergent_inputs;
 mod fuzz_regressions;
 mod mutation;
 mod parity;
+mod parity_table;
 mod reliability_concurrency;
 mod reliability_leaks;
 mod reliability_targets;
