@@ -22,3 +22,4 @@ mod srt_real;
 mod srt_setup;
 mod streams;
 mod transactions;
+mod view_cmds;

@@ -82,8 +82,9 @@ pub fn run(global: &Global, args: &EditArgs) -> Result<i32> {
     ui::debug(|| {
         let shown: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
         format!(
-            "opening {} fragments: {} {}",
+            "opening {} fragment{}: {} {}",
             files.len(),
+            if files.len() == 1 { "" } else { "s" },
             editor.command(true).join(" "),
             shown.join(" ")
         )

@@ -45,18 +45,29 @@ impl Column {
     }
 }
 
-/// A cell's text in pieces; a piece without a style of its own takes the
-/// column's.
+/// A cell's text in pieces. A piece without a style of its own takes the
+/// cell's, and a cell without one the column's; the blanks that fill the
+/// cell to the column's width take the cell's or the column's (so a styled
+/// cell is styled to its edge, and a list of styled items is not).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Cell(Vec<(String, Option<Style>)>);
+pub struct Cell {
+    pieces: Vec<(String, Option<Style>)>,
+    style: Option<Style>,
+}
 
 impl Cell {
     pub fn text(text: &str) -> Self {
-        Cell(vec![(text.to_string(), None)])
+        Cell {
+            pieces: vec![(text.to_string(), None)],
+            style: None,
+        }
     }
 
     pub fn styled(text: &str, style: Style) -> Self {
-        Cell(vec![(text.to_string(), Some(style))])
+        Cell {
+            pieces: vec![(text.to_string(), None)],
+            style: Some(style),
+        }
     }
 
     /// Items joined by `, `, each in its own style.
@@ -68,15 +79,18 @@ impl Cell {
             }
             pieces.push((text.to_string(), Some(style)));
         }
-        Cell(pieces)
+        Cell {
+            pieces,
+            style: None,
+        }
     }
 
     fn plain_text(&self) -> String {
-        self.0.iter().map(|(t, _)| t.as_str()).collect()
+        self.pieces.iter().map(|(t, _)| t.as_str()).collect()
     }
 
     fn width(&self) -> usize {
-        self.0.iter().map(|(t, _)| t.chars().count()).sum()
+        self.pieces.iter().map(|(t, _)| t.chars().count()).sum()
     }
 }
 
@@ -186,9 +200,13 @@ impl Table {
             paint(out, style, " ");
             // Adjacent pieces of one style are one span, the fill included.
             let mut spans: Vec<(Style, String)> = Vec::new();
-            let fill = " ".repeat(width - cell.width());
-            let pieces = cell.0.iter().map(|(t, s)| (s.unwrap_or(style), t.as_str()));
-            for (s, text) in pieces.chain([(style, fill.as_str())]) {
+            let own = cell.style.unwrap_or(style);
+            let fill = " ".repeat(width.saturating_sub(cell.width()));
+            let pieces = cell
+                .pieces
+                .iter()
+                .map(|(t, s)| (s.unwrap_or(own), t.as_str()));
+            for (s, text) in pieces.chain([(own, fill.as_str())]) {
                 match spans.last_mut() {
                     Some((last, acc)) if *last == s => acc.push_str(text),
                     _ => spans.push((s, text.to_string())),
