@@ -24,23 +24,24 @@ fn show_prints_what_generate_writes() {
     }
 }
 
-/// The table on a terminal (run under `script`, which gives twsrt a pty),
-/// and with NO_COLOR on that terminal.
-fn on_a_terminal(no_color: bool) -> String {
-    let home = Test::with_policy().work_profile();
+/// `profiles` on a terminal (run under `script`, which gives twsrt a pty),
+/// with these extra environment variables.
+fn on_a_terminal(test: Test, env: &[(&str, &str)]) -> String {
+    on_a_terminal_after(test, env, "")
+}
+
+/// The same, after `setup` (a shell command) ran on that terminal.
+fn on_a_terminal_after(test: Test, env: &[(&str, &str)], setup: &str) -> String {
     let bin = env!("CARGO_BIN_EXE_twsrt");
-    let config = home.home().join(CONFIG);
-    let line = format!("'{bin}' -c '{}' profiles", config.display());
-    let mut cmd = Command::new("script");
-    cmd.args(["-q", "-e", "-c", &line, "/dev/null"])
+    let config = test.home().join(CONFIG);
+    let line = format!("{setup}'{bin}' -c '{}' profiles", config.display());
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", &line, "/dev/null"])
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home.home())
-        .env("TERM", "xterm-256color");
-    if no_color {
-        cmd.env("NO_COLOR", "");
-    }
-    let out = cmd
+        .env("HOME", test.home())
+        .env("TERM", "xterm-256color")
+        .envs(env.iter().copied())
         .output()
         .expect("script(1) from util-linux runs twsrt on a pty");
     assert!(out.status.success(), "{out:?}");
@@ -49,15 +50,39 @@ fn on_a_terminal(no_color: bool) -> String {
 
 #[test]
 fn profiles_draws_a_box_on_a_terminal() {
-    let shown = on_a_terminal(false);
+    let shown = on_a_terminal(Test::with_policy().work_profile(), &[]);
     assert!(shown.starts_with("┏━"), "{shown}");
     assert!(shown.contains("\x1b[1;32mdefault *\x1b[0m"), "{shown}");
     assert!(shown.contains("\x1b[2;3m* default profile"), "{shown}");
 }
 
+/// The terminal's width (COLUMNS, else the terminal's own size): the
+/// table wraps as 3.3.3's does there.
+#[test]
+fn profiles_fits_the_terminal_width() {
+    let scenario = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/parity/scenarios/view_profiles_inheritance/home/.config/twsrt/config.toml"
+    );
+    let config = std::fs::read_to_string(scenario).expect("the scenario's config.toml");
+    let recorded = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/profiles/inheritance_40_columns.tty"
+    ))
+    .expect("the 3.3.3 recording");
+    let home = || Test::new().file(CONFIG, &config);
+    let by_env = on_a_terminal(home(), &[("COLUMNS", "40")]);
+    assert_eq!(by_env, recorded);
+    let by_size = on_a_terminal_after(home(), &[], "stty cols 40 rows 24; ");
+    assert_eq!(by_size, recorded);
+    // COLUMNS wins over the terminal's size, as in 3.3.3.
+    let both = on_a_terminal_after(home(), &[("COLUMNS", "40")], "stty cols 90 rows 24; ");
+    assert_eq!(both, recorded);
+}
+
 #[test]
 fn profiles_is_plain_text_on_a_terminal_with_no_color() {
-    let shown = on_a_terminal(true);
+    let shown = on_a_terminal(Test::with_policy().work_profile(), &[("NO_COLOR", "")]);
     assert_eq!(
         shown,
         "Profile    Extends  srt         bash\n\

@@ -1,6 +1,7 @@
 //! `twsrt profiles`: every profile with what it extends and the fragments
 //! it resolves to per source kind, as a table ([`table`]).
 
+mod fit;
 mod table;
 
 use clap::Args;
@@ -34,11 +35,33 @@ pub fn run(global: &Global, _args: &ProfilesArgs) -> Result<i32> {
     let config = crate::config::load(&global.config_path)?;
     let table = profile_table(&config);
     if ui::stdout_styled() {
-        ui::data(table.boxed().trim_end_matches('\n'));
+        ui::data(table.boxed(terminal_columns()).trim_end_matches('\n'));
     } else {
         ui::data(table.plain().trim_end_matches('\n'));
     }
     Ok(0)
+}
+
+/// The width of the terminal on stdout: `COLUMNS` when set (as twsrt
+/// 3.3.3 reads it), else what `stty size` reports for the terminal (stdout
+/// handed to it as its input; no terminal-size dependency for one table).
+/// Unknown (`None`, the table keeps its natural width) when neither says.
+fn terminal_columns() -> Option<usize> {
+    use std::os::fd::AsFd;
+    let from_env = std::env::var("COLUMNS").ok();
+    if let Some(columns) = from_env.and_then(|c| c.trim().parse().ok()) {
+        return Some(columns);
+    }
+    let tty = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let out = std::process::Command::new("stty")
+        .arg("size")
+        .stdin(tty)
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let columns: usize = text.split_whitespace().nth(1)?.parse().ok()?;
+    (out.status.success() && columns > 0).then_some(columns)
 }
 
 /// The marker after the default profile's name, explained by the footer.
@@ -47,7 +70,7 @@ const FOOTER: &str = "* default profile";
 
 fn profile_table(config: &Config) -> Table {
     let mut columns = vec![
-        Column::new("Profile", Style::BoldCyan),
+        Column::new("Profile", Style::BoldCyan).no_wrap(),
         Column::new("Extends", Style::Magenta),
     ];
     columns.extend(

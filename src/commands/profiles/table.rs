@@ -3,6 +3,8 @@
 //! one space of padding, the footer padded to the table's width), and plain
 //! aligned text for scripts.
 
+use super::fit::{fit, wrap};
+
 /// The styles the table uses, as SGR parameters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Style {
@@ -34,6 +36,8 @@ impl Style {
 pub struct Column {
     header: String,
     style: Style,
+    /// Whether a narrow terminal may wrap the column's cells.
+    wrap: bool,
 }
 
 impl Column {
@@ -41,7 +45,14 @@ impl Column {
         Column {
             header: header.to_string(),
             style,
+            wrap: true,
         }
+    }
+
+    /// A column that keeps its width on a narrow terminal.
+    pub fn no_wrap(mut self) -> Self {
+        self.wrap = false;
+        self
     }
 }
 
@@ -167,9 +178,16 @@ impl Table {
         out
     }
 
-    /// The box-drawn, styled form for a terminal.
-    pub fn boxed(&self) -> String {
-        let widths = self.widths();
+    /// The box-drawn, styled form for a terminal `columns` wide (no limit
+    /// when unknown): too wide a table has its wrappable columns narrowed
+    /// ([`fit`]) and their cells wrapped.
+    pub fn boxed(&self, columns: Option<usize>) -> String {
+        // Widths with the one blank of padding on each side.
+        let mut widths: Vec<usize> = self.widths().iter().map(|w| w + 2).collect();
+        if let Some(max) = columns {
+            let wrapable: Vec<bool> = self.columns.iter().map(|c| c.wrap).collect();
+            widths = fit(&widths, &wrapable, max.saturating_sub(widths.len() + 1));
+        }
         let mut out = String::new();
         rule(&mut out, &widths, ['┏', '━', '┳', '┓']);
         let header: Vec<Cell> = self.columns.iter().map(|c| Cell::text(&c.header)).collect();
@@ -179,13 +197,22 @@ impl Table {
             self.boxed_row(&mut out, row, &widths, '│', false);
         }
         rule(&mut out, &widths, ['└', '─', '┴', '┘']);
-        let total: usize = widths.iter().map(|w| w + 3).sum::<usize>() + 1;
-        let footer = format!("{:<total$}", self.footer);
-        paint(&mut out, Style::DimItalic, &footer);
-        out.push('\n');
+        // The footer is as wide as the table, wrapped when the table is narrower.
+        let total: usize = widths.iter().map(|w| w + 1).sum::<usize>() + 1;
+        let footer: Vec<char> = self.footer.chars().collect();
+        for (range, cut) in wrap(&footer, total) {
+            let mut line: String = footer[range].iter().collect();
+            if cut {
+                line.push('…');
+            }
+            paint(&mut out, Style::DimItalic, &format!("{line:<total$}"));
+            out.push('\n');
+        }
         out
     }
 
+    /// One row, as many lines high as its tallest wrapped cell. A column
+    /// squeezed to its padding or less shows blanks only.
     fn boxed_row(
         &self,
         out: &mut String,
@@ -194,31 +221,91 @@ impl Table {
         bar: char,
         header: bool,
     ) {
-        out.push(bar);
-        for ((cell, column), width) in cells.iter().zip(&self.columns).zip(widths) {
-            let style = if header { Style::Bold } else { column.style };
-            paint(out, style, " ");
-            // Adjacent pieces of one style are one span, the fill included.
-            let mut spans: Vec<(Style, String)> = Vec::new();
-            let own = cell.style.unwrap_or(style);
-            let fill = " ".repeat(width.saturating_sub(cell.width()));
-            let pieces = cell
-                .pieces
-                .iter()
-                .map(|(t, s)| (s.unwrap_or(own), t.as_str()));
-            for (s, text) in pieces.chain([(own, fill.as_str())]) {
-                match spans.last_mut() {
-                    Some((last, acc)) if *last == s => acc.push_str(text),
-                    _ => spans.push((s, text.to_string())),
-                }
-            }
-            for (s, text) in &spans {
-                paint(out, *s, text);
-            }
-            paint(out, style, " ");
+        let styles: Vec<Style> = self
+            .columns
+            .iter()
+            .map(|c| if header { Style::Bold } else { c.style })
+            .collect();
+        let wrapped: Vec<Vec<Vec<(char, Style)>>> = cells
+            .iter()
+            .zip(&styles)
+            .zip(widths)
+            .zip(&self.columns)
+            .map(
+                |(((cell, style), width), column)| match width.checked_sub(2) {
+                    Some(inner) if inner > 0 => cell.lines(*style, inner, column.wrap),
+                    _ => Vec::new(),
+                },
+            )
+            .collect();
+        let height = wrapped.iter().map(Vec::len).max().unwrap_or(0).max(1);
+        for i in 0..height {
             out.push(bar);
+            for (((cell, lines), style), width) in
+                cells.iter().zip(&wrapped).zip(&styles).zip(widths)
+            {
+                match lines.get(i) {
+                    Some(line) => {
+                        paint(out, *style, " ");
+                        paint_line(out, line, cell.style.unwrap_or(*style), width - 2);
+                        paint(out, *style, " ");
+                    }
+                    // Below a shorter cell: one blank span, padding included.
+                    None => paint(out, *style, &" ".repeat(*width)),
+                }
+                out.push(bar);
+            }
+            out.push('\n');
         }
-        out.push('\n');
+    }
+}
+
+impl Cell {
+    /// The cell's characters, each with its style, in lines of `width`
+    /// (one line, cut to fit, when the column does not wrap).
+    fn lines(&self, column: Style, width: usize, wraps: bool) -> Vec<Vec<(char, Style)>> {
+        let own = self.style.unwrap_or(column);
+        let styled: Vec<(char, Style)> = self
+            .pieces
+            .iter()
+            .flat_map(|(t, s)| t.chars().map(move |c| (c, s.unwrap_or(own))))
+            .collect();
+        let chars: Vec<char> = styled.iter().map(|(c, _)| *c).collect();
+        let lines = if wraps {
+            wrap(&chars, width)
+        } else if chars.len() > width {
+            vec![(0..width - 1, true)]
+        } else {
+            vec![(0..chars.len(), false)]
+        };
+        lines
+            .into_iter()
+            .map(|(range, cut)| {
+                let end = range.end;
+                let mut line = styled[range].to_vec();
+                if cut {
+                    // The ellipsis takes the style of the character it replaces.
+                    line.push(('…', styled.get(end).map_or(own, |(_, s)| *s)));
+                }
+                line
+            })
+            .collect()
+    }
+}
+
+/// One line of a cell: adjacent characters of one style are one span, the
+/// blanks that fill it to `width` (in `fill_style`) included.
+fn paint_line(out: &mut String, line: &[(char, Style)], fill_style: Style, width: usize) {
+    let mut spans: Vec<(Style, String)> = Vec::new();
+    let fill = std::iter::repeat_n((' ', fill_style), width.saturating_sub(line.len()));
+    for (c, s) in line.iter().copied().chain(fill) {
+        match spans.last_mut() {
+            Some((last, acc)) if *last == s => acc.push(c),
+            _ => spans.push((s, c.to_string())),
+        }
+    }
+    for (s, text) in &spans {
+        paint(out, *s, text);
     }
 }
 
@@ -229,7 +316,7 @@ fn rule(out: &mut String, widths: &[usize], [left, line, joint, right]: [char; 4
         if i > 0 {
             out.push(joint);
         }
-        out.extend(std::iter::repeat_n(line, w + 2));
+        out.extend(std::iter::repeat_n(line, *w));
     }
     out.push(right);
     out.push('\n');

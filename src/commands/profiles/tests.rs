@@ -28,7 +28,23 @@ fn the_terminal_table_is_the_reference_recording() {
         ("view_profiles_default_elsewhere", "default_elsewhere.tty"),
     ] {
         let table = profile_table(&scenario_config(scenario));
-        assert_eq!(table.boxed(), fixture(recording), "{scenario}");
+        assert_eq!(table.boxed(None), fixture(recording), "{scenario}");
+        // A terminal as wide as the table or wider changes nothing.
+        assert_eq!(table.boxed(Some(61)), fixture(recording), "{scenario}");
+    }
+}
+
+/// On a narrower terminal the wrappable columns shrink and wrap, words too
+/// long for a line end in `…`, the profile column keeps its width: as
+/// 3.3.3 draws it on a terminal of 40 and of 25 columns.
+#[test]
+fn a_narrow_terminal_gets_the_reference_wrapping() {
+    let table = profile_table(&scenario_config("view_profiles_inheritance"));
+    for (columns, recording) in [
+        (40, "inheritance_40_columns.tty"),
+        (25, "inheritance_25_columns.tty"),
+    ] {
+        assert_eq!(table.boxed(Some(columns)), fixture(recording), "{columns}");
     }
 }
 
@@ -101,7 +117,7 @@ fn rows_are_sorted_and_an_unresolvable_profile_is_invalid() {
 /// itself is plain, even when a parent selects it too.
 #[test]
 fn inherited_fragments_are_dim_and_own_ones_plain() {
-    let boxed = profile_table(&config(TWO_KINDS)).boxed();
+    let boxed = profile_table(&config(TWO_KINDS)).boxed(None);
     let row = |name: &str| {
         let cell = format!("\x1b[1;36m{name} ");
         boxed
@@ -113,7 +129,7 @@ fn inherited_fragments_are_dim_and_own_ones_plain() {
     assert!(row("c").contains("│ \x1b[2mb\x1b[0m "), "{:?}", row("c"));
     assert!(row("c").ends_with("│ s, t │"), "{:?}", row("c"));
     let own_t = TWO_KINDS.replace("srt = [\"t\", \"s\"]", "srt = [\"t\"]");
-    let boxed = profile_table(&config(&own_t)).boxed();
+    let boxed = profile_table(&config(&own_t)).boxed(None);
     let c_row = boxed
         .lines()
         .find(|l| l.contains("\x1b[1;36mc "))
