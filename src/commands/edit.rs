@@ -29,7 +29,7 @@ use crate::ui;
 ///
 /// Exit codes: the editor's exit status (0 with --dry-run); 1 an unknown
 /// kind or profile, a config error, an editor that cannot be started, or a
-/// policy that does not compile after editing.
+/// policy that does not compile after editing; 2 a usage error.
 #[derive(Debug, Args)]
 pub struct EditArgs {
     /// The fragments to open: srt, bash or all.

@@ -27,7 +27,7 @@ use table::{Cell, Column, Style, Table};
 /// each column starting at its header's offset, columns at least two spaces
 /// apart, then the line `* default profile`.
 ///
-/// Exit codes: 0 listed; 1 config.toml cannot be loaded.
+/// Exit codes: 0 listed; 1 config.toml cannot be loaded; 2 a usage error.
 #[derive(Debug, Args)]
 pub struct ProfilesArgs {}
 

@@ -15,7 +15,7 @@ use crate::ui;
 /// but config.toml does not configure prints a note and exits 0.
 ///
 /// Exit codes: 0 printed (or nothing to show); 1 an unknown kind, a config
-/// error or a policy that does not compile.
+/// error or a policy that does not compile; 2 a usage error.
 #[derive(Debug, Args)]
 pub struct ShowArgs {
     /// The source kind to print: srt or bash.
