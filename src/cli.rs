@@ -40,6 +40,9 @@ pub struct Cli {
 pub enum Command {
     Generate(commands::generate::GenerateArgs),
     Diff(commands::diff::DiffArgs),
+    Show(commands::show::ShowArgs),
+    Profiles(commands::profiles::ProfilesArgs),
+    Edit(commands::edit::EditArgs),
     Config(commands::config::ConfigArgs),
     Completions(commands::completions::CompletionsArgs),
     Test(commands::test::TestArgs),
@@ -64,6 +67,9 @@ pub fn run(cli: Cli) -> Result<i32> {
         }
         Some(Command::Generate(args)) => commands::generate::run(&global, &args),
         Some(Command::Diff(args)) => commands::diff::run(&global, &args),
+        Some(Command::Show(args)) => commands::show::run(&global, &args),
+        Some(Command::Profiles(args)) => commands::profiles::run(&global, &args),
+        Some(Command::Edit(args)) => commands::edit::run(&global, &args),
         Some(Command::Config(args)) => commands::config::run(&global, &args),
         Some(Command::Test(args)) => commands::test::run(&global, &args),
         Some(Command::Completions(args)) => commands::completions::run(&args, Cli::command()),

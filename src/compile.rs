@@ -13,6 +13,7 @@
 //! filesystem access.
 
 mod deny_write;
+mod on_disk;
 mod policy_files;
 mod sets;
 

@@ -25,6 +25,13 @@ fn choice() -> ColorChoice {
     }
 }
 
+/// Whether stdout is styled: a terminal that takes colour, `NO_COLOR`
+/// unset. Output with a styled and a plain form (the `profiles` table)
+/// picks its form with this.
+pub fn stdout_styled() -> bool {
+    choice() != ColorChoice::Never && AutoStream::choice(&std::io::stdout()) != ColorChoice::Never
+}
+
 const RESET: &str = "\x1b[0m";
 const BOLD_RED: &str = "\x1b[1;31m";
 const RED: &str = "\x1b[31m";

@@ -187,10 +187,7 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
     // stdout, exactly
     let stdout = normalise(&output.stdout, &homes);
     let expected_stdout = read_text(&exp.join("stdout"))?;
-    let (want, got) = (
-        divergence.filter_stdout(&expected_stdout),
-        divergence.filter_stdout(&stdout),
-    );
+    let (want, got) = divergence.compared_stdout(&expected_stdout, &stdout);
     if want != got {
         problems.push(format!("stdout differs:\n{}", diff(&want, &got)));
     }
@@ -486,7 +483,7 @@ fn diff(expected: &str, actual: &str) -> String {
 /// needle itself starts or ends with one (so the fact `1` does not match `10`). A fact
 /// that is a single word (letters, digits, `_`, `-`) matches case-insensitively, so the
 /// agent `copilot` may be spelled `Copilot` in a sentence.
-fn contains_bounded(hay: &str, needle: &str) -> bool {
+pub(crate) fn contains_bounded(hay: &str, needle: &str) -> bool {
     let is_word = |c: char| c.is_alphanumeric() || c == '_';
     if needle.chars().all(|c| is_word(c) || c == '-') {
         let (hay, needle) = (hay.to_lowercase(), needle.to_lowercase());
@@ -513,6 +510,10 @@ fn contains_bounded_exact(hay: &str, needle: &str) -> bool {
 struct Divergence {
     stdout_ignore: Vec<String>,
     parsed_equal: BTreeSet<String>,
+    /// `stdout-table-cells`: stdout compared as table cells (`parity_table`).
+    table_cells: bool,
+    /// `stdout-table-cell-prose <prefix>`: cells worded by the port.
+    cell_prose: Vec<String>,
 }
 
 impl Divergence {
@@ -529,11 +530,31 @@ impl Divergence {
                 d.stdout_ignore.push(rest.to_string());
             } else if let Some(rest) = line.strip_prefix("file-parsed-equal ") {
                 d.parsed_equal.insert(rest.to_string());
+            } else if line == "stdout-table-cells" {
+                d.table_cells = true;
+            } else if let Some(rest) = line.strip_prefix("stdout-table-cell-prose ") {
+                d.cell_prose.push(rest.to_string());
             } else {
                 return Err(format!("{}: unknown directive {line:?}", path.display()));
             }
         }
         Ok(d)
+    }
+
+    /// Expected and actual stdout as they are compared: filtered, and
+    /// with `stdout-table-cells` rendered back from their cells.
+    fn compared_stdout(&self, want: &str, got: &str) -> (String, String) {
+        let (want, got) = (self.filter_stdout(want), self.filter_stdout(got));
+        if !self.table_cells {
+            return (want, got);
+        }
+        let got = crate::parity_table::parse(&got);
+        let mut want = crate::parity_table::parse(&want);
+        crate::parity_table::align_prose(&mut want, &got, &self.cell_prose);
+        (
+            crate::parity_table::render(&want),
+            crate::parity_table::render(&got),
+        )
     }
 
     fn filter_stdout(&self, text: &str) -> String {

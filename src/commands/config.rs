@@ -2,11 +2,11 @@
 //! commented starter configuration, never replacing a file that exists.
 
 use std::path::Path;
-use std::process::Command;
 
 use clap::Args;
 
 use crate::commands::Global;
+use crate::commands::editor::Editor;
 use crate::error::{Error, Result};
 use crate::plan::{FileKind, Plan};
 
@@ -35,7 +35,8 @@ pub fn run(global: &Global, args: &ConfigArgs) -> Result<i32> {
             code: 2,
         });
     }
-    open_editor(config_path)
+    // One file: no tabs, the editor as `$EDITOR` names it.
+    Editor::from_env()?.open(std::slice::from_ref(config_path), false)
 }
 
 fn init(config_path: &Path) -> Result<()> {
@@ -57,34 +58,6 @@ fn init(config_path: &Path) -> Result<()> {
         }
     }
     crate::apply::apply(&plan)
-}
-
-/// `$EDITOR` may carry arguments (`code -w`) and quotes (a program whose
-/// path holds a space); it is split into words as a shell would split it.
-fn open_editor(config_path: &Path) -> Result<i32> {
-    let editor = std::env::var("EDITOR")
-        .ok()
-        .filter(|e| !e.trim().is_empty())
-        .unwrap_or_else(|| "vi".to_string());
-    let words = crate::shellwords::split(&editor).map_err(|e| Error::WithCode {
-        message: format!("$EDITOR cannot be split into words: {}", e.describe()),
-        code: 1,
-    })?;
-    let Some((program, args)) = words.split_first() else {
-        return Err(Error::WithCode {
-            message: "$EDITOR names no program".into(),
-            code: 1,
-        });
-    };
-    let status = Command::new(program)
-        .args(args)
-        .arg(config_path)
-        .status()
-        .map_err(|e| Error::WithCode {
-            message: format!("could not start the editor '{program}': {e}"),
-            code: 1,
-        })?;
-    Ok(status.code().unwrap_or(1))
 }
 
 #[cfg(test)]

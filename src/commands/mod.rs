@@ -9,7 +9,12 @@
 pub mod completions;
 pub mod config;
 pub mod diff;
+pub mod edit;
+mod editor;
 pub mod generate;
+mod kind_arg;
+pub mod profiles;
+pub mod show;
 pub mod test;
 
 use std::path::PathBuf;
