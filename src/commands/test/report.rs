@@ -115,18 +115,8 @@ fn write_text(out: &mut impl Write, header: &Header, outcomes: &[Outcome]) -> st
         outcomes.len()
     )?;
     let widths = Widths::of(outcomes);
-    writeln!(
-        out,
-        "{:<8} {:<kw$} {:<rw$} {:>3} {:>3} {:>6}  PROBE",
-        "STATUS",
-        "KIND",
-        "RULE",
-        "CTL",
-        "SBX",
-        "MS",
-        kw = widths.kind,
-        rw = widths.rule
-    )?;
+    let lead = widths.lead("STATUS  ", "KIND", "RULE");
+    writeln!(out, "{lead} CTL SBX     MS  PROBE")?;
     for o in outcomes {
         write_row(out, o, &widths)?;
     }
@@ -137,16 +127,12 @@ fn write_text(out: &mut impl Write, header: &Header, outcomes: &[Outcome]) -> st
     if outcomes.iter().any(|o| o.verdict.status != Status::Pass) {
         writeln!(out, "--- summary ---")?;
         for o in outcomes.iter().filter(|o| o.verdict.status != Status::Pass) {
-            writeln!(
-                out,
-                "{} {:<kw$} {:<rw$}  {}",
-                status_cell(o.verdict.status),
+            let lead = widths.lead(
+                &status_cell(o.verdict.status),
                 o.probe.kind(),
-                o.probe.rule,
-                o.verdict.reason,
-                kw = widths.kind,
-                rw = widths.rule
-            )?;
+                &o.probe.rule,
+            );
+            writeln!(out, "{lead}  {}", o.verdict.reason)?;
         }
     }
     writeln!(
@@ -162,6 +148,15 @@ struct Widths {
 }
 
 impl Widths {
+    /// STATUS (already padded), KIND and RULE, each padded to its column.
+    fn lead(&self, status: &str, kind: &str, rule: &str) -> String {
+        format!(
+            "{status} {kind:<kw$} {rule:<rw$}",
+            kw = self.kind,
+            rw = self.rule
+        )
+    }
+
     fn of(outcomes: &[Outcome]) -> Self {
         let widest = |f: &dyn Fn(&Outcome) -> usize| outcomes.iter().map(f).max().unwrap_or(0);
         Widths {
@@ -186,18 +181,17 @@ fn write_row(out: &mut impl Write, o: &Outcome, w: &Widths) -> std::io::Result<(
         Some(_) => (o.duration_ms().to_string(), o.probe.command()),
         None => ("-".into(), o.verdict.reason.clone()),
     };
+    let lead = w.lead(
+        &status_cell(o.verdict.status),
+        o.probe.kind(),
+        &o.probe.rule,
+    );
     writeln!(
         out,
-        "{} {:<kw$} {:<rw$} {:>3} {:>3} {:>6}  {}",
-        status_cell(o.verdict.status),
-        o.probe.kind(),
-        o.probe.rule,
+        "{lead} {:>3} {:>3} {:>6}  {probe}",
         exit_cell(o.control()),
         exit_cell(o.sandbox()),
-        ms,
-        probe,
-        kw = w.kind,
-        rw = w.rule
+        ms
     )
 }
 
