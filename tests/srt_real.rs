@@ -280,3 +280,61 @@ fn a_file_srt_would_refuse_is_caught_by_the_preflight() {
         )
         .run();
 }
+
+/// The probe file and witness directory names vary per run.
+fn mask_names(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(".twsrt-") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let end = tail
+            .find(|c: char| c == '/' || c.is_whitespace())
+            .unwrap_or(tail.len());
+        let name = &tail[..end];
+        out.push_str(if name.starts_with(".twsrt-test-") {
+            ".twsrt-test-*"
+        } else {
+            ".twsrt-probe-PID"
+        });
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn the_report_is_what_3_3_3_prints_for_the_same_policy() {
+    let Some(srt) = srt() else { return };
+    // tests/fixtures/test33/table.out is 3.3.3's table for this HOME with
+    // srt 0.0.78 (scripts/record-test33.sh re-records it). The policy holds
+    // no read-denied directory, where twsrt and 3.3.3 differ on purpose
+    // (doc/compatibility.md, T1); the verdicts are the same with the newest
+    // srt.
+    let home = Test::with_policy()
+        .file(SRT_FRAGMENT, include_str!("fixtures/test33/base.jsonc"))
+        .file("secrets/token.txt", "ghp_planted\n")
+        .symlink(".tok", "secrets/token.txt")
+        .file("work/locked.cfg", "keep me\n")
+        .dir("vault/aws")
+        .args(&["generate", "-w"])
+        .any_stderr()
+        .run();
+    let run = twsrt_test(home, &srt, &["test"])
+        .status(1)
+        .any_stdout()
+        .run();
+    let got = mask_names(&mask_ms(&run.stdout));
+    let want = include_str!("fixtures/test33/table.out");
+    let got = got.replacen(
+        run.stdout.split(',').next().unwrap_or_default(),
+        "srt 0.0.78",
+        1,
+    );
+    assert_eq!(
+        got.trim_end(),
+        want.trim_end(),
+        "--- stderr\n{}",
+        run.stderr
+    );
+}
