@@ -87,6 +87,9 @@ fn the_options_are_documented() {
         "--allow-write",
         "--allowed-domains",
         "--denied-domains",
+        // 3.3.3's spelling of the section flags.
+        "[alias: --denyRead]",
+        "[alias: --deniedDomains]",
     ] {
         help = help.stdout_contains(option);
     }

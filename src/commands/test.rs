@@ -66,23 +66,23 @@ pub struct TestArgs {
     pub timeout: f64,
 
     /// Probe denyRead (the section flags combine; none means all).
-    #[arg(long, alias = "denyRead")]
+    #[arg(long, visible_alias = "denyRead")]
     pub deny_read: bool,
 
     /// Probe denyWrite.
-    #[arg(long, alias = "denyWrite")]
+    #[arg(long, visible_alias = "denyWrite")]
     pub deny_write: bool,
 
     /// Probe allowWrite.
-    #[arg(long, alias = "allowWrite")]
+    #[arg(long, visible_alias = "allowWrite")]
     pub allow_write: bool,
 
     /// Probe allowedDomains and the allowlist canary.
-    #[arg(long, alias = "allowedDomains")]
+    #[arg(long, visible_alias = "allowedDomains")]
     pub allowed_domains: bool,
 
     /// Probe deniedDomains.
-    #[arg(long, alias = "deniedDomains")]
+    #[arg(long, visible_alias = "deniedDomains")]
     pub denied_domains: bool,
 }
 

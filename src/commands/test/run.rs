@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::probe::{Action, Probe};
 use super::schedule::{self, Claim};
+use crate::ui;
 
 /// How probes are run.
 pub struct RunEnv {
@@ -204,6 +205,17 @@ fn side(action: &Action, cmd: Command, env: &RunEnv) -> Side {
             ..Side::default()
         };
     }
+    ui::debug(|| {
+        let args: Vec<String> = cmd
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        format!(
+            "exec: {} {}",
+            cmd.get_program().to_string_lossy(),
+            args.join(" ")
+        )
+    });
     let mut side = match exec(cmd, env.timeout) {
         Ok(out) => Side {
             out,
@@ -214,6 +226,7 @@ fn side(action: &Action, cmd: Command, env: &RunEnv) -> Side {
             ..Side::default()
         },
     };
+    ui::debug(|| format!("exit={} in {}ms", exit_text(side.out.exit), side.out.ms));
     if let Action::Create { file, .. } = action {
         // Only a file this run created can be there (the check above).
         let arrived = std::fs::symlink_metadata(file).is_ok();
