@@ -67,6 +67,9 @@ if [ -z "$(installed_version "$cache")" ] || [ -z "$(find "$stamp" -mmin -1440 2
     newest="$(npm view @anthropic-ai/sandbox-runtime version 2>/dev/null || true)"
     if [ -n "$newest" ] && [ "$(installed_version "$cache")" != "$newest" ]; then
         npm_install "$cache" "@anthropic-ai/sandbox-runtime@$newest"
+    elif [ -z "$(installed_version "$cache")" ]; then
+        # `npm view` failed: let `npm install` say why (or succeed anyway).
+        npm_install "$cache" "@anthropic-ai/sandbox-runtime@latest"
     fi
     [ -n "$(installed_version "$cache")" ] || { log "no srt in $cache"; exit 1; }
     touch "$stamp"
