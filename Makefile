@@ -27,12 +27,15 @@ build:
 demo:
 	$(CARGO) run --quiet -- -c example/config.toml generate claude
 
-# Lint, then every test (unit, CLI scenarios, parity replay), then, when the
-# release build is a musl one, the whole suite again against a musl binary
-# (its own libc, with dlmalloc as the heap).
+# Lint, then every test (unit, CLI scenarios, parity replay) with srt 0.0.78
+# on the system Node, then the srt tests (tests/srt_*.rs, which find srt
+# through TWSRT_SRT) again with npm's newest srt on Node 22 (both installed
+# and cached by scripts/install-srt.sh), then, when the release build is a
+# musl one, the whole suite again against a musl binary (its own libc, with
+# dlmalloc as the heap).
 test: lint
-	bash scripts/install-srt.sh
-	$(CARGO) test --all-targets
+	TWSRT_SRT="$$(bash scripts/install-srt.sh)" $(CARGO) test --all-targets
+	TWSRT_SRT="$$(bash scripts/install-srt.sh latest)" $(CARGO) test --test main srt_
 	$(if $(findstring musl,$(RELEASE_TARGET)),$(CARGO) test --all-targets --target $(RELEASE_TARGET),@echo "release build is not musl: no second run")
 
 # Check the generated files against the real Codex CLI, Claude Code and

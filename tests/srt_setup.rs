@@ -79,7 +79,7 @@ fn the_options_are_documented() {
     let mut help = Test::new().args(&["test", "--help"]);
     for option in [
         "-p, --profile",
-        "-k <TEXT>",
+        "-k, --keyword <TEXT>",
         "--json",
         "--timeout <SECS>",
         "--deny-read",
@@ -87,6 +87,9 @@ fn the_options_are_documented() {
         "--allow-write",
         "--allowed-domains",
         "--denied-domains",
+        // 3.3.3's spelling of the section flags.
+        "[alias: --denyRead]",
+        "[alias: --deniedDomains]",
     ] {
         help = help.stdout_contains(option);
     }
@@ -95,7 +98,8 @@ fn the_options_are_documented() {
         .args(&["test", "--timeout", "0"])
         .status(2)
         .stderr(
-            "error: invalid value '0' for '--timeout <SECS>': 0 is not in 1..=3600\n\n\
+            "error: invalid value '0' for '--timeout <SECS>': 0 is not a number of seconds \
+             above 0 (at most 86400)\n\n\
              For more information, try '--help'.\n",
         )
         .run();

@@ -11,6 +11,7 @@
 //! - `derive.rs` (with `glob.rs`, `domain.rs`): rules to probes
 //! - `probe.rs`: what a probe is and its shell command
 //! - `run.rs`: running control and sandbox, timeouts, probe files, scratch
+//! - `schedule.rs`: which probes may run at once (srt placeholder races)
 //! - `verdict.rs`: PASS, FAIL, INVALID, ERROR, SKIP
 //! - `report.rs`: table, details, summary, JSON
 
@@ -20,11 +21,12 @@ mod glob;
 mod probe;
 mod report;
 mod run;
+mod schedule;
 mod settings;
 mod verdict;
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::Duration;
 
 use clap::Args;
 use serde_json::Value;
@@ -34,66 +36,81 @@ use crate::compile::{Canonical, compile};
 use crate::error::{Error, Result};
 use crate::source::SourceKind;
 use crate::ui;
-use probe::{Kind, Probe};
+use probe::{Probe, Section};
 use settings::setup_error;
 
-/// Prove with the real Sandbox Runtime that the compiled srt policy is enforced.
+/// Prove with the real Sandbox Runtime (srt) that the srt settings file is
+/// enforced: each rule is probed plainly (the control) and inside `srt -s
+/// SETTINGS -c`, and judged PASS, FAIL, INVALID, ERROR or SKIP.
+///
+/// Exit codes: 0 when every probe is PASS or SKIP; 1 on any FAIL, INVALID
+/// or ERROR; 2 when the setup fails (config or profile, the settings file
+/// missing or refused by srt, srt not found, the preflight run failing).
 #[derive(Debug, Args)]
 pub struct TestArgs {
     /// The profile to compile instead of default_profile.
     #[arg(short, long, value_name = "NAME")]
     pub profile: Option<String>,
 
-    /// Only the probes whose rule or probed path/URL contains TEXT (any case).
-    #[arg(short = 'k', value_name = "TEXT")]
+    /// Only the probes whose kind or rule contains TEXT (case-sensitive),
+    /// after the section flags.
+    #[arg(short = 'k', long = "keyword", value_name = "TEXT")]
     pub keyword: Option<String>,
 
     /// Print one JSON object (summary and every result) instead of the table.
     #[arg(long)]
     pub json: bool,
 
-    /// Seconds one run (control or sandbox) may take before it is an ERROR.
-    #[arg(long, value_name = "SECS", default_value_t = 20,
-          value_parser = clap::value_parser!(u64).range(1..=3600))]
-    pub timeout: u64,
+    /// Seconds one command (control or sandbox) may take before it is an ERROR.
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_timeout)]
+    pub timeout: f64,
 
-    /// Probe denyRead rules (the kind flags combine; none means all).
-    #[arg(long)]
+    /// Probe denyRead (the section flags combine; none means all).
+    #[arg(long, visible_alias = "denyRead")]
     pub deny_read: bool,
 
-    /// Probe denyWrite rules.
-    #[arg(long)]
+    /// Probe denyWrite.
+    #[arg(long, visible_alias = "denyWrite")]
     pub deny_write: bool,
 
-    /// Probe allowWrite rules.
-    #[arg(long)]
+    /// Probe allowWrite.
+    #[arg(long, visible_alias = "allowWrite")]
     pub allow_write: bool,
 
-    /// Probe allowedDomains rules (and the canary host outside them).
-    #[arg(long)]
+    /// Probe allowedDomains and the allowlist canary.
+    #[arg(long, visible_alias = "allowedDomains")]
     pub allowed_domains: bool,
 
-    /// Probe deniedDomains rules.
-    #[arg(long)]
+    /// Probe deniedDomains.
+    #[arg(long, visible_alias = "deniedDomains")]
     pub denied_domains: bool,
 }
 
+fn parse_timeout(text: &str) -> std::result::Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => Ok(secs),
+        _ => Err(format!(
+            "{text} is not a number of seconds above 0 (at most 86400)"
+        )),
+    }
+}
+
 impl TestArgs {
-    fn kinds(&self) -> Vec<Kind> {
+    fn sections(&self) -> Vec<Section> {
         let flags = [
-            (Kind::DenyRead, self.deny_read),
-            (Kind::DenyWrite, self.deny_write),
-            (Kind::AllowWrite, self.allow_write),
-            (Kind::AllowedDomains, self.allowed_domains),
-            (Kind::DeniedDomains, self.denied_domains),
+            (Section::DenyRead, self.deny_read),
+            (Section::DenyWrite, self.deny_write),
+            (Section::AllowWrite, self.allow_write),
+            (Section::AllowedDomains, self.allowed_domains),
+            (Section::DeniedDomains, self.denied_domains),
         ];
-        let chosen: Vec<Kind> = flags
+        let chosen: Vec<Section> = flags
             .iter()
             .filter(|(_, on)| *on)
             .map(|(k, _)| *k)
             .collect();
         if chosen.is_empty() {
-            Kind::ALL.to_vec()
+            Section::ALL.to_vec()
         } else {
             chosen
         }
@@ -109,7 +126,6 @@ fn setup(e: Error) -> Error {
 }
 
 pub fn run(global: &Global, args: &TestArgs) -> Result<i32> {
-    let start = Instant::now();
     let config = crate::config::load(&global.config_path).map_err(setup)?;
     let compiled = compile(&config, args.profile.as_deref()).map_err(setup)?;
     let profile = compiled.profile.name.as_str();
@@ -121,36 +137,62 @@ pub fn run(global: &Global, args: &TestArgs) -> Result<i32> {
     let cwd = std::env::current_dir()
         .map_err(|e| setup_error(format!("the working directory is unusable: {e}")))?;
     let session = Session::open(doc, profile, &cwd, args.timeout)?;
-    let probes = select_probes(doc.value(), &session.disk, cwd, args)?;
+    let ctx = derive::Ctx::new(cwd, settings::find_program("curl").is_some());
+    let mut derived = derive::derive(&session.disk, &ctx, &args.sections());
+    if let Some(text) = &args.keyword {
+        derived
+            .probes
+            .retain(|p| p.kind().contains(text.as_str()) || p.rule.contains(text.as_str()));
+    }
     let header = report::Header {
         settings: &session.env.settings,
-        profile,
-        srt: &session.env.srt,
         srt_version: &session.srt_version,
-        differs: session.differs,
     };
-    if !args.json {
-        ui::info(&format!(
-            "Probing {} (profile {}) with srt {} at {}",
-            header.settings.display(),
-            header.profile,
-            header.srt_version,
-            header.srt.display()
-        ));
-    }
-    let outcomes = probe_all(probes, &session.env, args.timeout);
-    // Nothing touches the probe files after the runs: remove them now, not
-    // after the report.
+    let witnesses = Witnesses::create(&derived)?;
+    let placeholders = schedule::placeholders(&session.disk, &ctx);
+    ui::debug(|| format!("srt placeholder paths: {placeholders:?}"));
+    let outcomes = probe_all(derived.probes, &placeholders, &session.env, args.timeout);
+    // Nothing touches the probe files after the runs: remove them now.
+    drop(witnesses);
     drop(session.scratch);
-    let counts = report::Counts::of(&outcomes);
-    let elapsed_ms = start.elapsed().as_millis() as u64;
     if args.json {
-        let value = report::json(&header, &outcomes, &counts, elapsed_ms);
-        ui::data(&serde_json::to_string_pretty(&value).unwrap_or_default());
+        ui::data(&crate::pyjson::to_pretty(&report::json(&header, &outcomes)));
     } else {
-        report::print_text(&outcomes, &counts, elapsed_ms);
+        report::print_text(&header, &outcomes);
     }
-    Ok(if counts.any_bad() { 1 } else { 0 })
+    Ok(if report::Counts::of(&outcomes).any_bad() {
+        1
+    } else {
+        0
+    })
+}
+
+/// The `.twsrt-test-*` directories witness files go in: created before the
+/// first probe, removed with whatever is left in them on drop.
+struct Witnesses(Vec<PathBuf>);
+
+impl Witnesses {
+    fn create(derived: &derive::Derived) -> Result<Self> {
+        let mut made = Witnesses(Vec::new());
+        for dir in &derived.witness_dirs {
+            std::fs::create_dir(dir).map_err(|e| {
+                setup_error(format!(
+                    "cannot create the witness directory {}: {e}",
+                    dir.display()
+                ))
+            })?;
+            made.0.push(dir.clone());
+        }
+        Ok(made)
+    }
+}
+
+impl Drop for Witnesses {
+    fn drop(&mut self) {
+        for dir in &self.0 {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
 }
 
 /// What the probes run against, set up before the first one: the settings
@@ -158,8 +200,6 @@ pub fn run(global: &Global, args: &TestArgs) -> Result<i32> {
 struct Session {
     /// The settings file as it is on disk: what the probes are derived from.
     disk: Value,
-    /// The file on disk is not what the profile compiles to.
-    differs: bool,
     env: run::RunEnv,
     /// Removed when dropped.
     scratch: run::Scratch,
@@ -168,7 +208,7 @@ struct Session {
 
 impl Session {
     /// Every failure here is a setup failure (exit 2).
-    fn open(doc: &Canonical, profile: &str, cwd: &Path, timeout_secs: u64) -> Result<Self> {
+    fn open(doc: &Canonical, profile: &str, cwd: &Path, timeout: f64) -> Result<Self> {
         let settings_path = cwd.join(&doc.output);
         let (disk, differs) = settings::load(doc)?;
         if differs {
@@ -186,7 +226,7 @@ impl Session {
             srt,
             settings: settings_path,
             scratch: scratch.path.clone(),
-            timeout_secs,
+            timeout: Duration::from_secs_f64(timeout),
         };
         ui::debug(|| {
             format!(
@@ -201,7 +241,6 @@ impl Session {
         let srt_version = settings::srt_version(&env);
         Ok(Session {
             disk,
-            differs,
             env,
             scratch,
             srt_version,
@@ -209,49 +248,22 @@ impl Session {
     }
 }
 
-/// The probes the arguments select: derived from the compiled policy and the
-/// file on disk, filtered by the kind flags and `-k`. None is a setup
-/// failure; a missing curl only skips the network probes (with a warning).
-fn select_probes(
-    policy: &Value,
-    disk: &Value,
-    cwd: PathBuf,
-    args: &TestArgs,
-) -> Result<Vec<Probe>> {
-    let curl = settings::find_program("curl").is_some();
-    let kinds = args.kinds();
-    let ctx = derive::Ctx::new(cwd, curl, args.timeout.saturating_sub(2).clamp(1, 10));
-    let mut probes = derive::derive(policy, disk, &ctx, &kinds);
-    if let Some(text) = &args.keyword {
-        let text = text.to_lowercase();
-        probes.retain(|p| {
-            p.label().to_lowercase().contains(&text)
-                || p.action
-                    .as_ref()
-                    .is_ok_and(|a| a.target().to_lowercase().contains(&text))
-        });
-    }
-    if probes.is_empty() {
-        return Err(setup_error(
-            "no probe matches the selection (-k and the kind flags)",
-        ));
-    }
-    if !curl && kinds.iter().any(|k| k.section() == "network") {
-        ui::warning("curl not found on PATH: the network probes are skipped");
-    }
-    Ok(probes)
-}
-
-/// Run every probe (control and sandbox, a few at a time) and judge each.
-fn probe_all(probes: Vec<Probe>, env: &run::RunEnv, timeout: u64) -> Vec<report::Outcome> {
+/// Run every probe (as many at a time as the schedule allows) and judge each.
+fn probe_all(
+    probes: Vec<Probe>,
+    placeholders: &[PathBuf],
+    env: &run::RunEnv,
+    timeout: f64,
+) -> Vec<report::Outcome> {
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-    ui::debug(|| format!("probes: {}; parallel runs: {jobs}", probes.len()));
-    let executed = run::execute_all(&probes, env, jobs);
+    ui::debug(|| format!("probes: {}; parallel runs: up to {jobs}", probes.len()));
+    let executed = run::execute_all(&probes, placeholders, env, jobs);
+    let timeout = verdict::seconds(timeout);
     probes
         .into_iter()
         .zip(executed)
         .map(|(probe, executed)| {
-            let verdict = verdict::judge(&probe, executed.as_ref(), timeout);
+            let verdict = verdict::judge(&probe, executed.as_ref(), &timeout);
             report::Outcome {
                 probe,
                 executed,

@@ -1,19 +1,15 @@
-//! Probes derived from the settings: one per effective rule (two for a
-//! symlinked deny path), plus a canary host outside the allowlist.
-//!
-//! Rules come from the compiled policy first, then from rules that only the
-//! settings file on disk holds; each is probed against the file on disk, so a
-//! rule dropped from the file by hand is probed (and fails) all the same.
+//! Probes derived from the settings file srt reads: one per rule (two for a
+//! read-denied path behind a symlink), plus a canary host outside the
+//! allowlist. Deriving creates nothing: the witness directories a write
+//! glob needs are named here and created by the run (see `Derived`).
 
-use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::domain;
-use super::glob::{self, Walk};
-use super::probe::{Action, Expect, Kind, Origin, Probe};
-use super::run::is_dir;
+use super::glob;
+use super::probe::{Action, Expect, Probe, Section};
 use crate::paths::expand_tilde;
 
 pub struct Ctx {
@@ -21,49 +17,51 @@ pub struct Ctx {
     pub cwd: PathBuf,
     /// curl is on PATH (network probes need it).
     pub curl: bool,
-    /// curl's --max-time for network probes.
-    pub max_time: u64,
-    counter: Cell<usize>,
+    /// Names the probe files (`.twsrt-probe-PID`) and witness directories.
+    pub tag: String,
 }
 
 impl Ctx {
-    pub fn new(cwd: PathBuf, curl: bool, max_time: u64) -> Self {
+    pub fn new(cwd: PathBuf, curl: bool) -> Self {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
         Ctx {
             cwd,
             curl,
-            max_time,
-            counter: Cell::new(0),
+            tag: format!("{}-{nanos:08x}", std::process::id()),
         }
     }
 
-    /// A name no file has yet: `twsrt-probe-PID-N`.
-    fn unique(&self) -> String {
-        let n = self.counter.get() + 1;
-        self.counter.set(n);
-        format!("twsrt-probe-{}-{n}", std::process::id())
-    }
-
     /// A rule as srt resolves it: `~` expanded, relative to the working
-    /// directory, a trailing slash dropped (not for globs), `.` removed.
+    /// directory, a trailing slash dropped, `.` removed.
     pub fn absolute(&self, rule: &str) -> PathBuf {
-        let trimmed = if glob::is_glob(rule) {
-            rule
-        } else {
-            match rule.trim_end_matches('/') {
-                "" => "/",
-                t => t,
-            }
+        let trimmed = match rule.trim_end_matches('/') {
+            "" if rule.starts_with('/') => "/",
+            t => t,
         };
         let p = expand_tilde(trimmed);
         let p = if p.is_absolute() { p } else { self.cwd.join(p) };
         p.components().collect()
     }
+
+    fn probe_file(&self, dir: &Path) -> PathBuf {
+        dir.join(format!(".twsrt-probe-{}", std::process::id()))
+    }
 }
 
-pub fn list(settings: &Value, kind: Kind) -> Vec<String> {
+/// The probes, and the witness directories their files go in (created
+/// before the first run, removed with everything in them after the last).
+pub struct Derived {
+    pub probes: Vec<Probe>,
+    pub witness_dirs: Vec<PathBuf>,
+}
+
+pub fn list(settings: &Value, section: Section) -> Vec<String> {
     settings
-        .get(kind.section())
-        .and_then(|s| s.get(kind.name()))
+        .get(section.object())
+        .and_then(|s| s.get(section.name()))
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -72,266 +70,201 @@ pub fn list(settings: &Value, kind: Kind) -> Vec<String> {
         .collect()
 }
 
-/// Every probe for the selected kinds, in report order.
-pub fn derive(policy: &Value, disk: &Value, ctx: &Ctx, kinds: &[Kind]) -> Vec<Probe> {
-    let mut probes = Vec::new();
-    for kind in Kind::ALL {
-        if !kinds.contains(&kind) {
+/// Every probe of the selected sections, in report order; the canary last.
+pub fn derive(settings: &Value, ctx: &Ctx, sections: &[Section]) -> Derived {
+    let mut out = Derived {
+        probes: Vec::new(),
+        witness_dirs: Vec::new(),
+    };
+    for section in Section::ALL {
+        if !sections.contains(&section) {
             continue;
         }
-        let from_policy = list(policy, kind);
-        let from_disk = list(disk, kind);
-        for rule in &from_policy {
-            let origin = if from_disk.contains(rule) {
-                Origin::Both
-            } else {
-                Origin::PolicyOnly
-            };
-            probes.extend(derive_rule(ctx, kind, rule, origin, policy));
-        }
-        for rule in from_disk {
-            if !from_policy.contains(&rule) {
-                probes.extend(derive_rule(ctx, kind, &rule, Origin::FileOnly, disk));
-            }
-        }
-        if kind == Kind::AllowedDomains {
-            probes.push(canary(ctx, &[policy, disk]));
+        for rule in list(settings, section) {
+            derive_rule(ctx, settings, section, &rule, &mut out);
         }
     }
-    probes
-}
-
-fn expect_of(kind: Kind) -> Expect {
-    match kind {
-        Kind::AllowWrite | Kind::AllowedDomains => Expect::Allowed,
-        _ => Expect::Blocked,
+    if sections.contains(&Section::AllowedDomains) {
+        out.probes.push(canary(ctx, settings));
     }
+    out
 }
 
-fn derive_rule(ctx: &Ctx, kind: Kind, rule: &str, origin: Origin, view: &Value) -> Vec<Probe> {
-    let probe = |note: Option<&str>, action: Result<Action, String>| Probe {
-        kind,
-        rule: rule.to_string(),
-        origin,
-        note: note.map(str::to_string),
-        expect: expect_of(kind),
+fn derive_rule(ctx: &Ctx, settings: &Value, section: Section, rule: &str, out: &mut Derived) {
+    let expect = match section {
+        Section::AllowWrite | Section::AllowedDomains => Expect::Allow,
+        _ => Expect::Deny,
+    };
+    let probe = |rule: String, action: Result<Action, String>| Probe {
+        section,
+        rule,
+        expect,
         action,
     };
-    match kind {
-        Kind::AllowedDomains | Kind::DeniedDomains => {
-            vec![probe(None, domain_action(ctx, kind, rule, view))]
-        }
-        _ if rule.is_empty() => vec![probe(None, Err("an empty path".into()))],
-        _ if glob::is_glob(rule) => {
-            let pattern = ctx.absolute(rule);
-            let action = match kind {
-                Kind::DenyRead => read_glob(&pattern),
-                Kind::DenyWrite => plant(ctx, &pattern, view),
-                _ => Err(
-                    "an allowWrite glob: probing it would need a file in a place the \
-                          sandbox may not write otherwise, which twsrt does not create"
-                        .into(),
-                ),
-            };
-            vec![probe(None, action)]
-        }
-        _ => {
-            let path = ctx.absolute(rule);
-            if kind == Kind::AllowWrite
-                && let Some(deny) = covering_deny_write(ctx, view, &path)
-            {
-                return vec![probe(
-                    None,
-                    Err(format!("inside denyWrite {deny:?}, and the deny wins")),
-                )];
-            }
-            match std::fs::symlink_metadata(&path) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    return vec![probe(
-                        None,
-                        Err(format!(
-                            "{} does not exist here (twsrt creates nothing in your tree to \
-                             test it)",
-                            path.display()
-                        )),
-                    )];
-                }
-                Err(e) => {
-                    return vec![probe(
-                        None,
-                        Err(format!("{} cannot be inspected: {e}", path.display())),
-                    )];
-                }
-                Ok(_) => {}
-            }
-            let mut out = vec![probe(None, path_action(ctx, kind, &path))];
-            if kind != Kind::AllowWrite
-                && let Ok(real) = std::fs::canonicalize(&path)
-                && real != path
-            {
-                out.push(probe(Some("real path"), path_action(ctx, kind, &real)));
-            }
-            out
-        }
+    if section.is_network() {
+        out.probes
+            .push(probe(rule.into(), domain_action(ctx, rule)));
+        return;
     }
-}
-
-fn non_empty_file(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0)
-}
-
-fn path_action(ctx: &Ctx, kind: Kind, path: &Path) -> Result<Action, String> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| format!("{} cannot be followed: {e}", path.display()))?;
-    match kind {
-        Kind::DenyRead if meta.is_file() => Ok(Action::Read(path.to_path_buf())),
-        Kind::DenyRead if meta.is_dir() => match glob::first_file_under(path, &non_empty_file) {
-            Walk::Found(file) => Ok(Action::Read(file)),
-            Walk::None => Err(format!(
-                "no non-empty regular file under {} to read",
-                path.display()
-            )),
-            Walk::GaveUp => Err(format!(
-                "no non-empty regular file found early enough under {}",
-                path.display()
-            )),
+    if glob::is_glob(rule) {
+        let action = match section {
+            Section::DenyWrite => witness(ctx, settings, rule, &mut out.witness_dirs),
+            _ => Err("glob pattern: no concrete probe".into()),
+        };
+        out.probes.push(probe(rule.into(), action));
+        return;
+    }
+    let path = ctx.absolute(rule);
+    if !path.exists() {
+        out.probes
+            .push(probe(rule.into(), Err("path not present on host".into())));
+        return;
+    }
+    let action = match section {
+        Section::DenyRead => read_action(&path),
+        _ if path.is_dir() => Action::Create {
+            file: ctx.probe_file(&path),
+            dirs: Vec::new(),
         },
-        _ if meta.is_file() => Ok(Action::Append(path.to_path_buf())),
-        _ if meta.is_dir() => Ok(Action::Create(path.join(ctx.unique()))),
-        _ => Err(format!(
-            "{} is not a regular file or directory",
-            path.display()
-        )),
+        _ => Action::Append(path.clone()),
+    };
+    let real = match &action {
+        Action::Read(p) | Action::List(p) if section == Section::DenyRead => {
+            std::fs::canonicalize(p).ok().filter(|r| r != p)
+        }
+        _ => None,
+    };
+    out.probes.push(probe(rule.into(), Ok(action.clone())));
+    if let Some(real) = real {
+        let twin = match action {
+            Action::List(_) => Action::List(real),
+            _ => Action::Read(real),
+        };
+        out.probes
+            .push(probe(format!("{rule} (realpath)"), Ok(twin)));
     }
 }
 
-fn read_glob(pattern: &Path) -> Result<Action, String> {
-    match glob::first_match(pattern, &non_empty_file) {
-        Walk::Found(file) => Ok(Action::Read(file)),
-        Walk::None => Err("no non-empty file matches the glob here".into()),
-        Walk::GaveUp => Err("no matching file found early enough (the walk gave up)".into()),
+/// A file is read; a directory's first regular file is, else it is listed.
+fn read_action(path: &Path) -> Action {
+    if path.is_dir() {
+        match glob::first_file(path) {
+            Some(file) => Action::Read(file),
+            None => Action::List(path.to_path_buf()),
+        }
+    } else {
+        Action::Read(path.to_path_buf())
     }
 }
 
-/// Literal denyWrite rules (resolved) that cover `path`.
-fn covering_deny_write(ctx: &Ctx, view: &Value, path: &Path) -> Option<String> {
-    list(view, Kind::DenyWrite)
-        .into_iter()
-        .filter(|d| !d.is_empty() && !glob::is_glob(d))
-        .find(|d| path.starts_with(ctx.absolute(d)))
-}
-
-/// A probe file for a `PREFIX/**/NAME` denyWrite glob, planted in a fresh
-/// directory inside a place that allowWrite opens (so only the glob can
-/// refuse the write).
-fn plant(ctx: &Ctx, pattern: &Path, view: &Value) -> Result<Action, String> {
-    let (base, name) = glob::plantable(pattern).ok_or_else(|| {
-        "only **/NAME and PREFIX/**/NAME write globs can be probed (by planting a file that \
-         matches)"
-            .to_string()
-    })?;
-    let writable: Vec<PathBuf> = list(view, Kind::AllowWrite)
+/// Existing directories allowWrite names literally, in settings order.
+fn writable_dirs(ctx: &Ctx, settings: &Value) -> Vec<PathBuf> {
+    list(settings, Section::AllowWrite)
         .iter()
         .filter(|a| !a.is_empty() && !glob::is_glob(a))
         .map(|a| ctx.absolute(a))
-        .filter(|a| is_dir(a) && covering_deny_write(ctx, view, a).is_none())
-        .collect();
-    let place = if is_dir(&base) && writable.iter().any(|a| base.starts_with(a)) {
-        Some(base.clone())
-    } else {
-        writable.iter().find(|a| a.starts_with(&base)).cloned()
-    };
-    let place = place.ok_or_else(|| {
-        format!(
-            "no directory under {} that allowWrite opens, to plant a probe file in",
-            base.display()
-        )
-    })?;
-    let dir = place.join(ctx.unique());
-    let file = dir.join(name);
-    Ok(Action::Plant { dir, file })
+        .filter(|a| a.is_dir())
+        .collect()
 }
 
-fn domain_action(ctx: &Ctx, kind: Kind, rule: &str, view: &Value) -> Result<Action, String> {
-    if !ctx.curl {
-        return Err("curl not found on PATH".into());
-    }
-    let (pattern, port) = domain::split_port(rule);
-    let host = if pattern == "*" {
-        // Deny-all: the first allowed name shows the deny wins over it.
-        list(view, Kind::AllowedDomains)
-            .iter()
-            .map(|a| domain::split_port(a).0.to_string())
-            .find(|h| !h.starts_with("*.") && !domain::bypasses_proxy(h))
-            .unwrap_or_else(|| "twsrt-probe.invalid".into())
-    } else if let Some(base) = pattern.strip_prefix("*.") {
-        format!("twsrt-probe.{base}")
-    } else {
-        pattern.to_string()
+/// A witness file for a `**/TAIL` or `PREFIX/**/TAIL` write glob, in a
+/// fresh `.twsrt-test-*` directory where the sandbox may write otherwise
+/// (so only the glob can refuse it): under the first writable directory
+/// (or the working directory) for `**/TAIL`; under PREFIX when a writable
+/// directory holds it, else under a writable directory inside PREFIX.
+fn witness(
+    ctx: &Ctx,
+    settings: &Value,
+    rule: &str,
+    witness_dirs: &mut Vec<PathBuf>,
+) -> Result<Action, String> {
+    let (prefix, tail) = glob::witness(rule).ok_or("pattern cannot be turned into a probe file")?;
+    let writable = writable_dirs(ctx, settings);
+    let root = match prefix {
+        None => writable.first().cloned().unwrap_or_else(|| ctx.cwd.clone()),
+        Some(prefix) => {
+            let base = ctx.absolute(&prefix);
+            let held = base.is_dir() && writable.iter().any(|w| base.starts_with(w));
+            if held {
+                base
+            } else {
+                writable
+                    .iter()
+                    .find(|w| w.starts_with(&base))
+                    .cloned()
+                    .ok_or_else(|| {
+                        format!(
+                            "no writable directory under {}: a blocked write proves nothing",
+                            base.display()
+                        )
+                    })?
+            }
+        }
     };
-    if domain::bypasses_proxy(&host) {
-        return Err(
-            "an IP address or localhost: curl reaches it around srt's proxy \
-                    (NO_PROXY), so no proxy verdict can be read"
-                .into(),
-        );
+    let dir = root.join(format!(".twsrt-test-{}", ctx.tag));
+    if !witness_dirs.contains(&dir) {
+        witness_dirs.push(dir.clone());
     }
-    if kind == Kind::AllowedDomains
-        && let Some(deny) = list(view, Kind::DeniedDomains)
-            .into_iter()
-            .find(|d| domain::matches(&host, port.unwrap_or(443), d))
-    {
-        return Err(format!(
-            "deniedDomains {deny:?} covers {host} too, and the deny wins"
-        ));
+    let mut dirs = Vec::new();
+    let mut file = dir;
+    for (i, segment) in tail.iter().enumerate() {
+        file = file.join(segment);
+        if i + 1 < tail.len() {
+            dirs.push(file.clone());
+        }
     }
-    let url = match port {
+    Ok(Action::Create { file, dirs })
+}
+
+fn url(host: &str, port: Option<u16>) -> String {
+    let host = if host.contains(':') {
+        format!("[{host}]")
+    } else {
+        host.to_string()
+    };
+    match port {
         Some(p) => format!("https://{host}:{p}/"),
         None => format!("https://{host}/"),
-    };
-    Ok(Action::Http {
-        url,
-        max_time: ctx.max_time,
-    })
+    }
 }
 
-/// A made-up host that no allowedDomains entry (in the policy or on disk)
-/// matches: the allowlist must close behind its entries.
-///
-/// An exact entry takes at most one candidate name, so `allowed.len() + 1`
-/// candidates are enough unless an entry admits them all (`*`, which srt
-/// refuses in allowedDomains but a policy may still hold while the file on
-/// disk is older): then there is no host to probe and the canary is a SKIP.
-fn canary(ctx: &Ctx, views: &[&Value]) -> Probe {
-    let allowed: Vec<String> = views
-        .iter()
-        .flat_map(|v| list(v, Kind::AllowedDomains))
-        .collect();
-    let host = (0..=allowed.len())
-        .map(|i| match i {
-            0 => "twsrt-canary.invalid".to_string(),
-            i => format!("twsrt-canary-{i}.invalid"),
-        })
-        .find(|h| !allowed.iter().any(|p| domain::matches(h, 443, p)));
-    let action = match host {
-        None => Err(
-            "allowedDomains admits every made-up host, so no host outside the \
-                     allowlist is left to probe"
-                .into(),
-        ),
-        Some(_) if !ctx.curl => Err("curl not found on PATH".into()),
-        Some(host) => Ok(Action::Http {
-            url: format!("https://{host}/"),
-            max_time: ctx.max_time,
-        }),
+fn domain_action(ctx: &Ctx, rule: &str) -> Result<Action, String> {
+    let (pattern, port) = domain::split_port(rule);
+    let action = if let Some(base) = pattern.strip_prefix("*.")
+        && !base.contains('*')
+    {
+        Action::Connect(url(&format!("twsrt-probe.{base}"), port))
+    } else if pattern.contains('*') {
+        return Err("wildcard domain: no concrete host".into());
+    } else {
+        Action::Http(url(pattern, port))
     };
+    if ctx.curl {
+        Ok(action)
+    } else {
+        Err("curl not found on PATH".into())
+    }
+}
+
+/// The allowlist must close behind its entries: the first of three
+/// well-known hosts that no allowedDomains entry admits must be refused.
+const CANARY_HOSTS: [&str; 3] = ["example.com", "example.org", "example.net"];
+
+fn canary(ctx: &Ctx, settings: &Value) -> Probe {
+    let allowed = list(settings, Section::AllowedDomains);
+    let host = CANARY_HOSTS
+        .iter()
+        .find(|h| !allowed.iter().any(|a| domain::matches(h, 443, a)))
+        .unwrap_or(&CANARY_HOSTS[2]);
     Probe {
-        kind: Kind::AllowedDomains,
-        rule: "(canary)".into(),
-        origin: Origin::Both,
-        note: None,
-        expect: Expect::Blocked,
-        action,
+        section: Section::AllowedDomains,
+        rule: format!("{host} (not allowlisted)"),
+        expect: Expect::Deny,
+        action: if ctx.curl {
+            Ok(Action::Http(url(host, None)))
+        } else {
+            Err("curl not found on PATH".into())
+        },
     }
 }
 
@@ -345,158 +278,144 @@ mod tests {
         json!({"filesystem": fs_, "network": net})
     }
 
-    fn actions(probes: &[Probe]) -> Vec<String> {
-        probes
+    fn rows(derived: &Derived) -> Vec<String> {
+        derived
+            .probes
             .iter()
             .map(|p| match &p.action {
-                Ok(a) => format!("{} {} {}", p.kind.name(), p.label(), a.command()),
-                Err(r) => format!("{} {} SKIP {r}", p.kind.name(), p.label()),
+                Ok(a) => format!("{} {} | {}", p.kind(), p.rule, a.command()),
+                Err(r) => format!("{} {} | SKIP {r}", p.kind(), p.rule),
             })
             .collect()
     }
 
     #[test]
-    fn paths_directories_symlinks_and_globs() {
+    fn filesystem_rules_become_probes() {
         let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        fs::create_dir_all(root.join("vault/aws")).unwrap();
-        fs::write(root.join("vault/aws/credentials"), "secret").unwrap();
-        std::os::unix::fs::symlink(root.join("vault/aws"), root.join(".aws")).unwrap();
-        fs::write(root.join("token"), "t").unwrap();
-        fs::create_dir_all(root.join("work")).unwrap();
+        let r = dir.path().canonicalize().unwrap();
+        fs::create_dir_all(r.join("vault/aws")).unwrap();
+        fs::write(r.join("vault/aws/credentials"), "secret").unwrap();
+        std::os::unix::fs::symlink(r.join("vault/aws"), r.join(".aws")).unwrap();
+        fs::write(r.join("token"), "t").unwrap();
+        fs::create_dir_all(r.join("work")).unwrap();
+        fs::create_dir_all(r.join("empty")).unwrap();
         let v = settings(
             json!({
-                "denyRead": ["~/nope", "./token", ".aws", "**/credentials"],
-                "denyWrite": ["token", "**/.env", "/etc/*.conf"],
+                "denyRead": ["./token", ".aws", "**/credentials", "missing", "empty"],
+                "denyWrite": ["token", "**/.env", "/etc/*.conf", "work/**/*.pem",
+                              "/nowhere/**/x"],
                 "allowWrite": ["work/", "work/**/*.log"]
             }),
             json!({"allowedDomains": [], "deniedDomains": []}),
         );
-        let ctx = Ctx::new(root.clone(), true, 5);
-        let kinds = [Kind::DenyRead, Kind::DenyWrite, Kind::AllowWrite];
-        let got = actions(&derive(&v, &v, &ctx, &kinds));
-        let r = root.display().to_string();
-        let pid = std::process::id();
-        let home = crate::paths::home_dir();
+        let ctx = Ctx::new(r.clone(), true);
+        let sections = [Section::DenyRead, Section::DenyWrite, Section::AllowWrite];
+        let derived = derive(&v, &ctx, &sections);
+        let (rd, pid, tag) = (r.display(), std::process::id(), &ctx.tag);
         let want = vec![
-            format!(
-                "denyRead ~/nope SKIP {}/nope does not exist here (twsrt creates nothing in \
-                 your tree to test it)",
-                home.display()
-            ),
-            format!("denyRead ./token head -c1 -- {r}/token"),
-            format!("denyRead .aws head -c1 -- {r}/.aws/credentials"),
-            format!("denyRead .aws [real path] head -c1 -- {r}/vault/aws/credentials"),
-            format!("denyRead **/credentials head -c1 -- {r}/vault/aws/credentials"),
-            format!("denyWrite token test -f {r}/token && : >> {r}/token"),
-            format!(
-                "denyWrite **/.env test -f {r}/work/twsrt-probe-{pid}-1/.env && : >> \
-                 {r}/work/twsrt-probe-{pid}-1/.env"
-            ),
-            "denyWrite /etc/*.conf SKIP only **/NAME and PREFIX/**/NAME write globs can be \
-             probed (by planting a file that matches)"
-                .to_string(),
-            format!("allowWrite work/ set -C && : > {r}/work/twsrt-probe-{pid}-2"),
-            "allowWrite work/**/*.log SKIP an allowWrite glob: probing it would need a file \
-             in a place the sandbox may not write otherwise, which twsrt does not create"
-                .to_string(),
+            format!("read-deny ./token | head -c 1 -- {rd}/token"),
+            format!("read-deny .aws | head -c 1 -- {rd}/.aws/credentials"),
+            format!("read-deny .aws (realpath) | head -c 1 -- {rd}/vault/aws/credentials"),
+            "read-deny **/credentials | SKIP glob pattern: no concrete probe".into(),
+            "read-deny missing | SKIP path not present on host".into(),
+            format!("read-deny empty | ls -- {rd}/empty"),
+            format!("write-deny token | : >> {rd}/token"),
+            format!("write-deny **/.env | : >> {rd}/work/.twsrt-test-{tag}/.env"),
+            "write-deny /etc/*.conf | SKIP pattern cannot be turned into a probe file".into(),
+            format!("write-deny work/**/*.pem | SKIP pattern cannot be turned into a probe file"),
+            "write-deny /nowhere/**/x | SKIP no writable directory under /nowhere: a blocked \
+             write proves nothing"
+                .into(),
+            format!("write-allow work/ | : >> {rd}/work/.twsrt-probe-{pid}"),
+            "write-allow work/**/*.log | SKIP glob pattern: no concrete probe".into(),
         ];
-        assert_eq!(got, want);
+        assert_eq!(rows(&derived), want);
+        assert_eq!(
+            derived.witness_dirs,
+            vec![r.join(format!("work/.twsrt-test-{tag}"))]
+        );
     }
 
     #[test]
-    fn allow_write_inside_a_deny_write_is_skipped() {
+    fn prefixed_globs_go_under_the_prefix_or_a_writable_dir_inside_it() {
         let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().to_path_buf();
-        fs::create_dir_all(root.join("a/b")).unwrap();
+        let r = dir.path().canonicalize().unwrap();
+        fs::create_dir_all(r.join("a/w")).unwrap();
+        fs::create_dir_all(r.join("b")).unwrap();
+        let abs = |s: &str| format!("{}/{s}", r.display());
         let v = settings(
-            json!({"denyRead": [], "denyWrite": ["a"], "allowWrite": ["a/b"]}),
+            json!({
+                "denyRead": [],
+                "denyWrite": [abs("**/k.pem"), abs("a/w/**/deep/n.txt"), "**/.git/hooks/**"],
+                "allowWrite": [abs("b"), abs("a/w")]
+            }),
             json!({"allowedDomains": [], "deniedDomains": []}),
         );
-        let ctx = Ctx::new(root, true, 5);
-        let got = actions(&derive(&v, &v, &ctx, &[Kind::AllowWrite]));
+        let ctx = Ctx::new(r.clone(), true);
+        let derived = derive(&v, &ctx, &[Section::DenyWrite]);
+        let tag = &ctx.tag;
         assert_eq!(
-            got,
-            vec!["allowWrite a/b SKIP inside denyWrite \"a\", and the deny wins"]
-        );
-    }
-
-    #[test]
-    fn domains_wildcards_ports_shadowing_and_canary() {
-        let policy = settings(
-            json!({"denyRead": [], "denyWrite": [], "allowWrite": []}),
-            json!({
-                "allowedDomains": ["github.com", "*.example.org", "api.x.io:8443",
-                                   "bad.example.org", "localhost", "twsrt-canary.invalid"],
-                "deniedDomains": ["evil.com", "*.bad.example.org", "bad.example.org"]
-            }),
-        );
-        let mut disk = policy.clone();
-        disk["network"]["allowedDomains"] = json!(["github.com", "hand.added.io"]);
-        let ctx = Ctx::new(PathBuf::from("/"), true, 5);
-        let got = actions(&derive(
-            &policy,
-            &disk,
-            &ctx,
-            &[Kind::AllowedDomains, Kind::DeniedDomains],
-        ));
-        let curl = "curl -sS -o /dev/null -D - --max-time 5";
-        let m = "[missing from the file]";
-        assert_eq!(
-            got,
+            rows(&derived),
             vec![
-                format!("allowedDomains github.com {curl} https://github.com/"),
-                format!("allowedDomains *.example.org {m} {curl} https://twsrt-probe.example.org/"),
-                format!("allowedDomains api.x.io:8443 {m} {curl} https://api.x.io:8443/"),
                 format!(
-                    "allowedDomains bad.example.org {m} SKIP deniedDomains \"bad.example.org\" \
-                     covers bad.example.org too, and the deny wins"
+                    "write-deny {} | : >> {}",
+                    abs("**/k.pem"),
+                    abs(&format!("b/.twsrt-test-{tag}/k.pem"))
                 ),
                 format!(
-                    "allowedDomains localhost {m} SKIP an IP address or localhost: curl reaches \
-                     it around srt's proxy (NO_PROXY), so no proxy verdict can be read"
+                    "write-deny {} | : >> {}",
+                    abs("a/w/**/deep/n.txt"),
+                    abs(&format!("a/w/.twsrt-test-{tag}/deep/n.txt"))
                 ),
                 format!(
-                    "allowedDomains twsrt-canary.invalid {m} {curl} https://twsrt-canary.invalid/"
+                    "write-deny **/.git/hooks/** | : >> {}",
+                    abs(&format!("b/.twsrt-test-{tag}/.git/hooks/probe"))
                 ),
-                format!(
-                    "allowedDomains hand.added.io [only in the file] {curl} https://hand.added.io/"
-                ),
-                format!("allowedDomains (canary) {curl} https://twsrt-canary-1.invalid/"),
-                format!("deniedDomains evil.com {curl} https://evil.com/"),
-                format!(
-                    "deniedDomains *.bad.example.org {curl} https://twsrt-probe.bad.example.org/"
-                ),
-                format!("deniedDomains bad.example.org {curl} https://bad.example.org/"),
             ]
         );
-        let deny_all = settings(
-            json!({}),
-            json!({"allowedDomains": ["*.a.io", "b.io"], "deniedDomains": ["*"]}),
-        );
-        let got = actions(&derive(&deny_all, &deny_all, &ctx, &[Kind::DeniedDomains]));
-        assert_eq!(got, vec![format!("deniedDomains * {curl} https://b.io/")]);
-        let no_curl = Ctx::new(PathBuf::from("/"), false, 5);
-        let got = actions(&derive(
-            &deny_all,
-            &deny_all,
-            &no_curl,
-            &[Kind::DeniedDomains],
-        ));
-        assert_eq!(got, vec!["deniedDomains * SKIP curl not found on PATH"]);
     }
 
     #[test]
-    fn a_canary_every_name_of_which_is_allowed_is_a_skip_not_a_hang() {
-        let open = settings(json!({}), json!({"allowedDomains": ["*"]}));
-        let ctx = Ctx::new(PathBuf::from("/"), true, 5);
-        let got = actions(&derive(&open, &open, &ctx, &[Kind::AllowedDomains]));
+    fn domains_wildcards_and_the_canary() {
+        let v = settings(
+            json!({"denyRead": [], "denyWrite": [], "allowWrite": []}),
+            json!({
+                "allowedDomains": ["*.example.org", "example.com", "x.io:8443"],
+                "deniedDomains": ["*", "evil.com"]
+            }),
+        );
+        let ctx = Ctx::new(PathBuf::from("/"), true);
+        let all = [Section::AllowedDomains, Section::DeniedDomains];
+        let curl = "curl -sS -m 10 -o /dev/null";
+        assert_eq!(
+            rows(&derive(&v, &ctx, &all)),
+            vec![
+                format!(
+                    "net-allow *.example.org | {curl} -w '%{{http_connect}}' \
+                     https://twsrt-probe.example.org/"
+                ),
+                format!("net-allow example.com | {curl} -I https://example.com/"),
+                format!("net-allow x.io:8443 | {curl} -I https://x.io:8443/"),
+                "net-deny * | SKIP wildcard domain: no concrete host".into(),
+                format!("net-deny evil.com | {curl} -I https://evil.com/"),
+                // example.com is allowlisted, and `*.example.org` admits
+                // only subdomains.
+                format!("net-deny example.org (not allowlisted) | {curl} -I https://example.org/"),
+            ]
+        );
+        let every = settings(
+            json!({}),
+            json!({"allowedDomains": ["example.com", "example.org", "example.net"]}),
+        );
+        let got = rows(&derive(&every, &ctx, &[Section::AllowedDomains]));
         assert_eq!(
             got.last().map(String::as_str),
             Some(
-                "allowedDomains (canary) SKIP allowedDomains admits every made-up host, so no \
-                 host outside the allowlist is left to probe"
+                "net-deny example.net (not allowlisted) | curl -sS -m 10 -o /dev/null -I https://example.net/"
             )
         );
+        let no_curl = Ctx::new(PathBuf::from("/"), false);
+        let got = rows(&derive(&v, &no_curl, &[Section::DeniedDomains]));
+        assert_eq!(got[1], "net-deny evil.com | SKIP curl not found on PATH");
     }
 }

@@ -99,13 +99,6 @@ pub fn matches(host: &str, port: u16, pattern: &str) -> bool {
     h == host_pattern.to_ascii_lowercase()
 }
 
-/// Is this host an IP literal or localhost? curl inside srt reaches those
-/// around the proxy (srt's NO_PROXY lists loopback and private ranges), so a
-/// proxy verdict cannot be read for them.
-pub fn bypasses_proxy(host: &str) -> bool {
-    host == "localhost" || host.parse::<IpAddr>().is_ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// The rule lists of an srt settings file that twsrt probes, in report order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum Section {
     DenyRead,
     DenyWrite,
     AllowWrite,
@@ -14,65 +14,51 @@ pub enum Kind {
     DeniedDomains,
 }
 
-impl Kind {
-    pub const ALL: [Kind; 5] = [
-        Kind::DenyRead,
-        Kind::DenyWrite,
-        Kind::AllowWrite,
-        Kind::AllowedDomains,
-        Kind::DeniedDomains,
+impl Section {
+    pub const ALL: [Section; 5] = [
+        Section::DenyRead,
+        Section::DenyWrite,
+        Section::AllowWrite,
+        Section::AllowedDomains,
+        Section::DeniedDomains,
     ];
 
-    /// The settings key, which is also the name shown in reports.
+    /// The settings key (the `section` of a JSON result).
     pub fn name(self) -> &'static str {
         match self {
-            Kind::DenyRead => "denyRead",
-            Kind::DenyWrite => "denyWrite",
-            Kind::AllowWrite => "allowWrite",
-            Kind::AllowedDomains => "allowedDomains",
-            Kind::DeniedDomains => "deniedDomains",
+            Section::DenyRead => "denyRead",
+            Section::DenyWrite => "denyWrite",
+            Section::AllowWrite => "allowWrite",
+            Section::AllowedDomains => "allowedDomains",
+            Section::DeniedDomains => "deniedDomains",
         }
     }
 
-    pub fn section(self) -> &'static str {
+    /// The settings object holding the list.
+    pub fn object(self) -> &'static str {
         match self {
-            Kind::DenyRead | Kind::DenyWrite | Kind::AllowWrite => "filesystem",
-            Kind::AllowedDomains | Kind::DeniedDomains => "network",
+            Section::DenyRead | Section::DenyWrite | Section::AllowWrite => "filesystem",
+            Section::AllowedDomains | Section::DeniedDomains => "network",
         }
+    }
+
+    pub fn is_network(self) -> bool {
+        self.object() == "network"
     }
 }
 
 /// What the sandbox must do with the probe's access.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Expect {
-    Blocked,
-    Allowed,
+    Deny,
+    Allow,
 }
 
 impl Expect {
     pub fn name(self) -> &'static str {
         match self {
-            Expect::Blocked => "blocked",
-            Expect::Allowed => "allowed",
-        }
-    }
-}
-
-/// Where a rule comes from: the compiled policy and the settings file on disk
-/// agree, or only one of them holds it (a hand edit of the file).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Origin {
-    Both,
-    PolicyOnly,
-    FileOnly,
-}
-
-impl Origin {
-    pub fn name(self) -> &'static str {
-        match self {
-            Origin::Both => "policy and file",
-            Origin::PolicyOnly => "policy only",
-            Origin::FileOnly => "file only",
+            Expect::Deny => "deny",
+            Expect::Allow => "allow",
         }
     }
 }
@@ -82,103 +68,82 @@ impl Origin {
 pub enum Action {
     /// Read the first byte of a file.
     Read(PathBuf),
-    /// Open an existing file for appending and write nothing.
+    /// List a directory that holds no regular file to read.
+    List(PathBuf),
+    /// Append-open an existing file (writes nothing).
     Append(PathBuf),
-    /// Create this (not yet existing) probe file; twsrt checks on the host
-    /// whether it arrived and removes it.
-    Create(PathBuf),
-    /// twsrt creates `dir` and an empty `file` in it before the runs, the
-    /// probe append-opens `file`, and twsrt removes both afterwards.
-    Plant { dir: PathBuf, file: PathBuf },
-    /// An HTTPS request through srt's proxy.
-    Http { url: String, max_time: u64 },
+    /// Create a file that does not exist yet; twsrt checks on the host
+    /// whether it arrived and removes it after each run. `dirs` are the
+    /// directories twsrt creates for it first (outermost first) and removes
+    /// after the probe.
+    Create { file: PathBuf, dirs: Vec<PathBuf> },
+    /// A HEAD request to a concrete host, plainly and in the sandbox.
+    Http(String),
+    /// A request to a made-up subdomain of a `*.domain` rule, only in the
+    /// sandbox: srt's proxy answers the CONNECT (403 when it blocks).
+    Connect(String),
 }
 
 impl Action {
-    /// The command run inside the sandbox.
+    /// The command run (plainly for the control, and inside the sandbox).
     pub fn command(&self) -> String {
         match self {
-            Action::Read(p) => format!("head -c1 -- {}", quote_path(p)),
-            Action::Append(p) | Action::Plant { file: p, .. } => {
-                let q = quote_path(p);
-                format!("test -f {q} && : >> {q}")
+            Action::Read(p) => format!("head -c 1 -- {}", quote_path(p)),
+            Action::List(p) => format!("ls -- {}", quote_path(p)),
+            Action::Append(p) | Action::Create { file: p, .. } => {
+                format!(": >> {}", quote_path(p))
             }
-            Action::Create(p) => format!("set -C && : > {}", quote_path(p)),
-            Action::Http { url, max_time } => format!(
-                "curl -sS -o /dev/null -D - --max-time {max_time} {}",
+            Action::Http(url) => format!("curl -sS -m 10 -o /dev/null -I {}", quote(url)),
+            Action::Connect(url) => format!(
+                "curl -sS -m 10 -o /dev/null -w {} {}",
+                quote("%{http_connect}"),
                 quote(url)
             ),
         }
     }
 
-    /// The command run plainly, outside the sandbox. The same as `command`,
-    /// except for network probes: the control request is pinned to a closed
-    /// local port with every proxy off, so it proves that curl runs and the
-    /// URL is well-formed without sending anything off this machine.
-    pub fn control_command(&self) -> String {
-        match self {
-            Action::Http { url, max_time } => format!(
-                "curl -sS -o /dev/null -D - --max-time {max_time} --noproxy '*' \
-                 --connect-to ::127.0.0.1:9 {}",
-                quote(url)
-            ),
-            other => other.command(),
-        }
+    /// A wildcard probe has no control run: the made-up host need not exist.
+    pub fn has_control(&self) -> bool {
+        !matches!(self, Action::Connect(_))
     }
 
-    /// The path or URL the probe touches.
-    pub fn target(&self) -> String {
-        match self {
-            Action::Read(p) | Action::Append(p) | Action::Create(p) => p.display().to_string(),
-            Action::Plant { file, .. } => file.display().to_string(),
-            Action::Http { url, .. } => url.clone(),
-        }
-    }
-
-    pub fn verb(&self) -> &'static str {
-        match self {
-            Action::Read(_) => "the read",
-            Action::Append(_) | Action::Plant { .. } => "the append-open",
-            Action::Create(_) => "creating the probe file",
-            Action::Http { .. } => "the request",
-        }
+    pub fn is_network(&self) -> bool {
+        matches!(self, Action::Http(_) | Action::Connect(_))
     }
 }
 
 #[derive(Debug, Clone)]
 pub struct Probe {
-    pub kind: Kind,
-    /// The rule as the settings spell it.
+    pub section: Section,
+    /// The rule as the settings spell it, with a qualifier where the probe
+    /// is a derived one (`~/.aws (realpath)`, `example.org (not allowlisted)`).
     pub rule: String,
-    pub origin: Origin,
-    /// A short qualifier shown next to the rule ("real path", ...).
-    pub note: Option<String>,
     pub expect: Expect,
     /// The access to attempt, or why this rule cannot be probed (SKIP).
     pub action: Result<Action, String>,
 }
 
 impl Probe {
-    /// The rule with its qualifiers, as the table shows it.
-    pub fn label(&self) -> String {
-        let mut notes: Vec<&str> = Vec::new();
-        if let Some(n) = &self.note {
-            notes.push(n);
+    /// `read-deny`, `write-deny`, `write-allow`, `net-allow`, `net-deny`.
+    pub fn kind(&self) -> &'static str {
+        match (self.section, self.expect) {
+            (Section::DenyRead, _) => "read-deny",
+            (s, Expect::Deny) if s.is_network() => "net-deny",
+            (s, Expect::Allow) if s.is_network() => "net-allow",
+            (_, Expect::Deny) => "write-deny",
+            (_, Expect::Allow) => "write-allow",
         }
-        match self.origin {
-            Origin::Both => {}
-            Origin::PolicyOnly => notes.push("missing from the file"),
-            Origin::FileOnly => notes.push("only in the file"),
-        }
-        if notes.is_empty() {
-            self.rule.clone()
-        } else {
-            format!("{} [{}]", self.rule, notes.join(", "))
-        }
+    }
+
+    pub fn command(&self) -> String {
+        self.action
+            .as_ref()
+            .map(Action::command)
+            .unwrap_or_default()
     }
 }
 
-/// Single-quote a word for `sh`.
+/// Single-quote a word for `sh` where it needs it (as Python's shlex.quote).
 pub fn quote(text: &str) -> String {
     if !text.is_empty()
         && text
@@ -209,30 +174,49 @@ mod tests {
     #[test]
     fn commands_per_action() {
         let p = PathBuf::from("/h/.ssh/id");
-        assert_eq!(Action::Read(p.clone()).command(), "head -c1 -- /h/.ssh/id");
-        assert_eq!(
-            Action::Append(p.clone()).command(),
-            "test -f /h/.ssh/id && : >> /h/.ssh/id"
-        );
-        assert_eq!(
-            Action::Create(PathBuf::from("/w/twsrt-probe-1-2")).command(),
-            "set -C && : > /w/twsrt-probe-1-2"
-        );
-        let http = Action::Http {
-            url: "https://github.com/".into(),
-            max_time: 8,
+        assert_eq!(Action::Read(p.clone()).command(), "head -c 1 -- /h/.ssh/id");
+        assert_eq!(Action::List(p.clone()).command(), "ls -- /h/.ssh/id");
+        assert_eq!(Action::Append(p).command(), ": >> /h/.ssh/id");
+        let create = Action::Create {
+            file: PathBuf::from("/w/.twsrt-probe-1"),
+            dirs: vec![],
         };
+        assert_eq!(create.command(), ": >> /w/.twsrt-probe-1");
         assert_eq!(
-            http.command(),
-            "curl -sS -o /dev/null -D - --max-time 8 https://github.com/"
+            Action::Http("https://github.com/".into()).command(),
+            "curl -sS -m 10 -o /dev/null -I https://github.com/"
         );
-        assert!(
-            http.control_command()
-                .contains("--connect-to ::127.0.0.1:9")
+        let connect = Action::Connect("https://twsrt-probe.x.io/".into());
+        assert_eq!(
+            connect.command(),
+            "curl -sS -m 10 -o /dev/null -w '%{http_connect}' https://twsrt-probe.x.io/"
+        );
+        assert!(!connect.has_control());
+    }
+
+    #[test]
+    fn kinds_follow_section_and_expectation() {
+        let probe = |section, expect| Probe {
+            section,
+            rule: "r".into(),
+            expect,
+            action: Err("x".into()),
+        };
+        assert_eq!(probe(Section::DenyRead, Expect::Deny).kind(), "read-deny");
+        assert_eq!(probe(Section::DenyWrite, Expect::Deny).kind(), "write-deny");
+        assert_eq!(
+            probe(Section::AllowWrite, Expect::Allow).kind(),
+            "write-allow"
         );
         assert_eq!(
-            Action::Read(p.clone()).control_command(),
-            Action::Read(p).command()
+            probe(Section::AllowedDomains, Expect::Allow).kind(),
+            "net-allow"
         );
+        // The canary: listed under allowedDomains, expected to be denied.
+        assert_eq!(
+            probe(Section::AllowedDomains, Expect::Deny).kind(),
+            "net-deny"
+        );
+        assert_eq!(probe(Section::DenyRead, Expect::Deny).command(), "");
     }
 }

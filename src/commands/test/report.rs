@@ -1,5 +1,7 @@
-//! The results: one aligned table, details for each result that is not PASS,
-//! a summary line; or one JSON object with `--json`. Both on stdout.
+//! The results on stdout, laid out as twsrt 3.3.3 lays them out: a header
+//! line, one aligned table, a details block for each FAIL, INVALID and
+//! ERROR, a summary of everything that did not pass, the counts; or one
+//! JSON object with `--json`.
 
 use std::io::Write;
 use std::path::Path;
@@ -8,7 +10,7 @@ use anstream::{AutoStream, ColorChoice};
 use serde_json::{Value, json};
 
 use super::probe::Probe;
-use super::run::{Executed, Side, exit_text, trim_stderr};
+use super::run::{Executed, Side, exit_text};
 use super::verdict::{Status, Verdict};
 
 pub struct Outcome {
@@ -18,57 +20,61 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn exits(&self) -> String {
-        match &self.executed {
-            Some(ex) if self.verdict.status != Status::Skip => format!(
-                "{}/{}",
-                exit_text(ex.control.out.exit),
-                exit_text(ex.sandbox.out.exit)
-            ),
-            _ => "-".into(),
-        }
-    }
-
-    fn ms(&self) -> Option<u64> {
+    fn ran(&self) -> Option<&Executed> {
         self.executed
             .as_ref()
-            .map(|ex| ex.control.out.ms + ex.sandbox.out.ms)
+            .filter(|_| self.verdict.status != Status::Skip)
+    }
+
+    fn control(&self) -> Option<&Side> {
+        self.ran().and_then(|ex| ex.control.as_ref())
+    }
+
+    fn sandbox(&self) -> Option<&Side> {
+        self.ran().map(|ex| &ex.sandbox)
+    }
+
+    fn duration_ms(&self) -> u64 {
+        self.control().map_or(0, |c| c.out.ms) + self.sandbox().map_or(0, |s| s.out.ms)
     }
 }
 
 pub struct Header<'a> {
     pub settings: &'a Path,
-    pub profile: &'a str,
-    pub srt: &'a Path,
     pub srt_version: &'a str,
-    pub differs: bool,
 }
+
+/// A RULE column wider than this lets longer rules run over.
+const RULE_WIDTH_MAX: usize = 48;
+/// The last characters of each stderr kept in the JSON report.
+const STDERR_KEPT: usize = 400;
 
 #[derive(Default)]
 pub struct Counts {
-    pub by_status: [usize; 5],
-    pub total: usize,
+    pub passed: usize,
+    pub failed: usize,
+    pub invalid: usize,
+    pub error: usize,
+    pub skipped: usize,
 }
 
 impl Counts {
     pub fn of(outcomes: &[Outcome]) -> Self {
-        let mut counts = Counts::default();
+        let mut c = Counts::default();
         for o in outcomes {
-            let i = Status::ALL
-                .iter()
-                .position(|s| *s == o.verdict.status)
-                .expect("a status");
-            counts.by_status[i] += 1;
-            counts.total += 1;
+            *match o.verdict.status {
+                Status::Pass => &mut c.passed,
+                Status::Fail => &mut c.failed,
+                Status::Invalid => &mut c.invalid,
+                Status::Error => &mut c.error,
+                Status::Skip => &mut c.skipped,
+            } += 1;
         }
-        counts
+        c
     }
 
     pub fn any_bad(&self) -> bool {
-        Status::ALL
-            .iter()
-            .zip(self.by_status)
-            .any(|(s, n)| s.is_bad() && n > 0)
+        self.failed + self.invalid + self.error > 0
     }
 }
 
@@ -92,199 +98,332 @@ fn style(status: Status) -> &'static str {
 
 const RESET: &str = "\x1b[0m";
 
-/// The table, the details and the summary.
-pub fn print_text(outcomes: &[Outcome], counts: &Counts, elapsed_ms: u64) {
+/// The header line, the table, the details, the summary, the counts.
+pub fn print_text(header: &Header, outcomes: &[Outcome]) {
     let mut out = AutoStream::new(std::io::stdout().lock(), color_choice());
     // A failed write (stdout closed) cannot be reported anywhere better
     // than the exit code, which the verdicts decide.
-    let _ = write_text(&mut out, outcomes, counts, elapsed_ms);
+    let _ = write_text(&mut out, header, outcomes);
 }
 
-fn write_text(
-    out: &mut impl Write,
-    outcomes: &[Outcome],
-    counts: &Counts,
-    elapsed_ms: u64,
-) -> std::io::Result<()> {
-    write_table(out, outcomes)?;
-    for o in outcomes.iter().filter(|o| o.verdict.status != Status::Pass) {
-        writeln!(out)?;
-        write_details(out, o)?;
-    }
-    writeln!(out)?;
-    write_summary(out, counts, elapsed_ms)
-}
-
-const HEADER: [&str; 5] = ["KIND", "RULE", "EXIT", "MS", "PROBE"];
-const STATUS_WIDTH: usize = "INVALID".len();
-
-/// One row per outcome under a header, every column as wide as its widest
-/// cell; EXIT and MS right-aligned.
-fn write_table(out: &mut impl Write, outcomes: &[Outcome]) -> std::io::Result<()> {
-    let rows: Vec<[String; 5]> = outcomes.iter().map(row).collect();
-    let mut widths = HEADER.map(str::len);
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let header = format!("{:STATUS_WIDTH$}", "STATUS");
-    write_row(out, &header, &HEADER, &widths)?;
-    for (o, row) in outcomes.iter().zip(&rows) {
-        let status = o.verdict.status;
-        let first = format!("{}{:STATUS_WIDTH$}{RESET}", style(status), status.name());
-        write_row(out, &first, row, &widths)?;
-    }
-    Ok(())
-}
-
-fn row(o: &Outcome) -> [String; 5] {
-    [
-        o.probe.kind.name().to_string(),
-        o.probe.label(),
-        o.exits(),
-        o.ms().map_or_else(|| "-".into(), |ms| ms.to_string()),
-        match &o.probe.action {
-            Ok(action) => action.command(),
-            Err(_) => "-".into(),
-        },
-    ]
-}
-
-/// `status` is already padded (and styled): padding inside the colour codes
-/// keeps the columns aligned whether or not they are stripped.
-fn write_row(
-    out: &mut impl Write,
-    status: &str,
-    cells: &[impl AsRef<str>; 5],
-    widths: &[usize; 5],
-) -> std::io::Result<()> {
-    let [c0, c1, c2, c3, c4] = cells.each_ref().map(AsRef::as_ref);
+fn write_text(out: &mut impl Write, header: &Header, outcomes: &[Outcome]) -> std::io::Result<()> {
     writeln!(
         out,
-        "{status}  {c0:w0$}  {c1:w1$}  {c2:>w2$}  {c3:>w3$}  {c4}",
-        w0 = widths[0],
-        w1 = widths[1],
-        w2 = widths[2],
-        w3 = widths[3],
+        "srt {}, settings {}, {} probes",
+        header.srt_version,
+        header.settings.display(),
+        outcomes.len()
+    )?;
+    let widths = Widths::of(outcomes);
+    let lead = widths.lead("STATUS  ", "KIND", "RULE");
+    writeln!(out, "{lead} CTL SBX     MS  PROBE")?;
+    for o in outcomes {
+        write_row(out, o, &widths)?;
+    }
+    for o in outcomes.iter().filter(|o| o.verdict.status.is_bad()) {
+        write_details(out, o)?;
+    }
+    let c = Counts::of(outcomes);
+    if outcomes.iter().any(|o| o.verdict.status != Status::Pass) {
+        writeln!(out, "--- summary ---")?;
+        for o in outcomes.iter().filter(|o| o.verdict.status != Status::Pass) {
+            let lead = widths.lead(
+                &status_cell(o.verdict.status),
+                o.probe.kind(),
+                &o.probe.rule,
+            );
+            writeln!(out, "{lead}  {}", o.verdict.reason)?;
+        }
+    }
+    writeln!(
+        out,
+        "passed={} failed={} invalid={} error={} skipped={}",
+        c.passed, c.failed, c.invalid, c.error, c.skipped
     )
 }
 
-/// What was run, what was expected, what happened, and why that is the
-/// verdict (only the reason for a probe that did not run).
+struct Widths {
+    kind: usize,
+    rule: usize,
+}
+
+impl Widths {
+    /// STATUS (already padded), KIND and RULE, each padded to its column.
+    fn lead(&self, status: &str, kind: &str, rule: &str) -> String {
+        format!(
+            "{status} {kind:<kw$} {rule:<rw$}",
+            kw = self.kind,
+            rw = self.rule
+        )
+    }
+
+    fn of(outcomes: &[Outcome]) -> Self {
+        let widest = |f: &dyn Fn(&Outcome) -> usize| outcomes.iter().map(f).max().unwrap_or(0);
+        Widths {
+            kind: widest(&|o| o.probe.kind().len()).max(4),
+            rule: widest(&|o| o.probe.rule.chars().count()).clamp(4, RULE_WIDTH_MAX),
+        }
+    }
+}
+
+/// The status padded to its column inside the colour codes, so the columns
+/// line up whether or not the codes are stripped.
+fn status_cell(status: Status) -> String {
+    format!("{}{:<8}{RESET}", style(status), status.name())
+}
+
+fn exit_cell(side: Option<&Side>) -> String {
+    side.map_or_else(|| "-".into(), |s| exit_text(s.out.exit))
+}
+
+fn write_row(out: &mut impl Write, o: &Outcome, w: &Widths) -> std::io::Result<()> {
+    let (ms, probe) = match o.ran() {
+        Some(_) => (o.duration_ms().to_string(), o.probe.command()),
+        None => ("-".into(), o.verdict.reason.clone()),
+    };
+    let lead = w.lead(
+        &status_cell(o.verdict.status),
+        o.probe.kind(),
+        &o.probe.rule,
+    );
+    writeln!(
+        out,
+        "{lead} {:>3} {:>3} {:>6}  {probe}",
+        exit_cell(o.control()),
+        exit_cell(o.sandbox()),
+        ms
+    )
+}
+
 fn write_details(out: &mut impl Write, o: &Outcome) -> std::io::Result<()> {
     let status = o.verdict.status;
+    writeln!(out)?;
     writeln!(
         out,
         "{}{}{RESET} {} {}",
         style(status),
         status.name(),
-        o.probe.kind.name(),
-        o.probe.label()
+        o.probe.kind(),
+        o.probe.rule
     )?;
-    if let (Ok(action), Some(ex)) = (&o.probe.action, &o.executed) {
-        writeln!(out, "  probe:    {}", action.command())?;
-        if action.control_command() != action.command() {
-            writeln!(out, "  control:  {}", action.control_command())?;
-        }
-        writeln!(out, "  expected: {} in the sandbox", o.probe.expect.name())?;
-        writeln!(out, "  exits:    {}", side_line(ex))?;
-        let stderr = trim_stderr(&ex.sandbox.out.stderr, 300);
-        if !stderr.is_empty() {
-            writeln!(out, "  stderr:   {stderr}")?;
-        }
+    writeln!(out, "  reason: {}", o.verdict.reason)?;
+    writeln!(out, "  command: {}", o.probe.command())?;
+    let stderr = o.sandbox().map_or("", |s| s.out.stderr.trim());
+    if !stderr.is_empty() {
+        writeln!(out, "  stderr: {stderr}")?;
     }
-    writeln!(out, "  reason:   {}", o.verdict.reason)
+    Ok(())
 }
 
-/// `N probes: n PASS, n FAIL, ... (s.s s)`.
-fn write_summary(out: &mut impl Write, counts: &Counts, elapsed_ms: u64) -> std::io::Result<()> {
-    let parts: Vec<String> = Status::ALL
-        .iter()
-        .zip(counts.by_status)
-        .map(|(s, n)| format!("{n} {}", s.name()))
-        .collect();
-    writeln!(
-        out,
-        "{} {}: {} ({:.1} s)",
-        counts.total,
-        if counts.total == 1 { "probe" } else { "probes" },
-        parts.join(", "),
-        elapsed_ms as f64 / 1000.0
-    )
+/// The last `STDERR_KEPT` characters.
+fn tail(text: &str) -> String {
+    let count = text.chars().count();
+    text.chars()
+        .skip(count.saturating_sub(STDERR_KEPT))
+        .collect()
 }
 
-fn side_line(ex: &Executed) -> String {
-    let one = |name: &str, side: &Side| {
-        let mut text = format!(
-            "{name} exit {} in {} ms",
-            exit_text(side.out.exit),
-            side.out.ms
-        );
-        if side.out.timed_out {
-            text.push_str(" (timed out)");
-        }
-        if side.retried {
-            text.push_str(" (second try)");
-        }
-        text
-    };
-    format!(
-        "{}; {}",
-        one("control", &ex.control),
-        one("sandbox", &ex.sandbox)
-    )
-}
-
-fn side_json(side: &Side) -> Value {
+fn result_json(o: &Outcome) -> Value {
+    let exit = |s: Option<&Side>| s.and_then(|s| s.out.exit);
+    let stderr = |s: Option<&Side>| s.map_or_else(String::new, |s| tail(&s.out.stderr));
     json!({
-        "exit": side.out.exit,
-        "timed_out": side.out.timed_out,
-        "stderr": trim_stderr(&side.out.stderr, 300),
-        "duration_ms": side.out.ms,
+        "kind": o.probe.kind(),
+        "section": o.probe.section.name(),
+        "rule": o.probe.rule,
+        "command": o.probe.command(),
+        "expect": o.probe.expect.name(),
+        "status": o.verdict.status.name(),
+        "control_exit": exit(o.control()),
+        "sandbox_exit": exit(o.sandbox()),
+        "control_stderr": stderr(o.control()),
+        "sandbox_stderr": stderr(o.sandbox()),
+        "duration_ms": o.duration_ms(),
+        "reason": o.verdict.reason,
     })
 }
 
-/// One JSON object: the setup facts, the counts, every result.
-pub fn json(header: &Header, outcomes: &[Outcome], counts: &Counts, elapsed_ms: u64) -> Value {
-    let mut summary = serde_json::Map::new();
-    summary.insert("total".into(), json!(counts.total));
-    for (s, n) in Status::ALL.iter().zip(counts.by_status) {
-        summary.insert(s.name().to_ascii_lowercase(), json!(n));
-    }
-    summary.insert("duration_ms".into(), json!(elapsed_ms));
-    let results: Vec<Value> = outcomes
-        .iter()
-        .map(|o| {
-            let action = o.probe.action.as_ref().ok();
-            json!({
-                "kind": o.probe.kind.name(),
-                "rule": o.probe.rule,
-                "note": o.probe.note,
-                "origin": o.probe.origin.name(),
-                "target": action.map(|a| a.target()),
-                "command": action.map(|a| a.command()),
-                "control_command": action.map(|a| a.control_command()),
-                "expectation": o.probe.expect.name(),
-                "status": o.verdict.status.name(),
-                "control": o.executed.as_ref().map(|ex| side_json(&ex.control)),
-                "sandbox": o.executed.as_ref().map(|ex| {
-                    let mut v = side_json(&ex.sandbox);
-                    v["retried"] = json!(ex.sandbox.retried);
-                    v
-                }),
-                "duration_ms": o.ms(),
-                "reason": o.verdict.reason,
-            })
-        })
-        .collect();
+/// One JSON object: srt's version, the settings file, the counts, every
+/// result.
+pub fn json(header: &Header, outcomes: &[Outcome]) -> Value {
+    let c = Counts::of(outcomes);
     json!({
-        "settings": header.settings.display().to_string(),
-        "profile": header.profile,
-        "settings_differ_from_policy": header.differs,
-        "srt": header.srt.display().to_string(),
         "srt_version": header.srt_version,
-        "summary": summary,
-        "results": results,
+        "settings": header.settings.display().to_string(),
+        "summary": {
+            "total": outcomes.len(),
+            "passed": c.passed,
+            "failed": c.failed,
+            "invalid": c.invalid,
+            "error": c.error,
+            "skipped": c.skipped,
+        },
+        "results": outcomes.iter().map(result_json).collect::<Vec<_>>(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::probe::{Action, Expect, Section};
+    use super::super::run::Output;
+    use super::*;
+    use std::path::PathBuf;
+
+    fn side(exit: Option<i32>, ms: u64, stderr: &str) -> Side {
+        Side {
+            out: Output {
+                exit,
+                ms,
+                stderr: stderr.into(),
+                ..Output::default()
+            },
+            ..Side::default()
+        }
+    }
+
+    fn outcome(
+        section: Section,
+        rule: &str,
+        expect: Expect,
+        action: Result<Action, String>,
+        runs: Option<(Option<Side>, Side)>,
+        status: Status,
+        reason: &str,
+    ) -> Outcome {
+        Outcome {
+            probe: Probe {
+                section,
+                rule: rule.into(),
+                expect,
+                action,
+            },
+            executed: runs.map(|(control, sandbox)| Executed { control, sandbox }),
+            verdict: Verdict {
+                status,
+                reason: reason.into(),
+            },
+        }
+    }
+
+    fn sample() -> Vec<Outcome> {
+        let long = format!("~/{}", "x".repeat(50));
+        vec![
+            outcome(
+                Section::DenyRead,
+                "**/*.pem",
+                Expect::Deny,
+                Err("glob pattern: no concrete probe".into()),
+                None,
+                Status::Skip,
+                "glob pattern: no concrete probe",
+            ),
+            outcome(
+                Section::DenyRead,
+                &long,
+                Expect::Deny,
+                Ok(Action::Read(PathBuf::from("/h/x"))),
+                Some((Some(side(Some(0), 2, "")), side(Some(1), 561, "denied\n"))),
+                Status::Pass,
+                "",
+            ),
+            outcome(
+                Section::AllowedDomains,
+                "*.github.com",
+                Expect::Allow,
+                Ok(Action::Connect("https://twsrt-probe.github.com/".into())),
+                Some((None, side(Some(56), 452, ""))),
+                Status::Pass,
+                "proxy answered 502",
+            ),
+            outcome(
+                Section::AllowedDomains,
+                "github.com",
+                Expect::Allow,
+                Ok(Action::Http("https://github.com/".into())),
+                Some((
+                    Some(side(Some(6), 40, "curl: (6) Could not resolve host\n")),
+                    side(
+                        Some(56),
+                        527,
+                        "curl: (56) CONNECT tunnel failed, response 502\n",
+                    ),
+                )),
+                Status::Invalid,
+                "probe fails even without sandbox (exit 6)",
+            ),
+        ]
+    }
+
+    #[test]
+    fn the_text_report_is_laid_out_like_3_3_3() {
+        let header = Header {
+            settings: Path::new("/h/.srt-settings.json"),
+            srt_version: "0.0.83",
+        };
+        let mut out = Vec::new();
+        write_text(&mut out, &header, &sample()).unwrap();
+        let text = String::from_utf8(out).unwrap().replace(RESET, "");
+        let text: String = text
+            .split('\x1b')
+            .enumerate()
+            .map(|(i, part)| {
+                if i == 0 {
+                    part
+                } else {
+                    &part[part.find('m').unwrap() + 1..]
+                }
+            })
+            .collect();
+        let long = format!("~/{}", "x".repeat(50));
+        let pad = " ".repeat(48 - "*.github.com".len());
+        let curl = "curl -sS -m 10 -o /dev/null";
+        let want = format!(
+            "srt 0.0.83, settings /h/.srt-settings.json, 4 probes\n\
+             STATUS   KIND      RULE{rule_pad} CTL SBX     MS  PROBE\n\
+             SKIP     read-deny **/*.pem{skip_pad}   -   -      -  glob pattern: no concrete probe\n\
+             PASS     read-deny {long}   0   1    563  head -c 1 -- /h/x\n\
+             PASS     net-allow *.github.com{pad}   -  56    452  {curl} -w '%{{http_connect}}' https://twsrt-probe.github.com/\n\
+             INVALID  net-allow github.com{gpad}   6  56    567  {curl} -I https://github.com/\n\
+             \n\
+             INVALID net-allow github.com\n  \
+             reason: probe fails even without sandbox (exit 6)\n  \
+             command: {curl} -I https://github.com/\n  \
+             stderr: curl: (56) CONNECT tunnel failed, response 502\n\
+             --- summary ---\n\
+             SKIP     read-deny **/*.pem{skip_pad}  glob pattern: no concrete probe\n\
+             INVALID  net-allow github.com{gpad}  probe fails even without sandbox (exit 6)\n\
+             passed=2 failed=0 invalid=1 error=0 skipped=1\n",
+            rule_pad = " ".repeat(44),
+            skip_pad = " ".repeat(40),
+            gpad = " ".repeat(38),
+        );
+        assert_eq!(text, want);
+    }
+
+    #[test]
+    fn json_has_the_3_3_3_keys_and_nulls_for_a_skip() {
+        let header = Header {
+            settings: Path::new("/h/s.json"),
+            srt_version: "0.0.78",
+        };
+        let v = json(&header, &sample());
+        let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(&v), ["srt_version", "settings", "summary", "results"]);
+        assert_eq!(
+            v["summary"],
+            json!({"total": 4, "passed": 2, "failed": 0, "invalid": 1, "error": 0, "skipped": 1})
+        );
+        assert_eq!(
+            v["results"][0],
+            json!({
+                "kind": "read-deny", "section": "denyRead", "rule": "**/*.pem", "command": "",
+                "expect": "deny", "status": "SKIP", "control_exit": null, "sandbox_exit": null,
+                "control_stderr": "", "sandbox_stderr": "", "duration_ms": 0,
+                "reason": "glob pattern: no concrete probe"
+            })
+        );
+        assert_eq!(v["results"][2]["control_exit"], Value::Null);
+        assert_eq!(v["results"][2]["sandbox_exit"], 56);
+        assert_eq!(v["results"][3]["duration_ms"], 567);
+        assert_eq!(tail(&"é".repeat(500)).chars().count(), 400);
+    }
 }

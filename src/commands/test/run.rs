@@ -4,13 +4,15 @@
 
 use std::io::{IsTerminal, Read, Write};
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::probe::{Action, Probe};
+use super::schedule::{self, Claim};
+use crate::ui;
 
 /// How probes are run.
 pub struct RunEnv {
@@ -18,7 +20,7 @@ pub struct RunEnv {
     pub settings: PathBuf,
     /// srt's TMPDIR (it leaves `srt-mux-*.sock` files there).
     pub scratch: PathBuf,
-    pub timeout_secs: u64,
+    pub timeout: Duration,
 }
 
 impl RunEnv {
@@ -36,10 +38,6 @@ impl RunEnv {
         let mut cmd = Command::new("sh");
         cmd.arg("-c").arg(command).env("TMPDIR", &self.scratch);
         cmd
-    }
-
-    fn timeout(&self) -> Duration {
-        Duration::from_secs(self.timeout_secs)
     }
 }
 
@@ -157,49 +155,49 @@ pub struct Side {
     pub effect: Option<bool>,
     /// The command could not be started, or its probe file not prepared.
     pub broken: Option<String>,
-    /// srt's proxy was not ready on the first try; this is the second.
-    pub retried: bool,
 }
 
 #[derive(Debug, Clone)]
 pub struct Executed {
-    pub control: Side,
+    /// None for a probe without a control run (a wildcard domain).
+    pub control: Option<Side>,
     pub sandbox: Side,
 }
 
-/// Did curl get no answer because srt's in-sandbox proxy was not ready yet?
+/// Did curl fail to reach srt's in-sandbox proxy (not listening yet)?
+/// Such a run says nothing about the rule: it is run once more.
 pub fn proxy_not_ready(out: &Output) -> bool {
-    out.exit == Some(7) && !String::from_utf8_lossy(&out.stdout).contains("HTTP/")
+    out.exit == Some(7) && out.stderr.contains("to localhost port")
 }
 
-/// Run one probe: prepare its files, run the control, run it in srt (once
-/// more when srt's proxy was not ready), remove its files.
+/// Run one probe: make its directories, run the control, run it in srt
+/// (once more when srt's proxy was not ready), remove what it made.
 pub fn execute(action: &Action, env: &RunEnv) -> Executed {
-    let prepared = prepare(action);
-    let (control, sandbox) = match prepared {
-        Err(reason) => {
-            let side = Side {
-                broken: Some(reason),
-                ..Side::default()
-            };
-            (side.clone(), side)
-        }
-        Ok(()) => {
-            let control = side(action, env.plain(&action.control_command()), env);
-            let mut sandbox = side(action, env.sandboxed(&action.command()), env);
-            if matches!(action, Action::Http { .. }) && proxy_not_ready(&sandbox.out) {
-                sandbox = side(action, env.sandboxed(&action.command()), env);
-                sandbox.retried = true;
-            }
-            (control, sandbox)
-        }
-    };
+    if let Err(reason) = prepare(action) {
+        cleanup(action);
+        let side = Side {
+            broken: Some(reason),
+            ..Side::default()
+        };
+        return Executed {
+            control: Some(side.clone()),
+            sandbox: side,
+        };
+    }
+    let command = action.command();
+    let control = action
+        .has_control()
+        .then(|| side(action, env.plain(&command), env));
+    let mut sandbox = side(action, env.sandboxed(&command), env);
+    if action.is_network() && proxy_not_ready(&sandbox.out) {
+        sandbox = side(action, env.sandboxed(&command), env);
+    }
     cleanup(action);
     Executed { control, sandbox }
 }
 
 fn side(action: &Action, cmd: Command, env: &RunEnv) -> Side {
-    if let Action::Create(file) = action
+    if let Action::Create { file, .. } = action
         && std::fs::symlink_metadata(file).is_ok()
     {
         return Side {
@@ -207,7 +205,18 @@ fn side(action: &Action, cmd: Command, env: &RunEnv) -> Side {
             ..Side::default()
         };
     }
-    let mut side = match exec(cmd, env.timeout()) {
+    ui::debug(|| {
+        let args: Vec<String> = cmd
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        format!(
+            "exec: {} {}",
+            cmd.get_program().to_string_lossy(),
+            args.join(" ")
+        )
+    });
+    let mut side = match exec(cmd, env.timeout) {
         Ok(out) => Side {
             out,
             ..Side::default()
@@ -217,7 +226,8 @@ fn side(action: &Action, cmd: Command, env: &RunEnv) -> Side {
             ..Side::default()
         },
     };
-    if let Action::Create(file) = action {
+    ui::debug(|| format!("exit={} in {}ms", exit_text(side.out.exit), side.out.ms));
+    if let Action::Create { file, .. } = action {
         // Only a file this run created can be there (the check above).
         let arrived = std::fs::symlink_metadata(file).is_ok();
         if arrived {
@@ -229,60 +239,53 @@ fn side(action: &Action, cmd: Command, env: &RunEnv) -> Side {
 }
 
 fn prepare(action: &Action) -> Result<(), String> {
-    if let Action::Plant { dir, file } = action {
-        std::fs::create_dir(dir).map_err(|e| {
-            format!(
-                "could not create the probe directory {}: {e}",
-                dir.display()
-            )
-        })?;
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(file)
-            .map_err(|e| format!("could not plant the probe file {}: {e}", file.display()))?;
+    if let Action::Create { dirs, .. } = action {
+        for dir in dirs {
+            std::fs::create_dir(dir).map_err(|e| {
+                format!(
+                    "could not create the probe directory {}: {e}",
+                    dir.display()
+                )
+            })?;
+        }
     }
     Ok(())
 }
 
 fn cleanup(action: &Action) {
-    if let Action::Plant { dir, file } = action {
+    if let Action::Create { file, dirs } = action {
         let _ = std::fs::remove_file(file);
-        let _ = std::fs::remove_dir(dir);
+        for dir in dirs.iter().rev() {
+            let _ = std::fs::remove_dir(dir);
+        }
     }
 }
 
-/// Run every probe that has an action, `jobs` at a time, in order of the
-/// results (not of completion). A progress line goes to a terminal stderr.
-pub fn execute_all(probes: &[Probe], env: &RunEnv, jobs: usize) -> Vec<Option<Executed>> {
-    let runnable: Vec<usize> = (0..probes.len())
-        .filter(|&i| probes[i].action.is_ok())
+/// Run every probe that has an action, `jobs` at a time as the schedule
+/// allows, results in report order. A progress line goes to a terminal
+/// stderr.
+pub fn execute_all(
+    probes: &[Probe],
+    placeholders: &[PathBuf],
+    env: &RunEnv,
+    jobs: usize,
+) -> Vec<Option<Executed>> {
+    let claims: Vec<Vec<Claim>> = probes
+        .iter()
+        .map(|p| schedule::claims(p, placeholders))
         .collect();
-    let results: Mutex<Vec<Option<Executed>>> = Mutex::new(vec![None; probes.len()]);
-    let next = AtomicUsize::new(0);
+    let runnable = probes.iter().filter(|p| p.action.is_ok()).count();
     let done = AtomicUsize::new(0);
-    let progress = Progress::new(runnable.len());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, runnable.len().max(1)) {
-            scope.spawn(|| {
-                loop {
-                    let n = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(&i) = runnable.get(n) else {
-                        break;
-                    };
-                    let Ok(action) = &probes[i].action else {
-                        continue;
-                    };
-                    let executed = execute(action, env);
-                    results.lock().expect("results")[i] = Some(executed);
-                    let finished = done.fetch_add(1, Ordering::SeqCst) + 1;
-                    progress.show(finished, &probes[i]);
-                }
-            });
-        }
+    let progress = Progress::new(runnable);
+    let results = schedule::run_all(&claims, jobs, |i| {
+        let action = probes[i].action.as_ref().ok()?;
+        let executed = execute(action, env);
+        let finished = done.fetch_add(1, Ordering::SeqCst) + 1;
+        progress.show(finished, &probes[i]);
+        Some(executed)
     });
     progress.clear();
-    results.into_inner().expect("results")
+    results
 }
 
 struct Progress {
@@ -314,7 +317,7 @@ impl Progress {
         let mut line = format!(
             "twsrt test: {finished}/{} probes run ({} {})",
             self.total,
-            probe.kind.name(),
+            probe.kind(),
             probe.rule
         );
         if line.chars().count() > 76 {
@@ -369,10 +372,6 @@ impl Drop for Scratch {
     }
 }
 
-pub fn is_dir(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_dir())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -420,17 +419,18 @@ mod tests {
             srt: PathBuf::from("/bin/sh"), // stands in for srt: `sh -s X -c CMD` fails
             settings: PathBuf::from("/nonexistent"),
             scratch: scratch.path.clone(),
-            timeout_secs: 5,
+            timeout: Duration::from_secs(5),
         };
-        let plant = Action::Plant {
-            dir: dir.path().join("twsrt-probe-1"),
-            file: dir.path().join("twsrt-probe-1/.env"),
+        let witness = Action::Create {
+            file: dir.path().join("a/b/.env"),
+            dirs: vec![dir.path().join("a"), dir.path().join("a/b")],
         };
-        let ex = execute(&plant, &env);
-        assert_eq!(ex.control.out.exit, Some(0));
-        let create = Action::Create(dir.path().join("twsrt-probe-2"));
-        let ex = execute(&create, &env);
-        assert_eq!(ex.control.effect, Some(true));
+        let ex = execute(&witness, &env);
+        let control = ex.control.unwrap();
+        assert_eq!(control.out.exit, Some(0));
+        assert_eq!(control.effect, Some(true));
+        // `sh -s X -c CMD` runs nothing: the file never arrives.
+        assert_eq!(ex.sandbox.effect, Some(false));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
         let path = scratch.path.clone();
         drop(scratch);

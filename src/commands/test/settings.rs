@@ -188,11 +188,25 @@ pub fn find_srt() -> Result<PathBuf, Error> {
     }
 }
 
-/// `srt --version`, or "unknown".
+/// srt's version: the `version` of the package.json beside srt's real
+/// file (npm installs `bin/srt` as a link into the package), else what
+/// `srt --version` prints, else "unknown".
 pub fn srt_version(env: &RunEnv) -> String {
+    let from_package = std::fs::canonicalize(&env.srt)
+        .ok()
+        .and_then(|real| Some(real.parent()?.parent()?.join("package.json")))
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        .and_then(|v| {
+            let named = v.get("name")?.as_str()? == "@anthropic-ai/sandbox-runtime";
+            named.then(|| v.get("version")?.as_str().map(str::to_string))?
+        });
+    if let Some(version) = from_package {
+        return version;
+    }
     let mut cmd = std::process::Command::new(&env.srt);
     cmd.arg("--version").env("TMPDIR", &env.scratch);
-    match run::exec(cmd, Duration::from_secs(env.timeout_secs)) {
+    match run::exec(cmd, PREFLIGHT_TIMEOUT) {
         Ok(out) if out.exit == Some(0) => {
             let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
             if text.is_empty() {
@@ -204,6 +218,9 @@ pub fn srt_version(env: &RunEnv) -> String {
         _ => "unknown".into(),
     }
 }
+
+/// The preflight's own limit, whatever `--timeout` says.
+const PREFLIGHT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Static problems first (each named), then `srt -s SETTINGS -c true`.
 /// `differs`: the file on disk is not what the policy compiles to (then
@@ -218,10 +235,10 @@ pub fn preflight(env: &RunEnv, settings: &Value, differs: bool) -> Result<(), Er
     let problems = srt_problems(settings);
     // srt's own message repeats the problems in one long line.
     let said_max = if problems.is_empty() { 600 } else { 160 };
-    let out = run::exec(env.sandboxed("true"), Duration::from_secs(env.timeout_secs));
+    let out = run::exec(env.sandboxed("true"), PREFLIGHT_TIMEOUT);
     let srt_says = match &out {
         Ok(o) if o.exit == Some(0) && !o.timed_out => None,
-        Ok(o) if o.timed_out => Some(format!("timed out after {} s", env.timeout_secs)),
+        Ok(o) if o.timed_out => Some(format!("timed out after {} s", PREFLIGHT_TIMEOUT.as_secs())),
         Ok(o) => Some(format!(
             "exit {}: {}",
             run::exit_text(o.exit),
@@ -250,6 +267,15 @@ pub fn preflight(env: &RunEnv, settings: &Value, differs: bool) -> Result<(), Er
              do not)",
             env.srt.display()
         )),
+    }
+    if srt_says
+        .as_deref()
+        .is_some_and(|s| s.contains("sandbox_apply"))
+    {
+        message.push_str(
+            "\nsrt could not apply its sandbox (sandbox_apply): inside another sandbox or a \
+             container that forbids namespaces, srt cannot nest; run twsrt test outside it.",
+        );
     }
     if differs {
         message.push_str(

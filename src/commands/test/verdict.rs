@@ -1,15 +1,23 @@
-//! From two runs (control and sandbox) to one verdict.
+//! From the runs of one probe (control and sandbox) to one verdict.
 //!
-//! - PASS: the sandbox did what the rule says.
-//! - FAIL: a deny probe succeeded in the sandbox, or an allow probe was blocked.
-//! - INVALID: the control failed, so the probe proves nothing (a control the
-//!   OS itself refused does not count against a deny: the access is refused
-//!   either way).
-//! - ERROR: a timeout, srt could not set up the sandbox, no proxy answer.
 //! - SKIP: the rule cannot be probed here (the reason says why).
+//! - ERROR: a run timed out, could not start, srt could not build the
+//!   sandbox (`sandbox_apply`, a `bwrap:` or srt `Error:` line), the probe
+//!   command was missing inside it (126, 127), or srt's proxy gave no
+//!   answer to a wildcard probe (`000`).
+//! - INVALID: the control failed, so the probe proves nothing; except a
+//!   deny probe whose control the OS itself refused (the access is refused
+//!   either way): that is a PASS.
+//! - FAIL: a deny probe succeeded in the sandbox, or an allow probe was
+//!   blocked.
+//! - PASS: otherwise.
+//!
+//! A write "succeeds" only when its file arrived on the host: a write that
+//! landed in a throwaway tmpfs (srt mounts one over a read-denied
+//! directory) did not reach the path the rule protects.
 
 use super::probe::{Action, Expect, Probe};
-use super::run::{Executed, Side, exit_text, trim_stderr};
+use super::run::{Executed, Side, exit_text};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -21,14 +29,6 @@ pub enum Status {
 }
 
 impl Status {
-    pub const ALL: [Status; 5] = [
-        Status::Pass,
-        Status::Fail,
-        Status::Invalid,
-        Status::Error,
-        Status::Skip,
-    ];
-
     pub fn name(self) -> &'static str {
         match self {
             Status::Pass => "PASS",
@@ -58,44 +58,13 @@ fn verdict(status: Status, reason: impl Into<String>) -> Verdict {
     }
 }
 
-/// What one run shows.
-#[derive(Debug)]
-enum Seen {
-    /// The access happened.
-    Done(String),
-    /// It did not; `os` when the OS's own permission error says so.
-    Refused { os: bool, detail: String },
-    /// The run proves nothing: it could not start or run, or timed out.
-    Broken { timeout: bool, detail: String },
-}
-
-/// What srt's proxy answered, read from curl's `-D -` output.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct ProxyAnswer {
-    /// The last HTTP status seen (a CONNECT answer or a response).
-    pub status: Option<u16>,
-    /// 403 with `X-Proxy-Error: blocked-by-allowlist`.
-    pub blocked: bool,
-}
-
-pub fn parse_headers(stdout: &[u8]) -> ProxyAnswer {
-    let text = String::from_utf8_lossy(stdout);
-    let mut answer = ProxyAnswer::default();
-    let mut current = None;
-    for line in text.lines() {
-        let line = line.trim();
-        if line.starts_with("HTTP/") {
-            current = line.split_whitespace().nth(1).and_then(|c| c.parse().ok());
-            answer.status = current;
-        } else if let Some((name, value)) = line.split_once(':')
-            && name.trim().eq_ignore_ascii_case("x-proxy-error")
-            && value.trim().eq_ignore_ascii_case("blocked-by-allowlist")
-            && current == Some(403)
-        {
-            answer.blocked = true;
-        }
+/// Seconds as Python prints a float (`30.0`, `0.5`).
+pub fn seconds(secs: f64) -> String {
+    if secs.fract() == 0.0 && secs.abs() < 1e16 {
+        format!("{secs:.1}")
+    } else {
+        format!("{secs}")
     }
-    answer
 }
 
 fn os_refused(stderr: &str) -> bool {
@@ -108,136 +77,38 @@ fn os_refused(stderr: &str) -> bool {
     .any(|s| stderr.contains(s))
 }
 
-/// srt's own failures start `Error:`; bubblewrap's start `bwrap:`.
-fn sandbox_setup_failure(stderr: &str) -> Option<String> {
-    stderr
-        .lines()
-        .find(|l| l.starts_with("Error:") || l.starts_with("bwrap:"))
-        .map(|l| trim_stderr(l, 300))
-}
-
-fn failed_detail(side: &Side) -> String {
-    let stderr = trim_stderr(&side.out.stderr, 200);
-    if stderr.is_empty() {
-        format!("exit {}", exit_text(side.out.exit))
-    } else {
-        format!("exit {}: {stderr}", exit_text(side.out.exit))
-    }
-}
-
-/// What one run shows. `control_stdout` is given for the sandbox run (the
-/// control's output, to compare a read with) and `None` for the control.
-fn observe(action: &Action, side: &Side, control_stdout: Option<&[u8]>, timeout: u64) -> Seen {
-    let in_sandbox = control_stdout.is_some();
-    if let Some(broken) = run_failure(side, in_sandbox, timeout) {
-        return broken;
-    }
-    let out = &side.out;
-    let refused = || Seen::Refused {
-        os: os_refused(&out.stderr),
-        detail: failed_detail(side),
-    };
-    match action {
-        Action::Read(_) => match (out.exit, control_stdout) {
-            (Some(0), None) => Seen::Done("read the first byte".into()),
-            (Some(0), Some(control)) if out.stdout == control => {
-                Seen::Done("the file's first byte came back".into())
-            }
-            (Some(0), Some(_)) => Seen::Refused {
-                os: false,
-                detail: "exit 0, but the file's content did not come back".into(),
-            },
-            _ => refused(),
-        },
-        Action::Append(_) | Action::Plant { .. } => match out.exit {
-            Some(0) => Seen::Done("the file opened for writing".into()),
-            _ => refused(),
-        },
-        Action::Create(_) => match side.effect {
-            Some(true) => Seen::Done("the probe file was created".into()),
-            _ if out.exit == Some(0) => Seen::Refused {
-                os: false,
-                detail: "exit 0, but the file never reached the real directory (a throwaway \
-                         tmpfs took it)"
-                    .into(),
-            },
-            _ => refused(),
-        },
-        Action::Http { .. } if in_sandbox => observe_proxy(side),
-        Action::Http { .. } => observe_http_control(side),
-    }
-}
-
-/// The run proves nothing about the access, whatever the action: it did not
-/// start, timed out, srt could not build the sandbox, a signal killed it,
-/// or the shell could not run the probe command (126, 127).
-fn run_failure(side: &Side, in_sandbox: bool, timeout: u64) -> Option<Seen> {
-    let broken = |detail: String| {
-        Some(Seen::Broken {
-            timeout: false,
-            detail,
-        })
-    };
+/// Why a run proves nothing about the rule, if it does not.
+fn broken(side: &Side, in_sandbox: bool, timeout: &str) -> Option<String> {
     if let Some(detail) = &side.broken {
-        return broken(detail.clone());
+        return Some(detail.clone());
     }
     let out = &side.out;
     if out.timed_out {
-        return Some(Seen::Broken {
-            timeout: true,
-            detail: format!("timed out after {timeout} s"),
-        });
+        return Some(format!("timed out after {timeout}s"));
     }
-    if in_sandbox && let Some(line) = sandbox_setup_failure(&out.stderr) {
-        return broken(format!("srt could not set up the sandbox: {line}"));
+    if !in_sandbox {
+        return None;
+    }
+    if out.stderr.contains("sandbox_apply") {
+        return Some("srt could not apply the sandbox (sandbox_apply)".into());
+    }
+    if let Some(line) = out
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("bwrap:") || l.starts_with("Error:"))
+    {
+        return Some(format!("srt could not set up the sandbox: {}", line.trim()));
     }
     match out.exit {
-        None => broken("killed by a signal".into()),
-        Some(code @ (126 | 127)) => broken(format!(
-            "the probe command could not run (exit {code}: {})",
-            trim_stderr(&out.stderr, 200)
+        None => Some("the sandboxed command was killed by a signal".into()),
+        Some(code @ (126 | 127)) => Some(format!(
+            "the probe command could not run in the sandbox (exit {code})"
         )),
         _ => None,
     }
 }
 
-/// The control is pinned to a closed local port: any exit but curl's own
-/// usage errors means the request was attempted.
-fn observe_http_control(side: &Side) -> Seen {
-    match side.out.exit {
-        Some(1..=4) => Seen::Refused {
-            os: false,
-            detail: failed_detail(side),
-        },
-        _ => Seen::Done("curl ran and the URL parsed".into()),
-    }
-}
-
-/// In the sandbox the request goes through srt's proxy, whose answer (read
-/// from curl's headers) says whether it let the request through.
-fn observe_proxy(side: &Side) -> Seen {
-    let answer = parse_headers(&side.out.stdout);
-    match answer.status {
-        _ if answer.blocked => Seen::Refused {
-            os: false,
-            detail: "srt's proxy refused it (403, X-Proxy-Error: blocked-by-allowlist)".into(),
-        },
-        Some(code) => Seen::Done(format!(
-            "srt's proxy let it through (HTTP {code}{})",
-            if code == 502 {
-                ": the upstream is unreachable from here, which is fine"
-            } else {
-                ""
-            }
-        )),
-        None => Seen::Broken {
-            timeout: false,
-            detail: format!("no answer from srt's proxy ({})", failed_detail(side)),
-        },
-    }
-}
-
-pub fn judge(probe: &Probe, executed: Option<&Executed>, timeout: u64) -> Verdict {
+pub fn judge(probe: &Probe, executed: Option<&Executed>, timeout: &str) -> Verdict {
     let action = match &probe.action {
         Err(reason) => return verdict(Status::Skip, reason.clone()),
         Ok(action) => action,
@@ -245,82 +116,107 @@ pub fn judge(probe: &Probe, executed: Option<&Executed>, timeout: u64) -> Verdic
     let Some(ex) = executed else {
         return verdict(Status::Error, "the probe did not run");
     };
-    let mut os_note = None;
-    match observe(action, &ex.control, None, timeout) {
-        Seen::Done(_) => {}
-        Seen::Broken {
-            timeout: true,
-            detail,
-        } => return verdict(Status::Error, format!("control: {detail}")),
-        Seen::Broken { detail, .. } => {
-            return verdict(
-                Status::Invalid,
-                format!("the control could not run ({detail}), so the probe proves nothing"),
-            );
-        }
-        Seen::Refused { os: true, detail } if probe.expect == Expect::Blocked => {
-            os_note = Some(detail);
-        }
-        Seen::Refused { detail, .. } => {
-            return verdict(
-                Status::Invalid,
-                format!("the control failed ({detail}), so the probe proves nothing"),
-            );
-        }
+    let control_broken = ex.control.as_ref().and_then(|c| broken(c, false, timeout));
+    if let Some(reason) = control_broken.or_else(|| broken(&ex.sandbox, true, timeout)) {
+        return verdict(Status::Error, reason);
     }
-    let verb = action.verb();
-    let retried = if ex.sandbox.retried {
-        " (retried once: srt's proxy was not ready)"
-    } else {
-        ""
-    };
-    let seen = observe(action, &ex.sandbox, Some(&ex.control.out.stdout), timeout);
-    match (seen, probe.expect) {
-        (Seen::Broken { detail, .. }, _) => verdict(Status::Error, format!("{detail}{retried}")),
-        (Seen::Done(detail), Expect::Blocked) => {
-            let mut reason = format!("{verb} succeeded in the sandbox: {detail}{retried}");
-            if matches!(action, Action::Plant { .. }) {
-                // Seen with srt 0.0.78: `srt -d` logs "Skipping glob write
-                // pattern on Linux" for every glob in a write list.
-                reason.push_str(
-                    " (srt on Linux skips glob patterns in write lists; `srt -d` says so: \
-                     list the files literally)",
-                );
-            }
-            verdict(Status::Fail, reason)
+    if let Action::Connect(_) = action {
+        return judge_connect(probe.expect, &ex.sandbox);
+    }
+    let deny = probe.expect == Expect::Deny;
+    if let Some(control) = &ex.control
+        && control.out.exit != Some(0)
+    {
+        if deny && os_refused(&control.out.stderr) {
+            return verdict(Status::Pass, "refused by the OS even without the sandbox");
         }
-        (Seen::Done(detail), Expect::Allowed) => {
-            verdict(Status::Pass, format!("allowed: {detail}{retried}"))
-        }
-        (Seen::Refused { detail, .. }, Expect::Blocked) => {
-            let mut reason = format!("blocked: {detail}{retried}");
-            if let Some(note) = os_note {
-                reason.push_str(&format!(
-                    " (the OS refuses it outside the sandbox too: {note})"
-                ));
-            }
-            verdict(Status::Pass, reason)
-        }
-        (Seen::Refused { detail, .. }, Expect::Allowed) => verdict(
+        return verdict(
+            Status::Invalid,
+            format!(
+                "probe fails even without sandbox (exit {})",
+                exit_text(control.out.exit)
+            ),
+        );
+    }
+    let sandbox = &ex.sandbox;
+    let listing = ex.control.as_ref().map(|c| c.out.stdout.as_slice());
+    let (succeeded, why) = succeeded(action, sandbox, listing);
+    match (deny, succeeded) {
+        (true, true) => verdict(
             Status::Fail,
-            format!("{verb} was blocked in the sandbox: {detail}{retried}"),
+            "not blocked: command succeeded inside the sandbox",
         ),
+        (true, false) => verdict(Status::Pass, why),
+        (false, true) => verdict(Status::Pass, ""),
+        (false, false) if why.is_empty() => verdict(
+            Status::Fail,
+            format!(
+                "blocked but should be allowed (exit {})",
+                exit_text(sandbox.out.exit)
+            ),
+        ),
+        (false, false) => verdict(
+            Status::Fail,
+            format!("blocked but should be allowed: {why}"),
+        ),
+    }
+}
+
+/// Whether the access happened in the sandbox; when it did not although the
+/// command exited 0, the second value says why.
+fn succeeded(action: &Action, sandbox: &Side, listing: Option<&[u8]>) -> (bool, &'static str) {
+    let ok = sandbox.out.exit == Some(0);
+    match action {
+        Action::Create { .. } if ok && sandbox.effect == Some(false) => (
+            false,
+            "the write went to a throwaway copy (tmpfs), never to the host",
+        ),
+        Action::List(_) if ok && listing.is_some_and(|l| l != sandbox.out.stdout) => (
+            false,
+            "the listing inside the sandbox hides the directory's entries",
+        ),
+        _ => (ok, ""),
+    }
+}
+
+/// A wildcard probe: only srt's proxy answer counts (`%{http_connect}`).
+fn judge_connect(expect: Expect, sandbox: &Side) -> Verdict {
+    let code = String::from_utf8_lossy(&sandbox.out.stdout)
+        .trim()
+        .to_string();
+    if code.is_empty() || code == "000" {
+        return verdict(
+            Status::Error,
+            format!(
+                "no answer from srt's proxy (exit {})",
+                exit_text(sandbox.out.exit)
+            ),
+        );
+    }
+    let blocked = code == "403";
+    match (expect, blocked) {
+        (Expect::Allow, true) => verdict(
+            Status::Fail,
+            format!("blocked but should be allowed: proxy answered {code}"),
+        ),
+        (Expect::Deny, false) => {
+            verdict(Status::Fail, format!("not blocked: proxy answered {code}"))
+        }
+        _ => verdict(Status::Pass, format!("proxy answered {code}")),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::probe::{Kind, Origin};
+    use super::super::probe::Section;
     use super::super::run::Output;
     use super::*;
     use std::path::PathBuf;
 
     fn probe(action: Action, expect: Expect) -> Probe {
         Probe {
-            kind: Kind::DenyRead,
+            section: Section::DenyRead,
             rule: "~/.ssh".into(),
-            origin: Origin::Both,
-            note: None,
             expect,
             action: Ok(action),
         }
@@ -338,65 +234,87 @@ mod tests {
         }
     }
 
+    fn judged(p: &Probe, control: Option<Side>, sandbox: Side) -> (Status, String) {
+        let v = judge(p, Some(&Executed { control, sandbox }), "30.0");
+        (v.status, v.reason)
+    }
+
     fn status(p: &Probe, control: Side, sandbox: Side) -> Status {
-        judge(p, Some(&Executed { control, sandbox }), 10).status
+        judged(p, Some(control), sandbox).0
     }
 
     #[test]
-    fn read_verdicts_compare_content() {
-        let p = probe(Action::Read(PathBuf::from("/s")), Expect::Blocked);
-        let denied = "head: cannot open '/s' for reading: Permission denied";
+    fn deny_verdicts() {
+        let p = probe(Action::Read(PathBuf::from("/s")), Expect::Deny);
+        let missing = "head: cannot open '/s' for reading: No such file or directory";
         assert_eq!(
-            status(&p, side(0, b"S", ""), side(1, b"", denied)),
-            Status::Pass
+            judged(&p, Some(side(0, b"S", "")), side(1, b"", missing)),
+            (Status::Pass, String::new())
         );
         assert_eq!(
-            status(&p, side(0, b"S", ""), side(0, b"S", "")),
-            Status::Fail
-        );
-        assert_eq!(
-            status(&p, side(0, b"S", ""), side(0, b"", "")),
-            Status::Pass
+            judged(&p, Some(side(0, b"S", "")), side(0, b"S", "")),
+            (
+                Status::Fail,
+                "not blocked: command succeeded inside the sandbox".into()
+            )
         );
         // The OS refuses the control: not INVALID for a deny.
+        let denied = "head: cannot open '/s' for reading: Permission denied";
         assert_eq!(
             status(&p, side(1, b"", denied), side(1, b"", denied)),
             Status::Pass
         );
-        // A control that fails otherwise proves nothing.
-        let missing = "head: cannot open '/s': No such file or directory";
         assert_eq!(
-            status(&p, side(1, b"", missing), side(1, b"", missing)),
-            Status::Invalid
+            judged(&p, Some(side(1, b"", missing)), side(1, b"", missing)),
+            (
+                Status::Invalid,
+                "probe fails even without sandbox (exit 1)".into()
+            )
         );
-        // srt itself failed.
+    }
+
+    #[test]
+    fn errors_come_first() {
+        let p = probe(Action::Read(PathBuf::from("/s")), Expect::Deny);
+        let mut timed = side(0, b"", "");
+        timed.out.timed_out = true;
+        timed.out.exit = None;
         assert_eq!(
-            status(
-                &p,
-                side(0, b"S", ""),
-                side(1, b"", "Error: Sandbox dependencies")
-            ),
-            Status::Error
+            judged(&p, Some(side(0, b"S", "")), timed),
+            (Status::Error, "timed out after 30.0s".into())
         );
+        for stderr in [
+            "bwrap: Can't find source path /w/.gitconfig: No such file or directory",
+            "Error: Sandbox dependencies are missing",
+            "... sandbox_apply: Operation not permitted",
+        ] {
+            assert_eq!(
+                status(&p, side(0, b"S", ""), side(1, b"", stderr)),
+                Status::Error,
+                "{stderr}"
+            );
+        }
         assert_eq!(
             status(&p, side(0, b"S", ""), side(127, b"", "")),
             Status::Error
         );
-        let mut timed = side(0, b"", "");
-        timed.out.timed_out = true;
-        timed.out.exit = None;
-        assert_eq!(status(&p, side(0, b"S", ""), timed), Status::Error);
+        assert_eq!(seconds(0.01), "0.01");
+        assert_eq!(seconds(30.0), "30.0");
     }
 
     #[test]
     fn allow_verdicts() {
-        let p = probe(Action::Append(PathBuf::from("/w/f")), Expect::Allowed);
+        let p = probe(Action::Append(PathBuf::from("/w/f")), Expect::Allow);
         assert_eq!(status(&p, side(0, b"", ""), side(0, b"", "")), Status::Pass);
         let rofs = "sh: 1: cannot create /w/f: Read-only file system";
         assert_eq!(
-            status(&p, side(0, b"", ""), side(2, b"", rofs)),
-            Status::Fail
+            judged(&p, Some(side(0, b"", "")), side(1, b"", rofs)),
+            (
+                Status::Fail,
+                "blocked but should be allowed (exit 1)".into()
+            )
         );
+        // An allow probe the OS refuses proves nothing.
         assert_eq!(
             status(&p, side(2, b"", rofs), side(2, b"", rofs)),
             Status::Invalid
@@ -404,57 +322,64 @@ mod tests {
     }
 
     #[test]
-    fn create_needs_the_file_on_the_host() {
-        let p = probe(
-            Action::Create(PathBuf::from("/d/twsrt-probe")),
-            Expect::Blocked,
-        );
-        let mut control = side(0, b"", "");
-        control.effect = Some(true);
+    fn a_write_must_reach_the_host() {
+        let create = Action::Create {
+            file: PathBuf::from("/d/.twsrt-probe-1"),
+            dirs: vec![],
+        };
+        let mut arrived = side(0, b"", "");
+        arrived.effect = Some(true);
         let mut tmpfs = side(0, b"", "");
         tmpfs.effect = Some(false);
-        assert_eq!(status(&p, control.clone(), tmpfs), Status::Pass);
-        let mut wrote = side(0, b"", "");
-        wrote.effect = Some(true);
-        assert_eq!(status(&p, control, wrote), Status::Fail);
+        let deny = probe(create.clone(), Expect::Deny);
+        assert_eq!(status(&deny, arrived.clone(), tmpfs.clone()), Status::Pass);
+        assert_eq!(
+            status(&deny, arrived.clone(), arrived.clone()),
+            Status::Fail
+        );
+        let allow = probe(create, Expect::Allow);
+        assert_eq!(
+            status(&allow, arrived.clone(), arrived.clone()),
+            Status::Pass
+        );
+        assert_eq!(status(&allow, arrived, tmpfs), Status::Fail);
     }
 
     #[test]
-    fn proxy_answers_are_told_apart_by_the_header() {
-        let blocked = b"HTTP/1.1 403 Forbidden\r\nX-Proxy-Error: blocked-by-allowlist\r\n\r\n";
-        let bad_gateway = b"HTTP/1.1 502 Bad Gateway\r\n\r\n";
-        let plain_403 = b"HTTP/1.1 200 Connection established\r\n\r\nHTTP/2 403\r\n\r\n";
-        assert!(parse_headers(blocked).blocked);
-        assert_eq!(parse_headers(bad_gateway).status, Some(502));
-        assert!(!parse_headers(plain_403).blocked);
-        let http = Action::Http {
-            url: "https://evil.com/".into(),
-            max_time: 5,
-        };
-        let deny = probe(http.clone(), Expect::Blocked);
-        let allow = probe(http, Expect::Allowed);
-        let control = side(7, b"", "curl: (7) Failed to connect to 127.0.0.1 port 9");
+    fn a_listing_that_hides_entries_is_blocked() {
+        let p = probe(Action::List(PathBuf::from("/d")), Expect::Deny);
         assert_eq!(
-            status(&deny, control.clone(), side(56, blocked, "")),
+            status(&p, side(0, b"sub\n", ""), side(0, b"", "")),
             Status::Pass
         );
         assert_eq!(
-            status(&deny, control.clone(), side(56, bad_gateway, "")),
+            status(&p, side(0, b"sub\n", ""), side(0, b"sub\n", "")),
             Status::Fail
         );
+    }
+
+    #[test]
+    fn wildcard_probes_read_the_proxy_answer() {
+        let connect = Action::Connect("https://twsrt-probe.x.io/".into());
+        let allow = probe(connect.clone(), Expect::Allow);
+        let deny = probe(connect, Expect::Deny);
+        let answer = |code: &[u8]| side(56, code, "curl: (56) CONNECT tunnel failed");
         assert_eq!(
-            status(&allow, control.clone(), side(56, bad_gateway, "")),
-            Status::Pass
+            judged(&allow, None, answer(b"502")),
+            (Status::Pass, "proxy answered 502".into())
         );
         assert_eq!(
-            status(&allow, control.clone(), side(56, blocked, "")),
-            Status::Fail
+            judged(&allow, None, answer(b"403")),
+            (
+                Status::Fail,
+                "blocked but should be allowed: proxy answered 403".into()
+            )
         );
-        assert_eq!(status(&allow, control, side(7, b"", "")), Status::Error);
-        let malformed = side(3, b"", "curl: (3) URL rejected");
         assert_eq!(
-            status(&allow, malformed, side(56, bad_gateway, "")),
-            Status::Invalid
+            judged(&deny, None, answer(b"403")),
+            (Status::Pass, "proxy answered 403".into())
         );
+        assert_eq!(judged(&deny, None, answer(b"502")).0, Status::Fail);
+        assert_eq!(judged(&deny, None, answer(b"000")).0, Status::Error);
     }
 }
