@@ -61,6 +61,13 @@ EVERYDAY = [
     ("generate -w", ["generate", "-w"], {0}, None),
     ("diff", ["diff"], {0, 1}, ["generate", "-w"]),
 ]
+# The commands that look at a policy (issue 17): each must answer on the
+# everyday policy within a few milliseconds, measured beside the reference.
+INSPECT = [
+    ("show", ["show"], {0}, None),
+    ("doctor", ["doctor"], {0, 1}, None),
+]
+INSPECT_MS = 5.0
 # Not a target: what starting a process costs each tool on this machine, the
 # floor under every other port time.
 STARTUP = [
@@ -436,6 +443,22 @@ def check_targets(rows: list[Row], sizes: list[int], everyday_run: bool,
     else:
         checks.append(Check("everyday commands", f"≥ {EVERYDAY_SPEEDUP:.0f}x faster",
                             "example policy not run", "NOT RUN"))
+    if everyday_run:
+        parts, ok = [], True
+        for label, *_ in INSPECT:
+            row = find("example", label)
+            wall = row.tools["port"].wall if row else None
+            if wall is None:
+                ok = False
+                parts.append(f"`{label}` {why_missing(row, 'port')}")
+            else:
+                ok &= wall * 1000 <= INSPECT_MS
+                parts.append(f"`{label}` {fmt_time(wall)}")
+        checks.append(Check("show and doctor (port)", f"≤ {INSPECT_MS:.0f} ms",
+                            ", ".join(parts), "PASS" if ok else "FAIL"))
+    else:
+        checks.append(Check("show and doctor (port)", f"≤ {INSPECT_MS:.0f} ms",
+                            "example policy not run", "NOT RUN"))
     if 16000 in sizes:
         ratio_check("16,000 entries", f"≥ {SIZE_16K_SPEEDUP:.0f}x faster", policy_name(16000),
                     sized_labels, SIZE_16K_SPEEDUP)
@@ -679,7 +702,7 @@ def main() -> int:
         if not args.no_example:
             homes = make_homes(work, "example",
                                lambda d: shutil.copytree(REPO / "example", d))
-            for label, a, ok, prep in EVERYDAY + STARTUP:
+            for label, a, ok, prep in EVERYDAY + INSPECT + STARTUP:
                 rows.append(measure(runner, "example", label, a, ok, prep, homes, commands,
                                     args.runs or 9, {}, args.slow, args.rss_runs))
         homes_by_size = {}

@@ -1,12 +1,10 @@
 //! `twsrt diff`: the CI drift gate. Exit 0 clean, 1 drift, 2 a target missing.
 
 use clap::Args;
-use serde_json::Value;
 
 use crate::agent::{AgentDiff, Ctx, Warnings};
 use crate::commands::{Global, lifecycle_facts, print_warnings, select_agents};
-use crate::compile::{Canonical, compile};
-use crate::compose::equality_key;
+use crate::compile::compile;
 use crate::error::{Error, Result};
 use crate::ui;
 
@@ -44,7 +42,7 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
 
     for doc in &compiled.canonical {
         let label = format!("{} canonical", doc.kind.name());
-        if canonical_matches(doc)? {
+        if doc.matches_output()? {
             ui::success(&format!("{label}: no drift"));
         } else {
             drift = true;
@@ -95,29 +93,4 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
     print_warnings(&warnings);
     crate::commands::generate::exit_without_freeing(compiled);
     Ok(if drift || agent_drift { EXIT_DRIFT } else { 0 })
-}
-
-/// The file on disk parses to the same JSON as the compiled document. A file
-/// that is missing, unreadable, not a regular file (a FIFO is never opened)
-/// or not JSON is drift, not an error. A directory is an error: no
-/// `generate -w` can replace it, so reporting drift would send the user to a
-/// command that fails.
-fn canonical_matches(doc: &Canonical) -> Result<bool> {
-    if std::fs::metadata(&doc.output).is_ok_and(|m| m.is_dir()) {
-        return Err(Error::target(
-            &doc.output,
-            "is a directory, not a canonical output file; remove it or change `output`",
-        ));
-    }
-    let Ok(Some(bytes)) = crate::apply::read_existing(&doc.output) else {
-        return Ok(false);
-    };
-    // The file exactly as twsrt writes it: parsing it gives the compiled value.
-    if bytes == doc.text().as_bytes() {
-        return Ok(true);
-    }
-    Ok(match serde_json::from_slice::<Value>(&bytes) {
-        Ok(on_disk) => equality_key(&on_disk) == equality_key(doc.value()),
-        Err(_) => false,
-    })
 }
