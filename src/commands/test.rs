@@ -39,9 +39,10 @@ use crate::ui;
 use probe::{Probe, Section};
 use settings::setup_error;
 
-/// Prove with the real Sandbox Runtime (srt) that the srt settings file is
-/// enforced: each rule is probed plainly (the control) and inside `srt -s
-/// SETTINGS -c`, and judged PASS, FAIL, INVALID, ERROR or SKIP.
+/// Prove with the real Sandbox Runtime (srt) that the srt settings are enforced.
+///
+/// Each rule is probed plainly (the control) and inside `srt -s SETTINGS -c`,
+/// and judged PASS, FAIL, INVALID, ERROR or SKIP.
 ///
 /// Exit codes: 0 when every probe is PASS or SKIP; 1 on any FAIL, INVALID
 /// or ERROR; 2 when the setup fails (config or profile, the settings file
