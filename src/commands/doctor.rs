@@ -125,3 +125,6 @@ fn dedup(findings: Vec<Finding>) -> Vec<Finding> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests;

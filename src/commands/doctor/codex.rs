@@ -4,7 +4,7 @@
 //! `file:line:column`.
 //!
 //! * codex-domains-ignored: domain lists Codex ignores because the managed
-//!   config.toml does not turn its `network_proxy` feature on;
+//!   config.toml (once it exists) does not turn its `network_proxy` feature on;
 //! * codex-protected-path: a workspace-relative rule inside `.git`, `.codex`
 //!   or `.agents`, which Codex keeps read-only and fails to start its
 //!   sandbox for where the path does not exist (`gap-protected`);
@@ -92,7 +92,11 @@ fn push(
 }
 
 fn domains_ignored(managed: &Path, frags: &[&Frag], out: &mut Vec<Finding>) {
-    let text = std::fs::read_to_string(managed).unwrap_or_default();
+    // Before the first `generate codex -w` there is no layer to read the
+    // feature from; `generate` itself warns then.
+    let Ok(text) = std::fs::read_to_string(managed) else {
+        return;
+    };
     if network_proxy_enabled(&text) {
         return;
     }
