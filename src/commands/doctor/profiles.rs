@@ -26,8 +26,14 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         } else {
             compiles(ctx, name, &at, out);
         }
-        redundant_extends(ctx, name, &at, out);
-        inherited_fragments(ctx, name, &at, out);
+    }
+    // One check at a time over all profiles: the report's group order
+    // follows from it.
+    for name in ctx.profile_names() {
+        redundant_extends(ctx, name, &format!("profile '{name}'"), out);
+    }
+    for name in ctx.profile_names() {
+        inherited_fragments(ctx, name, &format!("profile '{name}'"), out);
     }
     unused(ctx, out);
 }
