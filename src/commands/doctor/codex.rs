@@ -15,7 +15,7 @@
 //!   Codex config layer, which silently switches the generated permission
 //!   profile off.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::context::{Ctx, Frag};
@@ -131,46 +131,49 @@ fn protected(frag: &Frag, out: &mut Vec<Finding>) {
     }
 }
 
-/// The missing directories holding two or more non-glob rules of one
-/// profile, then every rule below one of them.
+/// The missing directories holding two or more distinct non-glob rules of
+/// one profile, then every rule below one of them.
 fn missing_parents(ctx: &Ctx, out: &mut Vec<Finding>) {
     let home = ctx.home.to_string_lossy().into_owned();
+    // Rules share directories: each one is looked up once.
+    let mut exists: HashMap<PathBuf, bool> = HashMap::new();
     for name in ctx.profile_names() {
         let frags: Vec<&Frag> = ctx
             .resolved(name, SourceKind::Srt)
             .into_iter()
             .filter(|f| f.located.is_some())
             .collect();
-        let mut exists: HashMap<PathBuf, bool> = HashMap::new();
-        let mut dirs_of = |value: &str| -> Vec<String> { missing_dirs(value, &home, &mut exists) };
+        let mut dirs_of: HashMap<&str, Vec<String>> = HashMap::new();
         let mut counts: HashMap<String, usize> = HashMap::new();
-        let mut per_entry: Vec<(usize, &str, String, Vec<String>)> = Vec::new();
-        for (i, f) in frags.iter().enumerate() {
-            for pointer in FS_LISTS {
-                for v in f.list(pointer) {
-                    let dirs = dirs_of(v);
-                    for d in &dirs {
-                        *counts.entry(d.clone()).or_default() += 1;
-                    }
-                    per_entry.push((i, pointer, v.to_string(), dirs));
-                }
+        for v in frags
+            .iter()
+            .flat_map(|f| FS_LISTS.iter().flat_map(|p| f.list(p)))
+        {
+            if dirs_of.contains_key(v) {
+                continue;
             }
+            let dirs = missing_dirs(v, &home, &mut exists);
+            for d in &dirs {
+                *counts.entry(d.clone()).or_default() += 1;
+            }
+            dirs_of.insert(v, dirs);
         }
-        for (i, f) in frags.iter().enumerate() {
+        let flagged: HashSet<&str> = dirs_of
+            .iter()
+            .filter(|(_, dirs)| dirs.iter().any(|d| counts[d] >= 2))
+            .map(|(v, _)| *v)
+            .collect();
+        for f in &frags {
             for pointer in FS_LISTS {
-                let shared = |v: &str| {
-                    per_entry.iter().any(|(j, p, e, dirs)| {
-                        *j == i && *p == pointer && e == v && dirs.iter().any(|d| counts[d] >= 2)
-                    })
-                };
-                let items = located_items(f, pointer, shared);
+                let items = located_items(f, pointer, |v| flagged.contains(v));
                 push(
                     out,
                     "codex-missing-parent",
                     f,
                     pointer,
                     items,
-                    "under a directory that does not exist and holds another rule; Codex fails to start its sandbox in a writable place there (create the directory)",
+                    "under a directory that does not exist and holds another rule; Codex fails to \
+                     start its sandbox in a writable place there (create the directory)",
                 );
             }
         }

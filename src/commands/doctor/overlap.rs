@@ -96,17 +96,17 @@ fn duplicates(list: &Combined, frags: &[&Frag], pointer: &str, out: &mut Vec<Fin
     for (i, frag) in frags.iter().enumerate() {
         // (the other fragments, the values), in the order the values appear here
         let mut groups: Vec<(&[usize], Vec<String>)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for v in frag.list(pointer) {
             let holders = list.holders(v);
             let Some((&last, others)) = holders.split_last() else {
                 continue;
             };
-            if last != i || others.is_empty() || list.silenced(frags, v) {
+            if last != i || others.is_empty() || list.silenced(frags, v) || !seen.insert(v) {
                 continue;
             }
             match groups.iter_mut().find(|(o, _)| *o == others) {
-                Some((_, items)) if !items.contains(&quoted(v)) => items.push(quoted(v)),
-                Some(_) => {}
+                Some((_, items)) => items.push(quoted(v)),
                 None => groups.push((others, vec![quoted(v)])),
             }
         }

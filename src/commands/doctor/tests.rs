@@ -473,3 +473,17 @@ fn the_codex_checks_need_a_codex_target() {
         p.findings()
     );
 }
+
+#[test]
+fn codex_missing_parent_counts_a_rule_two_fragments_share_once() {
+    let config = SRT_ONLY.replace(
+        "[profiles.default]\nsrt = [\"base\"]",
+        "[sources.srt.fragments.two]\npath = \"srt/two.jsonc\"\n[profiles.default]\nsrt = [\"base\", \"two\"]",
+    );
+    let p = Policy::new("")
+        .with("cfg/srt/base.jsonc", &srt_lists("\"~/.solo/x\"", "", ""))
+        .with("cfg/srt/two.jsonc", &srt_lists("\"~/.solo/x\"", "", ""));
+    p.file("cfg/config.toml", &format!("{config}{CODEX}"));
+    assert_eq!(p.of("codex-missing-parent"), Vec::<String>::new());
+    assert_eq!(p.of("duplicate-rule").len(), 1);
+}
