@@ -52,6 +52,7 @@ pub struct Ctx<'a> {
     pub cwd: PathBuf,
     /// Registry order: sources in config order, fragments as listed.
     pub frags: Vec<Frag>,
+    deny_rules: std::cell::OnceCell<Vec<(&'static str, HashSet<String>)>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -81,7 +82,29 @@ impl<'a> Ctx<'a> {
             home: crate::paths::home_dir(),
             cwd: std::env::current_dir().unwrap_or_default(),
             frags,
+            deny_rules: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Per deny list, the normalized non-glob rules of every registered srt
+    /// fragment (what a symlinked entry's real path is looked up in).
+    pub fn deny_rules(&self) -> &[(&'static str, HashSet<String>)] {
+        self.deny_rules.get_or_init(|| {
+            let home = self.home.to_string_lossy();
+            ["/filesystem/denyRead", "/filesystem/denyWrite"]
+                .into_iter()
+                .map(|pointer| {
+                    let rules = self
+                        .loaded()
+                        .filter(|f| f.kind == SourceKind::Srt)
+                        .flat_map(|f| f.list(pointer))
+                        .filter(|e| !super::coverage::is_glob(e))
+                        .map(|e| super::coverage::normalize(e, &home))
+                        .collect();
+                    (pointer, rules)
+                })
+                .collect()
+        })
     }
 
     /// The fragment-load errors, in registry order.

@@ -32,8 +32,14 @@ pub fn family(pointer: &str) -> Family {
     }
 }
 
+/// Whether a path rule is a glob once the `/**` suffix srt strips is gone
+/// (`~/.aws/**` is the directory `~/.aws`, not a glob).
 pub fn is_glob(path: &str) -> bool {
-    path.contains(['*', '?', '['])
+    let mut stem = path;
+    while let Some(rest) = stem.strip_suffix("/**") {
+        stem = rest;
+    }
+    stem.contains(['*', '?', '['])
 }
 
 /// A path rule as the sandbox reads it, for comparing rules.

@@ -46,15 +46,46 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                 .into_iter()
                 .filter(|f| f.located.is_some())
                 .collect();
-            for pointer in lists(source.kind) {
+            let mut reports: Vec<Report> = Vec::new();
+            for (index, pointer) in lists(source.kind).iter().enumerate() {
                 let list = Combined::new(&frags, pointer);
-                duplicates(&list, &frags, pointer, out);
-                subsumed(&list, &frags, pointer, &home, out);
+                let family = coverage::family(pointer);
+                reports.extend(duplicates(&list, &frags, pointer));
+                reports.extend(subsumed(&list, &frags, pointer, &home));
+                if family == coverage::Family::Domain {
+                    reports.extend(apex(&list, &frags, pointer));
+                }
+                // The first fragment with entries in this list.
+                let first = frags.iter().position(|f| !f.list(pointer).is_empty());
+                for r in reports.iter_mut().filter(|r| r.list == usize::MAX) {
+                    (r.first, r.list) = (first.unwrap_or(0), index);
+                }
             }
-            if source.kind == SourceKind::Srt {
-                apex(&frags, out);
-            }
+            // The order 3.3.3 reports them in: fragment by fragment, each
+            // list when the first fragment that has entries in it comes up;
+            // within one list duplicates, then coverage, then the apex check.
+            reports.sort_by_key(|r| (r.first, r.list));
+            out.extend(reports.into_iter().flat_map(|r| r.parts));
         }
+    }
+}
+
+/// What one check found in one list of a profile: a finding per fragment
+/// it is reported at; `first` and `list` place it in the report (set by
+/// `check` once the list is done).
+struct Report {
+    first: usize,
+    list: usize,
+    parts: Vec<Finding>,
+}
+
+impl Report {
+    fn new(parts: Vec<Finding>) -> Option<Report> {
+        (!parts.is_empty()).then_some(Report {
+            first: 0,
+            list: usize::MAX,
+            parts,
+        })
     }
 }
 
@@ -92,25 +123,29 @@ impl<'f> Combined<'f> {
     }
 }
 
-fn duplicates(list: &Combined, frags: &[&Frag], pointer: &str, out: &mut Vec<Finding>) {
-    for (i, frag) in frags.iter().enumerate() {
-        // (the other fragments, the values), in the order the values appear here
-        let mut groups: Vec<(&[usize], Vec<String>)> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for v in frag.list(pointer) {
-            let holders = list.holders(v);
-            let Some((&last, others)) = holders.split_last() else {
-                continue;
-            };
-            if last != i || others.is_empty() || list.silenced(frags, v) || !seen.insert(v) {
-                continue;
-            }
-            match groups.iter_mut().find(|(o, _)| *o == others) {
-                Some((_, items)) => items.push(quoted(v)),
-                None => groups.push((others, vec![quoted(v)])),
-            }
+/// Grouped by (the fragment reported at, the other holders), groups and
+/// items in the order of the profile's combined list.
+fn duplicates(list: &Combined, frags: &[&Frag], pointer: &str) -> Option<Report> {
+    let mut groups: Vec<(usize, &[usize], Vec<String>)> = Vec::new();
+    for v in &list.values {
+        let holders = list.holders(v);
+        let Some((&last, others)) = holders.split_last() else {
+            continue;
+        };
+        if others.is_empty() || list.silenced(frags, v) {
+            continue;
         }
-        for (others, items) in groups {
+        match groups
+            .iter_mut()
+            .find(|(l, o, _)| *l == last && *o == others)
+        {
+            Some((_, _, items)) => items.push(quoted(v)),
+            None => groups.push((last, others, vec![quoted(v)])),
+        }
+    }
+    let parts = groups
+        .into_iter()
+        .map(|(last, others, items)| {
             let names: Vec<&str> = others.iter().map(|&o| frags[o].shown.as_str()).collect();
             let message = format!(
                 "{}: {} also in {}",
@@ -118,15 +153,21 @@ fn duplicates(list: &Combined, frags: &[&Frag], pointer: &str, out: &mut Vec<Fin
                 entries(items.len()),
                 names.join(", ")
             );
-            out.push(
-                Finding::new(Severity::Warning, "duplicate-rule", &frag.shown, message)
-                    .with_items(items),
-            );
-        }
-    }
+            Finding::new(
+                Severity::Warning,
+                "duplicate-rule",
+                &frags[last].shown,
+                message,
+            )
+            .with_items(items)
+        })
+        .collect();
+    Report::new(parts)
 }
 
-fn subsumed(list: &Combined, frags: &[&Frag], pointer: &str, home: &str, out: &mut Vec<Finding>) {
+/// Reported where the covered entry first is, one finding per fragment in
+/// profile order.
+fn subsumed(list: &Combined, frags: &[&Frag], pointer: &str, home: &str) -> Option<Report> {
     let coverers = first_coverers(coverage::family(pointer), &list.values, home);
     let mut items: Vec<Vec<String>> = vec![Vec::new(); frags.len()];
     for (value, coverer) in list.values.iter().zip(coverers) {
@@ -143,61 +184,69 @@ fn subsumed(list: &Combined, frags: &[&Frag], pointer: &str, home: &str, out: &m
         }
         items[at].push(item);
     }
-    for (frag, items) in frags.iter().zip(items) {
-        if items.is_empty() {
-            continue;
-        }
-        let message = format!(
-            "{}: {} already covered",
-            dotted(pointer),
-            entries(items.len())
-        );
-        out.push(
-            Finding::new(Severity::Warning, "subsumed-rule", &frag.shown, message)
-                .with_items(items),
-        );
-    }
+    let message = |n: usize| format!("{}: {} already covered", dotted(pointer), entries(n));
+    let parts = per_fragment(frags, items, |frag, items| {
+        Finding::new(
+            Severity::Warning,
+            "subsumed-rule",
+            &frag.shown,
+            message(items.len()),
+        )
+        .with_items(items)
+    });
+    Report::new(parts)
 }
 
 /// `*.x` without a bare `x` in the profile's list: the wildcard does not
-/// match the apex domain (info for an allow list, a warning for a deny list).
-fn apex(frags: &[&Frag], out: &mut Vec<Finding>) {
-    let lists = [
+/// match the apex domain (info for an allow list, a warning for a deny
+/// list). Reported where the wildcard first is.
+fn apex(list: &Combined, frags: &[&Frag], pointer: &str) -> Option<Report> {
+    let (severity, code, says) = if pointer.ends_with("deniedDomains") {
         (
-            "/network/allowedDomains",
-            Severity::Info,
-            "wildcard-apex",
-            "not matching the bare apex domain (add it where needed)",
-        ),
-        (
-            "/network/deniedDomains",
             Severity::Warning,
             "wildcard-deny-apex",
             "leaving the bare apex domain not denied; list it too",
-        ),
-    ];
-    for (pointer, severity, code, says) in lists {
-        let list = Combined::new(frags, pointer);
-        let mut items: Vec<Vec<String>> = vec![Vec::new(); frags.len()];
-        for value in &list.values {
-            let Some(apex) = value.strip_prefix("*.") else {
-                continue;
-            };
-            if list.holders.contains_key(apex) || list.silenced(frags, value) {
-                continue;
-            }
-            items[list.holders(value)[0]].push(format!("{} ({apex})", quoted(value)));
+        )
+    } else {
+        (
+            Severity::Info,
+            "wildcard-apex",
+            "not matching the bare apex domain (add it where needed)",
+        )
+    };
+    let mut items: Vec<Vec<String>> = vec![Vec::new(); frags.len()];
+    for value in &list.values {
+        // A port makes it another rule: `*.x:8080` is left alone.
+        let Some(apex) = value.strip_prefix("*.").filter(|_| !value.contains(':')) else {
+            continue;
+        };
+        if list.holders.contains_key(apex) || list.silenced(frags, value) {
+            continue;
         }
-        for (frag, items) in frags.iter().zip(items) {
-            if items.is_empty() {
-                continue;
-            }
-            let message = format!(
-                "{}: {} {says}",
-                dotted(pointer),
-                count(items.len(), "wildcard", "wildcards")
-            );
-            out.push(Finding::new(severity, code, &frag.shown, message).with_items(items));
-        }
+        let at = list.holders(value)[0];
+        items[at].push(format!("{} ({apex})", quoted(value)));
     }
+    let parts = per_fragment(frags, items, |frag, items| {
+        let message = format!(
+            "{}: {} {says}",
+            dotted(pointer),
+            count(items.len(), "wildcard", "wildcards")
+        );
+        Finding::new(severity, code, &frag.shown, message).with_items(items)
+    });
+    Report::new(parts)
+}
+
+/// One finding per fragment that has items, in profile order.
+fn per_fragment(
+    frags: &[&Frag],
+    items: Vec<Vec<String>>,
+    finding: impl Fn(&Frag, Vec<String>) -> Finding,
+) -> Vec<Finding> {
+    frags
+        .iter()
+        .zip(items)
+        .filter(|(_, items)| !items.is_empty())
+        .map(|(frag, items)| finding(frag, items))
+        .collect()
 }

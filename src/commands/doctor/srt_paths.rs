@@ -99,11 +99,11 @@ fn unknown_keys(frag: &Frag, out: &mut Vec<Finding>) {
     }
 }
 
-/// A deny entry whose real path differs and that no entry of the same list
-/// covers in its real spelling.
+/// A deny entry whose real path differs and that no entry of the same list,
+/// in any registered fragment, covers in its real spelling.
 fn symlinked(ctx: &Ctx, frag: &Frag, out: &mut Vec<Finding>) {
     let home = ctx.home.to_string_lossy();
-    for pointer in ["/filesystem/denyRead", "/filesystem/denyWrite"] {
+    for (pointer, rules) in ctx.deny_rules() {
         let list = frag.list(pointer);
         let mut items = Vec::new();
         for entry in &list {
@@ -119,11 +119,12 @@ fn symlinked(ctx: &Ctx, frag: &Frag, out: &mut Vec<Finding>) {
             if real == spelled {
                 continue;
             }
-            // Is the real path one of the list's rules, or below one?
-            let covered = list.iter().filter(|e| !is_glob(e)).any(|e| {
-                let rule = normalize(e, &home);
-                rule == real || rule == "/" || real.starts_with(&format!("{rule}/"))
-            });
+            // Is the real path one of the rules, or below one? (As in
+            // 3.3.3, `/` itself does not count here.)
+            let covered = rules.contains(real.as_str())
+                || real
+                    .match_indices('/')
+                    .any(|(k, _)| k > 0 && rules.contains(&real[..k]));
             if !covered {
                 items.push(format!("{} (-> {real})", quoted(entry)));
             }
