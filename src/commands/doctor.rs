@@ -100,10 +100,8 @@ fn check(ctx: &Ctx) -> Vec<Finding> {
     let mut out = ctx.load_findings();
     profiles::check(ctx, &mut out);
     overlap::check(ctx, &mut out);
-    for fragment in ctx.loaded() {
-        traps::check(fragment, &mut out);
-        srt_paths::check(ctx, fragment, &mut out);
-    }
+    traps::check(ctx, &mut out);
+    srt_paths::check(ctx, &mut out);
     claude::check(ctx, &mut out);
     codex::check(ctx, &mut out);
     dedup(out)

@@ -217,3 +217,50 @@ def register(sc):
   }
 }
 """}))
+
+    # --- report order (lists come in when their first fragment does) ----------
+    two = sc.cfg(targets=CLAUDE_ONLY, srt={"a": "srt/a.jsonc", "b": "srt/b.jsonc"},
+                 profiles={"default": {"srt": ["a", "b"], "bash": ["base"]}})
+
+    def pair(name, a, b, cmd=(), **kw):
+        add(name, list(cmd), files=home(config=two, **{sc.TW + "srt/a.jsonc": a, sc.TW + "srt/b.jsonc": b}), **kw)
+
+    pair("order_duplicate_first",
+         '{"network": {"deniedDomains": ["x.io"]}}\n',
+         '{"filesystem": {"allowWrite": ["~/w", "~/w/x"]}, "network": {"deniedDomains": ["x.io"]}}\n')
+    pair("order_list_of_the_first_fragment",
+         '{"filesystem": {"allowWrite": ["~/r"]}, "network": {"deniedDomains": ["x.io"]}}\n',
+         '{"filesystem": {"allowWrite": ["~", "~/.aws"]}, "network": {"deniedDomains": ["x.io"]}}\n')
+    pair("order_cross_fragment_lists",
+         '{"filesystem": {"denyRead": ["~/r"]}, "network": {"allowedDomains": ["*"]}}\n',
+         '{"filesystem": {"allowWrite": ["~/w", "~/w/x"], "denyRead": ["~/d", "~/d/x", "~/r/y"], "denyWrite": ["~/e", "~/e/x"]},\n'
+         ' "network": {"allowedDomains": ["*.a.com"]}}\n', cmd=["--all"])
+    pair("order_empty_list_does_not_count",
+         '{"filesystem": {"denyWrite": [], "allowRead": ["~/.aws"]}, "network": {"deniedDomains": ["*.x.io"]}}\n',
+         '{"filesystem": {"denyWrite": [".", "rel"], "allowRead": ["~/.aws"]}, "network": {"allowedDomains": ["*", "*.b.a.com"]}}\n',
+         cmd=["--all"])
+
+    # --- symlinked-deny-path looks in every fragment; unused fragments are linted
+    sym = sc.cfg(targets=CLAUDE_ONLY,
+                 srt={"a": "srt/a.jsonc", "b": "srt/b.jsonc", "c": "srt/c.jsonc", "orphan": "srt/orphan.jsonc"},
+                 profiles={"default": {"srt": ["a", "b"], "bash": ["base"]}, "other": {"srt": ["c"], "bash": ["base"]}})
+    add("symlinked_across_fragments", [], files=home(config=sym, **{
+        sc.TW + "srt/a.jsonc": '{"filesystem": {"denyRead": ["~/link", "~/real2"]}}\n',
+        sc.TW + "srt/b.jsonc": '{"filesystem": {"denyRead": ["~/real"], "denyWrite": ["~/link2"]}}\n',
+        sc.TW + "srt/c.jsonc": '{"filesystem": {"denyRead": ["~/link3"]}}\n',
+        sc.TW + "srt/orphan.jsonc": '{"bogus": 1, "filesystem": {"denyRead": ["~/link"], "allowWrite": ["~"]}}\n',
+        "real/keep": "", "real2/keep": "", "real3/keep": ""}),
+        symlinks={"link": "{HOME}/real", "link2": "{HOME}/real2", "link3": "{HOME}/real3"})
+
+    # --- the per-fragment checks run one at a time over the registry ----------
+    five = sc.cfg(targets=CLAUDE_ONLY,
+                  srt={n: f"srt/{n}.jsonc" for n in ["x", "y", "z", "w", "v"]},
+                  profiles={"default": {"srt": ["v", "w", "z", "y", "x"], "bash": ["base"]}})
+    add("order_per_fragment_checks", ["--all"], files=home(config=five, **{
+        sc.TW + "srt/x.jsonc": '{"filesystem": {"allowWrite": ["~", "~/a*", "~/b/**"]}}\n',
+        sc.TW + "srt/y.jsonc": '{"filesystem": {"allowWrite": ["**/q"], "denyWrite": ["**/.env"]}}\n',
+        sc.TW + "srt/z.jsonc": '{"filesystem": {"denyRead": ["~/link", "**/z"]}}\n',
+        sc.TW + "srt/w.jsonc": '{"bogus": 1, "filesystem": {"denyRead": ["~/link"]}}\n',
+        sc.TW + "srt/v.jsonc": '{"filesystem": {"allowRead": ["~/a*"]}}\n',
+        "real/keep": ""}),
+        symlinks={"link": "{HOME}/real"})

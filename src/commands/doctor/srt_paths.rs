@@ -51,13 +51,21 @@ const FILESYSTEM_KEYS: [&str; 6] = [
     "allowGitConfig",
 ];
 
-pub fn check(ctx: &Ctx, frag: &Frag, out: &mut Vec<Finding>) {
-    if frag.kind != SourceKind::Srt {
-        return;
+/// One check at a time over every srt fragment in registry order (unused
+/// ones included), the symlink check list by list.
+pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let srt = || ctx.loaded().filter(|f| f.kind == SourceKind::Srt);
+    for frag in srt() {
+        unknown_keys(frag, out);
     }
-    unknown_keys(frag, out);
-    symlinked(ctx, frag, out);
-    broad_allow_write(ctx, frag, out);
+    for index in 0..ctx.deny_rules().len() {
+        for frag in srt() {
+            symlinked(ctx, frag, index, out);
+        }
+    }
+    for frag in srt() {
+        broad_allow_write(ctx, frag, out);
+    }
 }
 
 fn unknown_keys(frag: &Frag, out: &mut Vec<Finding>) {
@@ -101,9 +109,9 @@ fn unknown_keys(frag: &Frag, out: &mut Vec<Finding>) {
 
 /// A deny entry whose real path differs and that no entry of the same list,
 /// in any registered fragment, covers in its real spelling.
-fn symlinked(ctx: &Ctx, frag: &Frag, out: &mut Vec<Finding>) {
+fn symlinked(ctx: &Ctx, frag: &Frag, index: usize, out: &mut Vec<Finding>) {
     let home = ctx.home.to_string_lossy();
-    for (pointer, rules) in ctx.deny_rules() {
+    if let Some((pointer, rules)) = ctx.deny_rules().get(index) {
         let list = frag.list(pointer);
         let mut items = Vec::new();
         for entry in &list {

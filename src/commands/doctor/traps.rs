@@ -3,7 +3,7 @@
 //! (exact matches on macOS, dropped on Linux), `*` in a write deny (dropped
 //! on Linux), and a `/**` suffix srt strips anyway.
 
-use super::context::Frag;
+use super::context::{Ctx, Frag};
 use super::finding::{Finding, Severity, entries, quoted};
 use super::overlap::dotted;
 use crate::source::SourceKind;
@@ -72,30 +72,35 @@ impl Trap {
     }
 }
 
-pub fn check(frag: &Frag, out: &mut Vec<Finding>) {
-    if frag.kind != SourceKind::Srt {
-        return;
-    }
+/// List by list, each fragment in registry order (unused ones included).
+pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     for pointer in TRAP_LISTS {
-        let mut found: Vec<(Trap, Vec<String>)> = TRAPS.iter().map(|t| (*t, Vec::new())).collect();
-        for entry in frag.list(pointer) {
-            if frag.ignores(entry) {
-                continue;
-            }
-            if let Some(slot) = found.iter_mut().find(|(t, _)| t.applies(pointer, entry)) {
-                slot.1.push(quoted(entry));
-            }
+        for frag in ctx.loaded().filter(|f| f.kind == SourceKind::Srt) {
+            list(frag, pointer, out);
         }
-        for (trap, items) in found.into_iter().filter(|(_, i)| !i.is_empty()) {
-            let message = format!(
-                "{}: {} {}",
-                dotted(pointer),
-                entries(items.len()),
-                trap.says()
-            );
-            out.push(
-                Finding::new(trap.severity(), trap.code(), &frag.shown, message).with_items(items),
-            );
+    }
+}
+
+/// One fragment's traps in one list, each entry under the first that applies.
+fn list(frag: &Frag, pointer: &str, out: &mut Vec<Finding>) {
+    let mut found: Vec<(Trap, Vec<String>)> = TRAPS.iter().map(|t| (*t, Vec::new())).collect();
+    for entry in frag.list(pointer) {
+        if frag.ignores(entry) {
+            continue;
         }
+        if let Some(slot) = found.iter_mut().find(|(t, _)| t.applies(pointer, entry)) {
+            slot.1.push(quoted(entry));
+        }
+    }
+    for (trap, items) in found.into_iter().filter(|(_, i)| !i.is_empty()) {
+        let message = format!(
+            "{}: {} {}",
+            dotted(pointer),
+            entries(items.len()),
+            trap.says()
+        );
+        out.push(
+            Finding::new(trap.severity(), trap.code(), &frag.shown, message).with_items(items),
+        );
     }
 }
