@@ -16,19 +16,20 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let mut files: Vec<PathBuf> = Vec::new();
     if let Some(full) = &targets.claude_settings {
         files.push(full.clone());
-        if let Some(yolo) = &targets.claude_settings_yolo {
-            files.push(yolo.clone());
-        }
+        // The yolo file has a name of its own even when config.toml sets none.
+        let yolo = targets.claude_settings_yolo.clone();
+        files.push(yolo.unwrap_or_else(|| crate::paths::yolo_variant(full)));
     }
     files.push(ctx.cwd.join(".claude/settings.json"));
     files.push(ctx.cwd.join(".claude/settings.local.json"));
-    let mut seen = Vec::new();
+    let mut seen: Vec<PathBuf> = Vec::new();
     for file in files {
-        let real = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
-        if seen.contains(&real) {
+        // By name, as 3.3.3 does: `settings.json`, the link to the active
+        // mode's file, is a file of its own here.
+        if seen.contains(&file) {
             continue;
         }
-        seen.push(real);
+        seen.push(file.clone());
         let Ok(text) = std::fs::read_to_string(&file) else {
             continue;
         };

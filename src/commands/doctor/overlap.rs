@@ -39,7 +39,14 @@ pub fn dotted(pointer: &str) -> String {
 
 pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let home = ctx.home.to_string_lossy().into_owned();
-    for name in ctx.profile_names() {
+    // A profile that cannot be used on its own is not compared.
+    let complete = |name: &str| {
+        ctx.config
+            .sources
+            .iter()
+            .all(|s| !ctx.resolved(name, s.kind).is_empty())
+    };
+    for name in ctx.profile_names().into_iter().filter(|n| complete(n)) {
         for source in &ctx.config.sources {
             let frags: Vec<&Frag> = ctx
                 .resolved(name, source.kind)

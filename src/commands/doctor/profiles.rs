@@ -27,13 +27,12 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             compiles(ctx, name, &at, out);
         }
     }
-    // One check at a time over all profiles: the report's group order
-    // follows from it.
+    // Whether profiles can be used comes first for all of them, then the
+    // graph checks profile by profile: the report's group order follows.
     for name in ctx.profile_names() {
-        redundant_extends(ctx, name, &format!("profile '{name}'"), out);
-    }
-    for name in ctx.profile_names() {
-        inherited_fragments(ctx, name, &format!("profile '{name}'"), out);
+        let at = format!("profile '{name}'");
+        redundant_extends(ctx, name, &at, out);
+        inherited_fragments(ctx, name, &at, out);
     }
     unused(ctx, out);
 }
@@ -81,8 +80,8 @@ fn redundant_extends(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
     }
 }
 
-/// A selection an ancestor already makes; the ancestor named is the last
-/// one resolution visits before the profile itself.
+/// A selection an ancestor already makes; of several such ancestors the
+/// one named is the first by name, as 3.3.3 names it.
 fn inherited_fragments(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
     let Some(def) = ctx.config.profile(name) else {
         return;
@@ -92,12 +91,15 @@ fn inherited_fragments(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) 
     for source in &ctx.config.sources {
         let kind = source.kind;
         for frag in def.selections.get(&kind).into_iter().flatten() {
-            let from = ancestors.iter().rev().find(|a| {
-                ctx.config
-                    .profile(a)
-                    .and_then(|d| d.selections.get(&kind))
-                    .is_some_and(|s| s.contains(frag))
-            });
+            let from = ancestors
+                .iter()
+                .filter(|a| {
+                    ctx.config
+                        .profile(a)
+                        .and_then(|d| d.selections.get(&kind))
+                        .is_some_and(|s| s.contains(frag))
+                })
+                .min();
             if let Some(from) = from {
                 out.push(Finding::new(
                     Severity::Warning,
