@@ -264,3 +264,29 @@ def register(sc):
         sc.TW + "srt/v.jsonc": '{"filesystem": {"allowRead": ["~/a*"]}}\n',
         "real/keep": ""}),
         symlinks={"link": "{HOME}/real"})
+
+    # --- more of the profile graph --------------------------------------------
+    graph2 = sc.cfg(
+        targets=CLAUDE_ONLY,
+        srt={"f0": "srt/f0.jsonc", "f1": "srt/f1.jsonc", "f2": "srt/f2.jsonc"},
+        bash={"b": "bash/b.jsonc", "c": "bash/c.jsonc"},
+        profiles={
+            "default": {"srt": ["f0", "f1", "f2"], "bash": ["b"]},
+            "work": {"extends": ["default"], "srt": ["f0"], "bash": ["b", "c"]},
+            "alpha": {"extends": ["default"], "srt": ["f2"], "bash": []},
+            "zed": {"extends": ["alpha", "default", "work"], "srt": ["f0"], "bash": []},
+            "lone": {"srt": [], "bash": ["c", "b"]},
+        })
+    add("profile_graph_shapes", [], files=home(config=graph2, **{
+        sc.TW + "srt/f0.jsonc": sc.srt_doc(deny_read=["~/.a"]),
+        sc.TW + "srt/f1.jsonc": sc.srt_doc(deny_read=["~/.b"]),
+        sc.TW + "srt/f2.jsonc": sc.srt_doc(deny_read=["~/.c"]),
+        sc.TW + "bash/b.jsonc": sc.bash_doc(allow=["git push --force"], ask=["npm"]),
+        sc.TW + "bash/c.jsonc": sc.bash_doc(allow=["git", "git push --force"])}))
+
+    # --- the Claude files: the derived yolo name, settings.json on its own ----
+    rel = '{"sandbox": {"filesystem": {"denyRead": ["rel"], "allowWrite": ["./w", "~/ok"]}}}\n'
+    add("claude_relative_derived_yolo", [], files=home(**{
+        ".claude/settings.full.json": rel, ".claude/settings.yolo.json": rel,
+        ".claude/settings.local.json": "{not json\n"}),
+        symlinks={".claude/settings.json": "settings.full.json"})
