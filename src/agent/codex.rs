@@ -23,6 +23,11 @@ use crate::rules::{Action, Scope};
 
 pub struct Codex;
 
+// What `twsrt doctor` checks against the Codex layers it can see (the
+// measured facts behind the generator's own warnings).
+pub use merge::LEGACY_KEYS;
+pub use policy::network_proxy_enabled;
+
 /// The status line printed after the Codex files were written.
 pub const RESTART: &str = "Restart Codex to load the updated permission profile and rules.";
 

@@ -9,6 +9,7 @@
 pub mod completions;
 pub mod config;
 pub mod diff;
+pub mod doctor;
 pub mod edit;
 mod editor;
 pub mod generate;

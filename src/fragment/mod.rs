@@ -33,6 +33,7 @@
 mod convert;
 mod describe;
 mod lexical;
+mod located;
 #[cfg(test)]
 mod tests;
 
@@ -47,6 +48,8 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::text_position::line_column;
 
+pub use located::{Located, LocatedString, parse_located};
+
 /// The most digits an integer literal may have (Python's default
 /// `sys.get_int_max_str_digits()`, which the reference runs into).
 pub const MAX_INT_DIGITS: usize = 4300;
@@ -54,7 +57,7 @@ pub const MAX_INT_DIGITS: usize = 4300;
 /// Parses strict JSONC `text` (read from `path`, named in errors) into a
 /// JSON object.
 pub fn parse(text: &str, path: &Path) -> Result<Value> {
-    parse_inner(text).map_err(|(pos, message)| {
+    parse_inner(text, &mut |_| {}).map_err(|(pos, message)| {
         let (line, column) = line_column(text, pos);
         Error::Jsonc {
             path: path.to_path_buf(),
@@ -109,7 +112,12 @@ fn strict_options() -> ParseOptions {
     }
 }
 
-fn parse_inner(text: &str) -> std::result::Result<Value, PosError> {
+/// Parses `text`; `inspect` sees the root object's syntax tree (with its
+/// byte ranges) once the text is known to be valid, before it is converted.
+fn parse_inner(
+    text: &str,
+    inspect: &mut dyn FnMut(&ast::Object<'_>),
+) -> std::result::Result<Value, PosError> {
     // jsonc-parser is more lenient than JSON in two lexical points (extra
     // whitespace characters, raw control characters in strings); a pass of our
     // own finds the first such spot, and whichever error comes first wins.
@@ -145,7 +153,10 @@ fn parse_inner(text: &str) -> std::result::Result<Value, PosError> {
                 "expected a JSON object, found only comments".to_string()
             },
         )),
-        Some(ast::Value::Object(object)) => convert::object(object),
+        Some(ast::Value::Object(object)) => {
+            inspect(&object);
+            convert::object(object)
+        }
         Some(other) => Err((
             other.range().start,
             "the top-level value must be a JSON object".to_string(),

@@ -1,0 +1,67 @@
+//! Claude Code settings files with a relative `sandbox.filesystem` path:
+//! Claude resolves those against the settings file, not the directory it
+//! runs in. Checked in the Claude target, its yolo file and the project's
+//! `./.claude/settings{,.local}.json`; a file that is absent or not JSON is
+//! skipped (the other commands report that).
+
+use std::path::PathBuf;
+
+use super::context::Ctx;
+use super::finding::{Finding, Severity, entries, quoted};
+
+const LISTS: [&str; 4] = ["allowWrite", "denyWrite", "denyRead", "allowRead"];
+
+pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let targets = &ctx.config.targets;
+    let mut files: Vec<PathBuf> = Vec::new();
+    if let Some(full) = &targets.claude_settings {
+        files.push(full.clone());
+        // The yolo file has a name of its own even when config.toml sets none.
+        let yolo = targets.claude_settings_yolo.clone();
+        files.push(yolo.unwrap_or_else(|| crate::paths::yolo_variant(full)));
+    }
+    files.push(ctx.cwd.join(".claude/settings.json"));
+    files.push(ctx.cwd.join(".claude/settings.local.json"));
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for file in files {
+        // By name, as 3.3.3 does: `settings.json`, the link to the active
+        // mode's file, is a file of its own here.
+        if seen.contains(&file) {
+            continue;
+        }
+        seen.push(file.clone());
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let at = file.display().to_string();
+        for list in LISTS {
+            let items: Vec<String> = doc
+                .pointer(&format!("/sandbox/filesystem/{list}"))
+                .and_then(|v| v.as_array())
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_str())
+                .filter(|p| !p.starts_with('/') && !p.starts_with('~'))
+                .map(quoted)
+                .collect();
+            if !items.is_empty() {
+                let message = format!(
+                    "sandbox.filesystem.{list}: {} anchored at the settings-file root, not the launch directory; use Read()/Edit() rules instead",
+                    entries(items.len())
+                );
+                out.push(
+                    Finding::new(
+                        Severity::Warning,
+                        "claude-relative-sandbox-path",
+                        &at,
+                        message,
+                    )
+                    .with_items(items),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! What twsrt knows about Codex 0.171 (measured by `make test-clients`, see
+//! doc/clients.md and SECURITY_CONCEPT.md) and 3.3.3 does not check. Only
+//! when `[targets] codex_config` is set. Each entry is named with its
+//! `file:line:column`.
+//!
+//! * codex-domains-ignored: domain lists Codex ignores because the managed
+//!   config.toml (once it exists) does not turn its `network_proxy` feature on;
+//! * codex-protected-path: a workspace-relative rule inside `.git`, `.codex`
+//!   or `.agents`, which Codex keeps read-only and fails to start its
+//!   sandbox for where the path does not exist (`gap-protected`);
+//! * codex-missing-parent: two or more rules under one directory that does
+//!   not exist, which stops Codex's sandbox inside a writable place
+//!   (`gap-parent`);
+//! * codex-legacy-sandbox: `sandbox_mode` or `sandbox_workspace_write` in a
+//!   Codex config layer, which silently switches the generated permission
+//!   profile off.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::context::{Ctx, Frag};
+use super::finding::{Finding, Severity, entries, quoted};
+use super::overlap::dotted;
+use crate::agent::codex::{LEGACY_KEYS, network_proxy_enabled};
+use crate::source::SourceKind;
+
+const FS_LISTS: [&str; 4] = [
+    "/filesystem/denyRead",
+    "/filesystem/denyWrite",
+    "/filesystem/allowWrite",
+    "/filesystem/allowRead",
+];
+const PROTECTED: [&str; 3] = [".git", ".codex", ".agents"];
+
+pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let Some(managed) = ctx.config.targets.codex_config.as_deref() else {
+        return;
+    };
+    let selected: Vec<&Frag> = ctx
+        .loaded()
+        .filter(|f| f.kind == SourceKind::Srt && selected(ctx, f))
+        .collect();
+    domains_ignored(managed, &selected, out);
+    for frag in &selected {
+        protected(frag, out);
+    }
+    missing_parents(ctx, out);
+    legacy_layers(ctx, managed, out);
+}
+
+fn selected(ctx: &Ctx, frag: &Frag) -> bool {
+    ctx.config.profiles.iter().any(|(_, d)| {
+        d.selections
+            .get(&frag.kind)
+            .is_some_and(|s| s.contains(&frag.name))
+    })
+}
+
+/// `'value' (file:line:column)` for the entries of `pointer` that `keep`.
+fn located_items(frag: &Frag, pointer: &str, keep: impl Fn(&str) -> bool) -> Vec<String> {
+    let Some(located) = &frag.located else {
+        return Vec::new();
+    };
+    located
+        .list(pointer)
+        .filter(|s| !frag.ignores(&s.value) && keep(&s.value))
+        .map(|s| {
+            format!(
+                "{} ({}:{}:{})",
+                quoted(&s.value),
+                frag.path.display(),
+                s.line,
+                s.column
+            )
+        })
+        .collect()
+}
+
+fn push(
+    out: &mut Vec<Finding>,
+    code: &'static str,
+    frag: &Frag,
+    pointer: &str,
+    items: Vec<String>,
+    says: &str,
+) {
+    if items.is_empty() {
+        return;
+    }
+    let message = format!("{}: {} {says}", dotted(pointer), entries(items.len()));
+    out.push(Finding::new(Severity::Warning, code, &frag.shown, message).with_items(items));
+}
+
+fn domains_ignored(managed: &Path, frags: &[&Frag], out: &mut Vec<Finding>) {
+    // Before the first `generate codex -w` there is no layer to read the
+    // feature from; `generate` itself warns then.
+    let Ok(text) = std::fs::read_to_string(managed) else {
+        return;
+    };
+    if network_proxy_enabled(&text) {
+        return;
+    }
+    let says = format!(
+        "Codex ignores: its network_proxy feature is off in {} ([features] network_proxy = true enforces them)",
+        managed.display()
+    );
+    for frag in frags {
+        for pointer in ["/network/allowedDomains", "/network/deniedDomains"] {
+            let items = located_items(frag, pointer, |_| true);
+            push(out, "codex-domains-ignored", frag, pointer, items, &says);
+        }
+    }
+}
+
+fn protected(frag: &Frag, out: &mut Vec<Finding>) {
+    for pointer in FS_LISTS {
+        let items = located_items(frag, pointer, |v| {
+            let rel = v.trim_start_matches("./");
+            !v.starts_with('/')
+                && !v.starts_with('~')
+                && PROTECTED.contains(&rel.split('/').next().unwrap_or(""))
+        });
+        push(
+            out,
+            "codex-protected-path",
+            frag,
+            pointer,
+            items,
+            "inside .git, .codex or .agents, which Codex keeps read-only; its sandbox does not start in a workspace without the path",
+        );
+    }
+}
+
+/// The missing directories holding two or more distinct non-glob rules of
+/// one profile, then every rule below one of them.
+fn missing_parents(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let home = ctx.home.to_string_lossy().into_owned();
+    // Rules share directories: each one is looked up once.
+    let mut exists: HashMap<PathBuf, bool> = HashMap::new();
+    for name in ctx.profile_names() {
+        let frags: Vec<&Frag> = ctx
+            .resolved(name, SourceKind::Srt)
+            .into_iter()
+            .filter(|f| f.located.is_some())
+            .collect();
+        let mut dirs_of: HashMap<&str, Vec<String>> = HashMap::new();
+        let mut counts: HashMap<String, usize> = HashMap::new();
+        for v in frags
+            .iter()
+            .flat_map(|f| FS_LISTS.iter().flat_map(|p| f.list(p)))
+        {
+            if dirs_of.contains_key(v) {
+                continue;
+            }
+            let dirs = missing_dirs(v, &home, &mut exists);
+            for d in &dirs {
+                *counts.entry(d.clone()).or_default() += 1;
+            }
+            dirs_of.insert(v, dirs);
+        }
+        let flagged: HashSet<&str> = dirs_of
+            .iter()
+            .filter(|(_, dirs)| dirs.iter().any(|d| counts[d] >= 2))
+            .map(|(v, _)| *v)
+            .collect();
+        for f in &frags {
+            for pointer in FS_LISTS {
+                let items = located_items(f, pointer, |v| flagged.contains(v));
+                push(
+                    out,
+                    "codex-missing-parent",
+                    f,
+                    pointer,
+                    items,
+                    "under a directory that does not exist and holds another rule; Codex fails to \
+                     start its sandbox in a writable place there (create the directory)",
+                );
+            }
+        }
+    }
+}
+
+/// The directories above a non-glob rule that do not exist: for `~/` and
+/// absolute rules on this machine now, for workspace-relative ones every
+/// parent (it may be missing in some workspace).
+fn missing_dirs(value: &str, home: &str, exists: &mut HashMap<PathBuf, bool>) -> Vec<String> {
+    if super::coverage::is_glob(value) {
+        return Vec::new();
+    }
+    let relative = !value.starts_with('/') && !value.starts_with('~');
+    let norm = super::coverage::normalize(value, home);
+    if relative {
+        return norm
+            .match_indices('/')
+            .map(|(k, _)| format!("./{}", &norm[..k]))
+            .collect();
+    }
+    let mut out = Vec::new();
+    for dir in Path::new(&norm).ancestors().skip(1) {
+        let found = *exists
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| dir.exists());
+        if dir.as_os_str().is_empty() || found {
+            break;
+        }
+        out.push(dir.display().to_string());
+    }
+    out
+}
+
+/// The Codex layers twsrt can see: the user's config.toml (its `[profiles]`
+/// included), the managed one when it is elsewhere, and the project's.
+fn legacy_layers(ctx: &Ctx, managed: &Path, out: &mut Vec<Finding>) {
+    let mut files = vec![ctx.home.join(".codex/config.toml")];
+    files.push(managed.to_path_buf());
+    files.push(ctx.cwd.join(".codex/config.toml"));
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for file in files {
+        let real = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
+        if seen.contains(&real) {
+            continue;
+        }
+        seen.push(real);
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let Ok(doc) = toml_edit::Document::parse(text.as_str()) else {
+            continue;
+        };
+        let mut items = Vec::new();
+        let mut look = |table: &dyn toml_edit::TableLike, prefix: &str| {
+            for key in LEGACY_KEYS {
+                if let Some((k, _)) = table.get_key_value(key) {
+                    let pos = k.span().map_or(0, |s| s.start);
+                    let (line, column) = crate::text_position::line_column(&text, pos);
+                    items.push(format!(
+                        "{} ({}:{line}:{column})",
+                        quoted(&format!("{prefix}{key}")),
+                        file.display()
+                    ));
+                }
+            }
+        };
+        look(doc.as_table(), "");
+        if let Some(profiles) = doc.get("profiles").and_then(|p| p.as_table_like()) {
+            for (name, item) in profiles.iter() {
+                if let Some(t) = item.as_table_like() {
+                    look(t, &format!("profiles.{name}."));
+                }
+            }
+        }
+        if !items.is_empty() {
+            let message = format!(
+                "{} switching the generated permission profile off: Codex ignores default_permissions while one is set",
+                super::finding::count(items.len(), "legacy setting", "legacy settings")
+            );
+            out.push(
+                Finding::new(
+                    Severity::Warning,
+                    "codex-legacy-sandbox",
+                    &file.display().to_string(),
+                    message,
+                )
+                .with_items(items),
+            );
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! The profile graph: profiles that cannot be used alone, that do not
+//! compile, that extend a profile another parent already brings, or select
+//! a fragment an ancestor already selects; fragments no profile selects.
+
+use super::context::Ctx;
+use super::finding::{Finding, Severity};
+
+pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+    for name in ctx.profile_names() {
+        let at = format!("profile '{name}'");
+        if let Some(kind) = ctx
+            .config
+            .sources
+            .iter()
+            .find(|s| ctx.resolved(name, s.kind).is_empty())
+        {
+            out.push(Finding::new(
+                Severity::Warning,
+                "profile-incomplete",
+                &at,
+                format!(
+                    "cannot be used on its own: Profile '{name}' selects no fragments for source kind '{}'",
+                    kind.kind.name()
+                ),
+            ));
+        } else {
+            compiles(ctx, name, &at, out);
+        }
+    }
+    // Whether profiles can be used comes first for all of them, then the
+    // graph checks profile by profile: the report's group order follows.
+    for name in ctx.profile_names() {
+        let at = format!("profile '{name}'");
+        redundant_extends(ctx, name, &at, out);
+        inherited_fragments(ctx, name, &at, out);
+    }
+    unused(ctx, out);
+}
+
+/// A profile whose fragments all parse but that does not compile. (A
+/// broken fragment is reported once, as fragment-load.)
+fn compiles(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
+    let broken = ctx
+        .config
+        .sources
+        .iter()
+        .flat_map(|s| ctx.resolved(name, s.kind))
+        .any(|f| f.located.is_none());
+    if broken {
+        return;
+    }
+    if let Err(e) = crate::compile::compile(ctx.config, Some(name)) {
+        out.push(Finding::new(
+            Severity::Error,
+            "profile-compile",
+            at,
+            e.to_string(),
+        ));
+    }
+}
+
+fn redundant_extends(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
+    let Some(def) = ctx.config.profile(name) else {
+        return;
+    };
+    for parent in &def.extends {
+        let via = def
+            .extends
+            .iter()
+            .filter(|other| *other != parent)
+            .find(|other| ctx.lineage(other).iter().any(|p| p == parent));
+        if let Some(via) = via {
+            out.push(Finding::new(
+                Severity::Warning,
+                "redundant-extends",
+                at,
+                format!("extends '{parent}' is already inherited via '{via}'"),
+            ));
+        }
+    }
+}
+
+/// A selection an ancestor already makes; of several such ancestors the
+/// one named is the first by name, as 3.3.3 names it.
+fn inherited_fragments(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
+    let Some(def) = ctx.config.profile(name) else {
+        return;
+    };
+    let lineage = ctx.lineage(name);
+    let ancestors = &lineage[..lineage.len().saturating_sub(1)];
+    for source in &ctx.config.sources {
+        let kind = source.kind;
+        for frag in def.selections.get(&kind).into_iter().flatten() {
+            let from = ancestors
+                .iter()
+                .filter(|a| {
+                    ctx.config
+                        .profile(a)
+                        .and_then(|d| d.selections.get(&kind))
+                        .is_some_and(|s| s.contains(frag))
+                })
+                .min();
+            if let Some(from) = from {
+                out.push(Finding::new(
+                    Severity::Warning,
+                    "inherited-fragment",
+                    at,
+                    format!(
+                        "{} fragment '{frag}' is already inherited from '{from}'",
+                        kind.name()
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+fn unused(ctx: &Ctx, out: &mut Vec<Finding>) {
+    for frag in &ctx.frags {
+        let used = ctx.config.profiles.iter().any(|(_, def)| {
+            def.selections
+                .get(&frag.kind)
+                .is_some_and(|s| s.contains(&frag.name))
+        });
+        if !used {
+            out.push(Finding::new(
+                Severity::Warning,
+                "unused-fragment",
+                &frag.shown,
+                format!(
+                    "{} fragment '{}' is selected by no profile",
+                    frag.kind.name(),
+                    frag.name
+                ),
+            ));
+        }
+    }
+}

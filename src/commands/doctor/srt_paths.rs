@@ -1,0 +1,190 @@
+//! srt settings read as the sandbox reads them: keys srt does not know,
+//! deny paths that go through a symlink (the sandbox matches the real path),
+//! and write grants at or above home, `/` or a config root.
+
+use super::context::{Ctx, Frag};
+use super::coverage::{is_glob, normalize};
+use super::finding::{Finding, Severity, count, entries, quoted};
+use super::overlap::dotted;
+use crate::source::SourceKind;
+
+/// Keys srt's schema has, per level (the top level, `network`, `filesystem`).
+const TOP_KEYS: [&str; 14] = [
+    "enabled",
+    "filesystem",
+    "network",
+    "ignoreViolations",
+    "enableWeakerNestedSandbox",
+    "enableWeakerNetworkIsolation",
+    "allowPty",
+    "allowAppleEvents",
+    "ripgrep",
+    "mandatoryDenySearchDepth",
+    "seccomp",
+    "credentials",
+    "git",
+    "windows",
+];
+const NETWORK_KEYS: [&str; 15] = [
+    "allowedDomains",
+    "deniedDomains",
+    "deniedDomainReasons",
+    "deniedResolvedAddresses",
+    "strictAllowlist",
+    "allowUnixSockets",
+    "allowAllUnixSockets",
+    "allowLocalBinding",
+    "allowMachLookup",
+    "httpProxyPort",
+    "socksProxyPort",
+    "filterRequest",
+    "tlsTerminate",
+    "mitmProxy",
+    "parentProxy",
+];
+const FILESYSTEM_KEYS: [&str; 6] = [
+    "denyRead",
+    "allowRead",
+    "allowWrite",
+    "denyWrite",
+    "disabled",
+    "allowGitConfig",
+];
+
+/// One check at a time over every srt fragment in registry order (unused
+/// ones included), the symlink check list by list.
+pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let srt = || ctx.loaded().filter(|f| f.kind == SourceKind::Srt);
+    for frag in srt() {
+        unknown_keys(frag, out);
+    }
+    for index in 0..ctx.deny_rules().len() {
+        for frag in srt() {
+            symlinked(ctx, frag, index, out);
+        }
+    }
+    for frag in srt() {
+        broad_allow_write(ctx, frag, out);
+    }
+}
+
+fn unknown_keys(frag: &Frag, out: &mut Vec<Finding>) {
+    let Some(doc) = frag.located.as_ref().map(|l| &l.value) else {
+        return;
+    };
+    let mut items = Vec::new();
+    let levels: [(&str, &[&str]); 3] = [
+        ("", &TOP_KEYS),
+        ("network", &NETWORK_KEYS),
+        ("filesystem", &FILESYSTEM_KEYS),
+    ];
+    for (section, known) in levels {
+        let object = if section.is_empty() {
+            doc.as_object()
+        } else {
+            doc.get(section).and_then(|v| v.as_object())
+        };
+        for key in object.into_iter().flat_map(|o| o.keys()) {
+            if !known.contains(&key.as_str()) {
+                let name = if section.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{section}.{key}")
+                };
+                items.push(quoted(&name));
+            }
+        }
+    }
+    if !items.is_empty() {
+        let message = format!(
+            "{} srt ignores and twsrt maps to no agent; Claude-only settings belong in [sandbox_overrides]",
+            count(items.len(), "key", "keys")
+        );
+        out.push(
+            Finding::new(Severity::Warning, "unknown-srt-key", &frag.shown, message)
+                .with_items(items),
+        );
+    }
+}
+
+/// A deny entry whose real path differs and that no entry of the same list,
+/// in any registered fragment, covers in its real spelling.
+fn symlinked(ctx: &Ctx, frag: &Frag, index: usize, out: &mut Vec<Finding>) {
+    let home = ctx.home.to_string_lossy();
+    if let Some((pointer, rules)) = ctx.deny_rules().get(index) {
+        let list = frag.list(pointer);
+        let mut items = Vec::new();
+        for entry in &list {
+            if is_glob(entry)
+                || !(entry.starts_with('~') || entry.starts_with('/'))
+                || frag.ignores(entry)
+            {
+                continue;
+            }
+            let spelled = normalize(entry, &home);
+            let real = crate::paths::resolve_symlinks(std::path::Path::new(&spelled));
+            let real = normalize(&real.to_string_lossy(), &home);
+            if real == spelled {
+                continue;
+            }
+            // Is the real path one of the rules, or below one? (As in
+            // 3.3.3, `/` itself does not count here.)
+            let covered = rules.contains(real.as_str())
+                || real
+                    .match_indices('/')
+                    .any(|(k, _)| k > 0 && rules.contains(&real[..k]));
+            if !covered {
+                items.push(format!("{} (-> {real})", quoted(entry)));
+            }
+        }
+        if !items.is_empty() {
+            let message = format!(
+                "{}: {} through a symlink; the sandbox matches the real path, so list it too",
+                dotted(pointer),
+                entries(items.len())
+            );
+            out.push(
+                Finding::new(
+                    Severity::Warning,
+                    "symlinked-deny-path",
+                    &frag.shown,
+                    message,
+                )
+                .with_items(items),
+            );
+        }
+    }
+}
+
+fn broad_allow_write(ctx: &Ctx, frag: &Frag, out: &mut Vec<Finding>) {
+    let home = ctx.home.to_string_lossy().trim_end_matches('/').to_string();
+    let roots = [
+        "/".to_string(),
+        home.clone(),
+        format!("{home}/.config"),
+        format!("{home}/Library"),
+    ];
+    let items: Vec<String> = frag
+        .list("/filesystem/allowWrite")
+        .into_iter()
+        .filter(|e| !is_glob(e) && !frag.ignores(e))
+        .filter(|e| {
+            let norm = normalize(e, &home);
+            norm.starts_with('/')
+                && roots
+                    .iter()
+                    .any(|r| *r == norm || norm == "/" || r.starts_with(&format!("{norm}/")))
+        })
+        .map(quoted)
+        .collect();
+    if !items.is_empty() {
+        let message = format!(
+            "filesystem.allowWrite: {} covering home, / or a config root; in Claude Code they also auto-approve edits (ADR 0002)",
+            entries(items.len())
+        );
+        out.push(
+            Finding::new(Severity::Warning, "broad-allow-write", &frag.shown, message)
+                .with_items(items),
+        );
+    }
+}
