@@ -164,6 +164,10 @@ pub struct Executed {
     pub sandbox: Side,
 }
 
+/// How long to wait before each new sandbox run of a network probe whose
+/// curl found srt's proxy not listening yet.
+const PROXY_RETRY_WAITS_MS: [u64; 4] = [0, 100, 300, 1000];
+
 /// Did curl fail to reach srt's in-sandbox proxy (not listening yet)?
 /// Such a run says nothing about the rule: it is run once more.
 pub fn proxy_not_ready(out: &Output) -> bool {
@@ -171,7 +175,7 @@ pub fn proxy_not_ready(out: &Output) -> bool {
 }
 
 /// Run one probe: make its directories, run the control, run it in srt
-/// (once more when srt's proxy was not ready), remove what it made.
+/// (again, up to four times, while srt's proxy was not ready), remove what it made.
 pub fn execute(action: &Action, env: &RunEnv) -> Executed {
     if let Err(reason) = prepare(action) {
         cleanup(action);
@@ -189,7 +193,14 @@ pub fn execute(action: &Action, env: &RunEnv) -> Executed {
         .has_control()
         .then(|| side(action, env.plain(&command), env));
     let mut sandbox = side(action, env.sandboxed(&command), env);
-    if action.is_network() && proxy_not_ready(&sandbox.out) {
+    // srt starts its in-sandbox bridge to the proxy beside the command, so
+    // on a loaded machine curl can win the race more than once in a row
+    // (seen in CI while two builds ran): a few retries, each waiting longer.
+    for wait_ms in PROXY_RETRY_WAITS_MS {
+        if !(action.is_network() && proxy_not_ready(&sandbox.out)) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(wait_ms));
         sandbox = side(action, env.sandboxed(&command), env);
     }
     cleanup(action);
