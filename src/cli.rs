@@ -46,6 +46,8 @@ pub enum Command {
     Config(commands::config::ConfigArgs),
     Completions(commands::completions::CompletionsArgs),
     Test(commands::test::TestArgs),
+    Audit(commands::audit::AuditArgs),
+    Run(commands::run::RunArgs),
 }
 
 /// Run the parsed command line; the value is the process exit code.
@@ -72,6 +74,8 @@ pub fn run(cli: Cli) -> Result<i32> {
         Some(Command::Edit(args)) => commands::edit::run(&global, &args),
         Some(Command::Config(args)) => commands::config::run(&global, &args),
         Some(Command::Test(args)) => commands::test::run(&global, &args),
+        Some(Command::Audit(args)) => commands::audit::run(&global, &args),
+        Some(Command::Run(args)) => commands::run::run(&global, &args),
         Some(Command::Completions(args)) => commands::completions::run(&args, Cli::command()),
     }
 }
