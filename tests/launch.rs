@@ -269,3 +269,64 @@ fn dump_grammar_lists_every_table() {
         out.stdout
     );
 }
+
+#[test]
+fn a_fresh_setup_starts_with_no_generate_in_both_modes() {
+    for agent in ["codex", "claude", "copilot"] {
+        for mode in [&[][..], &["--yolo"]] {
+            let mut generate = vec!["generate", "-w"];
+            generate.extend_from_slice(mode);
+            let written = launch().args(&generate).any_stdout().any_stderr().run();
+            let path = format!("{}/bin:/usr/bin:/bin", written.home().display());
+            let mut run = vec!["run", "--no-generate"];
+            run.extend_from_slice(mode);
+            run.extend_from_slice(&["--", agent, "-h"]);
+            let out = written
+                .then()
+                .env("PATH", &path)
+                .args(&run)
+                .stdout_contains(&format!("ran {agent}\n[-h]\n"))
+                .any_stderr()
+                .lacks("Error")
+                .unchanged()
+                .run();
+            assert!(
+                !out.stderr.contains("Warning"),
+                "{agent} {mode:?}: {}",
+                out.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn an_unconfigured_agent_starts_with_a_warning() {
+    let test = Test::with_policy();
+    let bin = format!("{}/bin", test.home().display());
+    test.file("bin/claude", STAND_IN)
+        .mode("bin/claude", 0o755)
+        .env("PATH", &format!("{bin}:/usr/bin:/bin"))
+        .args(&["run", "--yolo", "-p", "default", "--", "claude"])
+        .stdout("ran claude\n")
+        .stderr_contains("Warning: claude is not configured in [targets] of config.toml")
+        .stderr_contains("wrote 2 file(s) for claude")
+        .run();
+}
+
+#[test]
+fn the_no_generate_hint_names_the_mode_and_profile() {
+    launch()
+        .args(&[
+            "run",
+            "--no-generate",
+            "--yolo",
+            "-p",
+            "default",
+            "--",
+            "codex",
+        ])
+        .status(1)
+        .stderr_contains("run `twsrt generate codex -w -p 'default' --yolo` first")
+        .unchanged()
+        .run();
+}

@@ -85,11 +85,15 @@ pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
         return Ok(1);
     }
 
-    stale::bring_up_to_date(&ctx, agent_name, args.no_generate, &mut warnings)?;
+    let generate = args
+        .no_generate
+        .then(|| generate_line(agent_name, args, true));
+    stale::bring_up_to_date(&ctx, agent_name, generate.as_deref(), &mut warnings)?;
     if !warnings.is_empty() {
         ui::note(&format!(
-            "{} generation warning(s); `twsrt doctor` or `twsrt generate {agent_name}` lists them",
-            warnings.len()
+            "{} generation warning(s); `twsrt doctor` or `{}` lists them",
+            warnings.len(),
+            generate_line(agent_name, args, false)
         ));
     }
     let command = if args.srt {
@@ -100,6 +104,21 @@ pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
     drop(ctx);
     crate::commands::generate::exit_without_freeing(compiled);
     Err(launch::exec(&command))
+}
+
+/// The `generate` (with `write`: `generate -w`) of this launch's policy.
+fn generate_line(agent: &str, args: &RunArgs, write: bool) -> String {
+    let mut line = format!("twsrt generate {agent}");
+    if write {
+        line.push_str(" -w");
+    }
+    if let Some(profile) = &args.profile {
+        line.push_str(&format!(" -p {}", crate::source::quoted(profile)));
+    }
+    if args.yolo {
+        line.push_str(" --yolo");
+    }
+    line
 }
 
 /// The error of a command that cannot be launched: exit 1.

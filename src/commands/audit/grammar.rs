@@ -191,7 +191,6 @@ pub fn parse(grammar: &'static Grammar, args: &[String]) -> Result<Parsed, Parse
             command: grammar.name,
             ..Parsed::default()
         },
-        sub_allowed: true,
     };
     reader.run()?;
     Ok(reader.parsed)
@@ -202,8 +201,6 @@ struct Reader<'a> {
     args: &'a [String],
     at: usize,
     parsed: Parsed,
-    /// A subcommand may only be the first positional word.
-    sub_allowed: bool,
 }
 
 impl Reader<'_> {
@@ -346,7 +343,8 @@ impl Reader<'_> {
             .subcommands
             .iter()
             .find(|s| s.names.contains(&word.as_str()));
-        if let Some(sub) = sub.filter(|_| self.sub_allowed && self.parsed.positionals.is_empty()) {
+        // A subcommand can only be the first positional word.
+        if let Some(sub) = sub.filter(|_| self.parsed.positionals.is_empty()) {
             let Some(grammar) = sub.grammar else {
                 return Err(ParseError::NoGrammar {
                     command: self.grammar.name,
@@ -357,7 +355,6 @@ impl Reader<'_> {
             self.parsed.command = grammar.name;
             return Ok(());
         }
-        self.sub_allowed = false;
         self.parsed.positionals.push(word);
         Ok(())
     }

@@ -10,11 +10,12 @@ use crate::plan::{FileKind, Plan, Step};
 use crate::ui;
 
 /// Stage AGENT (when configured) and the canonical outputs; write them all
-/// if any differs from disk, or refuse with `no_generate`.
+/// if any differs from disk, or refuse with `no_generate` (the `generate`
+/// command line that would bring them up to date).
 pub fn bring_up_to_date(
     ctx: &Ctx,
     agent_name: &str,
-    no_generate: bool,
+    no_generate: Option<&str>,
     warnings: &mut Warnings,
 ) -> Result<()> {
     let mut staged = Plan::default();
@@ -40,11 +41,11 @@ pub fn bring_up_to_date(
     if stale.is_empty() {
         return Ok(());
     }
-    if no_generate {
+    if let Some(generate) = no_generate {
         let list: Vec<String> = stale.iter().map(|p| p.display().to_string()).collect();
         return Err(super::refused(format!(
             "{agent_name} was not started: {} differ from the policy (--no-generate); run \
-             `twsrt generate {agent_name} -w` first",
+             `{generate}` first",
             list.join(", ")
         )));
     }
