@@ -69,6 +69,9 @@ fn flag_finding(occ: &Occurrence, out: &mut Vec<Finding>) {
             }
         }
         "--allowedTools" => out.push(warn("adds allow rules on top of the generated policy")),
+        "--add-dir" => out.push(warn(
+            "gives the tools more directories without asking; deny rules still apply",
+        )),
         _ => {}
     }
 }

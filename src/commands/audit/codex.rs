@@ -59,6 +59,11 @@ fn flag_findings(occ: &Occurrence, out: &mut Vec<Finding>) -> Result<()> {
         "--dangerously-bypass-approvals-and-sandbox" | "--yolo" => out.push(error(
             "runs every command without a sandbox and without asking: no policy applies".into(),
         )),
+        "--add-dir" => out.push(Finding::new(
+            Severity::Warning,
+            typed(occ),
+            "adds a writable directory the policy does not name",
+        )),
         "--ask-for-approval" => out.push(Finding::new(
             Severity::Warning,
             typed(occ),

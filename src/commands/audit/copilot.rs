@@ -33,6 +33,14 @@ pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
             ));
         }
     }
+    for occ in parsed.all("--add-dir") {
+        out.push(Finding::new(
+            Severity::Warning,
+            typed(occ),
+            "allows file access to a directory the policy does not name, and trusts its \
+             .github configuration",
+        ));
+    }
     for name in DENY {
         let given = values(parsed, name);
         let want: Vec<&(String, String)> = generated.iter().filter(|(f, _)| f == name).collect();

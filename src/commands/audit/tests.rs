@@ -493,3 +493,19 @@ fn exit_codes_and_the_json_shape() {
         ]})
     );
 }
+
+#[test]
+fn add_dir_widens_every_agent() {
+    assert_eq!(
+        summary(&["codex", "--add-dir", "/SECRET"]),
+        warn("--add-dir <value>")
+    );
+    assert_eq!(
+        summary(&["claude", "--add-dir=/a", "/b"]),
+        warn("--add-dir=<value> <value>")
+    );
+    assert_eq!(
+        copilot_with(&[], &["copilot", "--add-dir", "/a"]),
+        warn("--add-dir <value>")
+    );
+}
