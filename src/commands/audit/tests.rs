@@ -509,3 +509,36 @@ fn add_dir_widens_every_agent() {
         warn("--add-dir <value>")
     );
 }
+
+#[test]
+fn claude_risky_flags_in_their_other_spellings() {
+    assert_eq!(
+        summary(&["claude", "--setting-sources=project"]),
+        err("--setting-sources=project")
+    );
+    assert_eq!(
+        summary(&["claude", "--allowedTools", "Bash"]),
+        warn("--allowedTools <value>")
+    );
+    assert_eq!(
+        summary(&[
+            "claude",
+            "-p",
+            "x",
+            "--settings={\"sandbox\":{\"enabled\":false}}"
+        ]),
+        err("--settings=<value>")
+    );
+    // commander takes a required value whatever it looks like: the mode
+    // below is the value of --permission-mode, and the prompt a word.
+    assert_eq!(
+        summary(&[
+            "claude",
+            "--permission-mode",
+            "bypassPermissions",
+            "--",
+            "--restricted"
+        ]),
+        warn("--permission-mode bypassPermissions")
+    );
+}
