@@ -265,6 +265,35 @@ def measure(
     return row
 
 
+# `twsrt run` (issue 18): what it costs before the exec on the everyday policy
+# when nothing is stale, against exec'ing the stand-in agent directly. The
+# stand-in is /bin/true under the name `codex`; the port alone (3.3.3 has no
+# `run`).
+RUN_OVERHEAD_MS = 3.0
+
+
+def measure_run_overhead(runner: Runner, port: Path, work: Path, runs: int) -> Check:
+    home = work / "run-overhead"
+    shutil.copytree(REPO / "example", home / ".config" / "twsrt")
+    (home / "bin").mkdir()
+    stand_in = home / "bin" / "codex"
+    stand_in.symlink_to("/bin/true")
+    config = str(home / ".config" / "twsrt" / "config.toml")
+    launch = [str(port), "-c", config, "run", "--", str(stand_in)]
+    target = f"≤ {RUN_OVERHEAD_MS:.0f} ms over the agent"
+    if runner.run([str(port), "-c", config, "generate", "-w"], home, False).rc != 0 \
+            or runner.run(launch, home, False).rc != 0:
+        return Check("run before the exec (port)", target, runner.last_stderr_line(), "FAIL")
+    # Paired, alternating runs; the median of the differences decides.
+    pairs = max(runs, 15) * 3
+    diffs = [runner.run(launch, home, False).wall - runner.run([str(stand_in)], home, False).wall
+             for _ in range(pairs)]
+    ms = statistics.median(diffs) * 1000
+    progress(f"  run -- codex (stand-in): {ms:.2f} ms before the exec, {pairs} pairs")
+    return Check("run before the exec (port)", target, f"`run -- codex` +{ms:.2f} ms",
+                 "PASS" if ms <= RUN_OVERHEAD_MS else "FAIL")
+
+
 def linearity_pairs(runs: int) -> int:
     """How many 16,000/64,000 pairs the linearity check runs: three per timed run, at
     least 27. The port's runs take milliseconds, so a few seconds buy a median that a
@@ -698,6 +727,7 @@ def main() -> int:
     runner = Runner(work, use_gnu_time)
     rows: list[Row] = []
     linear: dict[str, float] = {}
+    run_check: Check | None = None
     try:
         if not args.no_example:
             homes = make_homes(work, "example",
@@ -705,6 +735,7 @@ def main() -> int:
             for label, a, ok, prep in EVERYDAY + INSPECT + STARTUP:
                 rows.append(measure(runner, "example", label, a, ok, prep, homes, commands,
                                     args.runs or 9, {}, args.slow, args.rss_runs))
+            run_check = measure_run_overhead(runner, port, work, args.runs or 9)
         homes_by_size = {}
         for size in sizes:
             name = policy_name(size)
@@ -735,6 +766,8 @@ def main() -> int:
                            "for `codex` and `diff`); above 16,000 entries it is skipped unless "
                            "`--ref-64k` is given.")
     checks = check_targets(rows, sizes, not args.no_example, linear)
+    if run_check is not None:
+        checks.append(run_check)
     options = " ".join(["bench/run.py", *sys.argv[1:]])
     text = document(machine(port, args.ref_venv / "bin" / "python"), rows, checks, options,
                     extra_notes)

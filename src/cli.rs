@@ -47,6 +47,8 @@ pub enum Command {
     Completions(commands::completions::CompletionsArgs),
     Test(commands::test::TestArgs),
     Doctor(commands::doctor::DoctorArgs),
+    Audit(commands::audit::AuditArgs),
+    Run(commands::run::RunArgs),
 }
 
 /// Run the parsed command line; the value is the process exit code.
@@ -74,6 +76,8 @@ pub fn run(cli: Cli) -> Result<i32> {
         Some(Command::Config(args)) => commands::config::run(&global, &args),
         Some(Command::Test(args)) => commands::test::run(&global, &args),
         Some(Command::Doctor(args)) => commands::doctor::run(&global, &args),
+        Some(Command::Audit(args)) => commands::audit::run(&global, &args),
+        Some(Command::Run(args)) => commands::run::run(&global, &args),
         Some(Command::Completions(args)) => commands::completions::run(&args, Cli::command()),
     }
 }

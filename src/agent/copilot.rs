@@ -60,6 +60,25 @@ impl Copilot {
         Ok(flags)
     }
 
+    /// The generated flags as argv words (`--deny-tool`, `shell(rm)`, ...),
+    /// for `twsrt run` to append to a Copilot launch.
+    pub fn launch_args(ctx: &Ctx, warnings: &mut Warnings) -> Result<Vec<String>> {
+        let mut words = Vec::new();
+        for line in Self::flags(ctx, warnings)? {
+            // Each line is a flag and its single-quoted value, which split
+            // back exactly (a quote inside was written as '\'').
+            let split = crate::shellwords::split(&line).map_err(|e| {
+                Error::Policy(format!(
+                    "Copilot flag {}: {}",
+                    line.escape_debug(),
+                    e.describe()
+                ))
+            })?;
+            words.extend(split);
+        }
+        Ok(words)
+    }
+
     fn render(ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
         let mut out = String::new();
         for (i, line) in Self::flags(ctx, warnings)?.iter().enumerate() {

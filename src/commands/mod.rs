@@ -6,6 +6,7 @@
 //! Also the helpers more than one command shares: agent selection and
 //! warning output.
 
+pub mod audit;
 pub mod completions;
 pub mod config;
 pub mod diff;
@@ -15,6 +16,7 @@ mod editor;
 pub mod generate;
 mod kind_arg;
 pub mod profiles;
+pub mod run;
 pub mod show;
 pub mod test;
 

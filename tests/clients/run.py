@@ -708,6 +708,169 @@ def run_gaps(report: Report, scratch: Path, bin_dir: Path) -> None:
 
 
 # --------------------------------------------------------------------------
+# The launch guard: `twsrt audit`'s grammar tables against the real --help,
+# and `twsrt run` starting each real client in a harmless mode
+
+
+# The --help pages each table was read from: (table name, argv after the binary).
+HELP_PAGES = {
+    "codex": [("codex", ["--help"]), ("codex exec", ["exec", "--help"])],
+    "claude": [("claude", ["--help"])],
+    "copilot": [("copilot", ["--help"])],
+}
+HELP_OPTION = re.compile(r"^( {2,6})(-.*)$")
+HELP_VALUE = re.compile(r"^(<[^>]*>(\.\.\.)?|\[[^\]]*\](\.\.\.)?)")
+
+
+def help_arity(rest: str) -> str:
+    """The arity a --help line shows after the option's spellings."""
+    m = HELP_VALUE.match(rest)
+    if not m:
+        return "flag"
+    token = m.group(0)
+    many = token.endswith("...") or "...>" in token or "...]" in token
+    if token.startswith("["):
+        return "optional-many" if many else "optional"
+    return "many" if many else "value"
+
+
+def help_grammar(text: str) -> tuple[set[tuple[str, str]], set[str]]:
+    """(spellings, arity) of every option, and every subcommand name, of a --help page."""
+    options, commands, section = set(), set(), None
+    for line in text.splitlines():
+        if re.match(r"^\S.*:$", line):
+            section = line[:-1]
+            continue
+        if section == "Commands":
+            m = re.match(r"^  (\S+)", line)
+            if m:
+                commands.update(m.group(1).split("|"))
+            commands.update(a.strip() for found in re.findall(r"\[aliases: ([^\]]+)\]", line)
+                            for a in found.split(","))
+            continue
+        m = HELP_OPTION.match(line) if section == "Options" else None
+        if not m:
+            continue
+        body, names = m.group(2), []
+        while (nm := re.match(r"^(-[-A-Za-z0-9]+)(, )?", body)):
+            names.append(nm.group(1))
+            body = body[nm.end():]
+            if not nm.group(2):
+                break
+        if names:
+            rest = "" if body.startswith("  ") else body.lstrip(" ")
+            options.add((",".join(sorted(names)), help_arity(rest)))
+    return options, commands
+
+
+def table_grammar(dump: str, table: str) -> tuple[set[tuple[str, str]], set[str], list[str]]:
+    """The same sets from `twsrt audit --dump-grammar`, plus the hidden spellings."""
+    options, commands, hidden = set(), set(), []
+    for line in dump.splitlines():
+        parts = line.split("\t")
+        if parts[0] != table:
+            continue
+        if parts[1] == "command":
+            commands.update(parts[2].split(","))
+        elif len(parts) > 3 and parts[3] == "hidden":
+            hidden.append(parts[1])
+        else:
+            options.add((",".join(sorted(parts[1].split(","))), parts[2]))
+    return options, commands, hidden
+
+
+def compare_grammar(table: str, help_text: str, dump: str) -> list[str]:
+    want_opts, want_cmds = help_grammar(help_text)
+    have_opts, have_cmds, _ = table_grammar(dump, table)
+    failures = []
+    for what, want, have in (("option", want_opts, have_opts), ("subcommand", want_cmds, have_cmds)):
+        for item in sorted(want - have):
+            failures.append(f"{table}: --help has {what} {item} that the grammar table lacks")
+        for item in sorted(have - want):
+            failures.append(f"{table}: the grammar table has {what} {item} that --help lacks")
+    return failures
+
+
+def check_grammar(env: Env, agent: str) -> tuple[list[str], str]:
+    dump = env.run([TWSRT_BIN, "audit", "--dump-grammar", agent], cwd=env.root)
+    if dump.returncode != 0:
+        return [f"twsrt audit --dump-grammar {agent} exited {dump.returncode}"], ""
+    failures, counted = [], 0
+    for table, argv in HELP_PAGES[agent]:
+        page = env.run([env.client(agent), *argv], cwd=env.root)
+        if page.returncode != 0:
+            failures.append(f"{agent} {' '.join(argv)} exited {page.returncode}")
+            continue
+        found = compare_grammar(table, page.stdout, dump.stdout)
+        failures += found
+        # The comparison can fail: a table without its first option must.
+        mine = [line for line in dump.stdout.splitlines() if line.split("\t")[0] == table]
+        mutated = "\n".join(line for line in dump.stdout.splitlines() if line != mine[0])
+        if not found and not compare_grammar(table, page.stdout, mutated):
+            failures.append(f"{table}: the comparison missed a removed option")
+        counted += len(table_grammar(dump.stdout, table)[0])
+        # Hidden spellings are not in --help: the client must still accept them.
+        for spelling in table_grammar(dump.stdout, table)[2]:
+            sub = argv[:-1]
+            probe = env.run([env.client(agent), *sub, spelling, "--version"], cwd=env.root)
+            if probe.returncode != 0:
+                failures.append(f"{table}: hidden {spelling} is refused now: "
+                                f"{one_line(probe.stderr)}")
+    return failures, f"{counted} options match --help"
+
+
+def check_run(world: World, agent: str) -> list[str]:
+    """`twsrt run -- AGENT --version`: the files are written, the audit passes
+    (Copilot's generated flags appended), and the real client starts."""
+    client = world.env.client(agent)
+    argv = [TWSRT_BIN, "-c", world.env.proj / "config.toml", "run", "--", client, "--version"]
+    result = world.env.run(argv)
+    failures = []
+    if result.returncode != 0 or not re.search(r"\d+\.\d+\.\d+", result.stdout):
+        failures.append(f"twsrt run -- {agent} --version exited {result.returncode}: "
+                        f"{one_line(result.stdout + result.stderr)}")
+    if re.search(r"^(Error|Warning): ", result.stderr, re.M):
+        failures.append(f"twsrt run said more than it should: {one_line(result.stderr)}")
+    twsrt_flags, risky = RISKY[agent]
+    refused = world.env.run([TWSRT_BIN, "-c", world.env.proj / "config.toml", "run",
+                             *twsrt_flags, "--", client, risky, "--version"])
+    if refused.returncode != 1 or refused.stdout:
+        failures.append(f"twsrt run -- {agent} {risky} was not refused "
+                        f"(exit {refused.returncode}): {one_line(refused.stdout)}")
+    return failures
+
+
+# A launch `twsrt run` must refuse, so the client never starts: (run's own
+# flags, the client flag). Copilot always gets its deny flags, so only
+# --strict turns its widening flags into a refusal.
+RISKY = {
+    "codex": ([], "--dangerously-bypass-approvals-and-sandbox"),
+    "claude": ([], "--restricted"),
+    "copilot": (["--strict"], "--allow-all"),
+}
+
+
+def run_launch_guard(report: Report, scratch: Path, bin_dir: Path) -> None:
+    env = Env(scratch / "grammar", bin_dir)
+    for d in (env.home, env.tmp):
+        d.mkdir(parents=True, exist_ok=True)
+    for agent in HELP_PAGES:
+        start = time.monotonic()
+        try:
+            failures, note = check_grammar(env, agent)
+        except CheckFailed as e:
+            failures, note = [str(e)], ""
+        report.result(f"grammar {agent}", failures, time.monotonic() - start, note)
+    try:
+        world = build_world(CASES[0], scratch / "launch", bin_dir, TWSRT_BIN, plant_files=False)
+    except CheckFailed as e:
+        report.result("twsrt run", [str(e)], 0.0)
+        return
+    for agent in HELP_PAGES:
+        run_check(report, f"twsrt run {agent}", lambda w, a=agent: check_run(w, a), world)
+
+
+# --------------------------------------------------------------------------
 # Mutants: one deliberately broken output per check
 
 
@@ -876,6 +1039,10 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
         if not args.only:
             print("\nknown Codex gaps: twsrt warns, and the gap is still there", flush=True)
             run_gaps(report, scratch, bin_dir)
+        if not args.only or "launch" in args.only:
+            print("\nlaunch guard: grammar tables against --help, twsrt run with each client",
+                  flush=True)
+            run_launch_guard(report, scratch, bin_dir)
         if not args.no_mutants and (not args.only or "example" in args.only):
             print("\nmutants: each check must fail on a deliberately broken output", flush=True)
             example = CASES[0]

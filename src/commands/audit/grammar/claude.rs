@@ -1,0 +1,164 @@
+//! Claude Code 2.1.332 (`claude --help`): commander.
+
+use super::Arity::{Flag, Many, Optional, Value};
+use super::{Grammar, Opt, Style, Sub};
+
+const fn opt(names: &'static [&'static str], arity: super::Arity) -> Opt {
+    Opt {
+        names,
+        arity,
+        hidden: false,
+    }
+}
+
+const OPTIONS: &[Opt] = &[
+    opt(&["--add-dir"], Many),
+    opt(&["--agent"], Value),
+    opt(&["--agents"], Value),
+    opt(&["--allow-dangerously-skip-permissions"], Flag),
+    opt(&["--allowedTools", "--allowed-tools"], Many),
+    opt(&["--append-system-prompt"], Value),
+    opt(&["--autocompact"], Value),
+    opt(&["--ax-screen-reader"], Flag),
+    opt(&["--bg", "--background"], Flag),
+    opt(&["--bare"], Flag),
+    opt(&["--betas"], Many),
+    opt(&["--brief"], Flag),
+    opt(&["--chrome"], Flag),
+    opt(&["--cloud"], Optional),
+    opt(&["--continue", "-c"], Flag),
+    opt(&["--dangerously-skip-permissions"], Flag),
+    opt(&["--debug", "-d"], Optional),
+    opt(&["--debug-file"], Value),
+    opt(&["--desktop"], Flag),
+    opt(&["--disable-slash-commands"], Flag),
+    opt(&["--disallowedTools", "--disallowed-tools"], Many),
+    opt(&["--effort"], Value),
+    opt(&["--environment"], Value),
+    opt(&["--exclude-dynamic-system-prompt-sections"], Flag),
+    opt(&["--fallback-model"], Value),
+    opt(&["--file"], Many),
+    opt(&["--fork-session"], Flag),
+    opt(&["--forward-subagent-text"], Flag),
+    opt(&["--from-pr"], Optional),
+    opt(&["--help", "-h"], Flag),
+    opt(&["--ide"], Flag),
+    opt(&["--include-hook-events"], Flag),
+    opt(&["--include-partial-messages"], Flag),
+    opt(&["--input-format"], Value),
+    opt(&["--json-schema"], Value),
+    opt(&["--max-budget-usd"], Value),
+    opt(&["--mcp-config"], Many),
+    opt(&["--model"], Value),
+    opt(&["--name", "-n"], Value),
+    opt(&["--no-chrome"], Flag),
+    opt(&["--no-session-persistence"], Flag),
+    opt(&["--output-format"], Value),
+    opt(&["--permission-mode"], Value),
+    opt(&["--permission-prompts"], Value),
+    opt(&["--plugin-dir"], Value),
+    opt(&["--plugin-url"], Value),
+    opt(&["--print", "-p"], Flag),
+    opt(&["--prompt-suggestions"], Optional),
+    opt(&["--remote-control"], Optional),
+    opt(&["--remote-control-session-name-prefix"], Value),
+    opt(&["--replay-user-messages"], Flag),
+    opt(&["--restricted"], Flag),
+    opt(&["--resume", "-r"], Optional),
+    opt(&["--safe-mode"], Flag),
+    opt(&["--session-id"], Value),
+    opt(&["--setting-sources"], Value),
+    opt(&["--settings"], Value),
+    opt(&["--strict-mcp-config"], Flag),
+    opt(&["--system-prompt"], Value),
+    opt(&["--system-prompt-snapshot"], Value),
+    opt(&["--teleport"], Optional),
+    opt(&["--tmux"], Flag),
+    opt(&["--tools"], Many),
+    opt(&["--verbose"], Flag),
+    opt(&["--version", "-v"], Flag),
+    opt(&["--worktree", "-w"], Optional),
+];
+
+/// Every subcommand of 2.1.332; none has a table (none starts a session).
+const SUBCOMMANDS: &[Sub] = &[
+    Sub {
+        names: &["agents"],
+        grammar: None,
+    },
+    Sub {
+        names: &["attach"],
+        grammar: None,
+    },
+    Sub {
+        names: &["auth"],
+        grammar: None,
+    },
+    Sub {
+        names: &["auto-mode"],
+        grammar: None,
+    },
+    Sub {
+        names: &["doctor"],
+        grammar: None,
+    },
+    Sub {
+        names: &["gateway"],
+        grammar: None,
+    },
+    Sub {
+        names: &["import"],
+        grammar: None,
+    },
+    Sub {
+        names: &["install"],
+        grammar: None,
+    },
+    Sub {
+        names: &["logs"],
+        grammar: None,
+    },
+    Sub {
+        names: &["mcp"],
+        grammar: None,
+    },
+    Sub {
+        names: &["plugin", "plugins"],
+        grammar: None,
+    },
+    Sub {
+        names: &["purge"],
+        grammar: None,
+    },
+    Sub {
+        names: &["respawn"],
+        grammar: None,
+    },
+    Sub {
+        names: &["rm"],
+        grammar: None,
+    },
+    Sub {
+        names: &["setup-token"],
+        grammar: None,
+    },
+    Sub {
+        names: &["stop", "kill"],
+        grammar: None,
+    },
+    Sub {
+        names: &["ultrareview"],
+        grammar: None,
+    },
+    Sub {
+        names: &["update", "upgrade"],
+        grammar: None,
+    },
+];
+
+pub static CLAUDE: Grammar = Grammar {
+    name: "claude",
+    style: Style::Commander,
+    options: OPTIONS,
+    subcommands: SUBCOMMANDS,
+};

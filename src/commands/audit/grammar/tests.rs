@@ -1,0 +1,205 @@
+//! The parser on each table: spellings, values, `--`, combined shorts,
+//! subcommands, and the tokens that fail closed.
+
+use super::*;
+
+fn words(line: &[&str]) -> Vec<String> {
+    line.iter().map(|w| w.to_string()).collect()
+}
+
+fn read(agent: &str, line: &[&str]) -> Result<Parsed, ParseError> {
+    parse(for_agent(agent).unwrap(), &words(line))
+}
+
+/// (first spelling, values) of every option read.
+fn options(agent: &str, line: &[&str]) -> Vec<(&'static str, Vec<String>)> {
+    read(agent, line)
+        .unwrap()
+        .options
+        .into_iter()
+        .map(|o| (o.name, o.values))
+        .collect()
+}
+
+fn one(name: &'static str, value: &str) -> Vec<(&'static str, Vec<String>)> {
+    vec![(name, vec![value.to_string()])]
+}
+
+#[test]
+fn a_value_is_read_in_every_spelling() {
+    for line in [
+        &["-s", "read-only"][..],
+        &["-sread-only"],
+        &["-s=read-only"],
+        &["--sandbox", "read-only"],
+        &["--sandbox=read-only"],
+    ] {
+        assert_eq!(
+            options("codex", line),
+            one("--sandbox", "read-only"),
+            "{line:?}"
+        );
+    }
+    for line in [
+        &["--permission-mode", "plan"][..],
+        &["--permission-mode=plan"],
+    ] {
+        assert_eq!(
+            options("claude", line),
+            one("--permission-mode", "plan"),
+            "{line:?}"
+        );
+    }
+}
+
+#[test]
+fn combined_short_flags_end_at_the_first_value_option() {
+    let read = options("codex", &["-Vsdanger-full-access", "prompt"]);
+    assert_eq!(
+        read,
+        vec![
+            ("--version", vec![]),
+            ("--sandbox", vec!["danger-full-access".into()])
+        ]
+    );
+    let read = options("claude", &["-pc"]);
+    assert_eq!(read, vec![("--print", vec![]), ("--continue", vec![])]);
+}
+
+#[test]
+fn a_commander_value_takes_the_next_word_whatever_it_looks_like() {
+    // Claude's --append-system-prompt swallows the risky-looking word: it is
+    // text, and Claude reads it as such.
+    let read = options(
+        "claude",
+        &["--append-system-prompt", "--dangerously-skip-permissions"],
+    );
+    assert_eq!(
+        read,
+        one("--append-system-prompt", "--dangerously-skip-permissions")
+    );
+    let read = options("copilot", &["-p", "--yolo"]);
+    assert_eq!(read, one("--prompt", "--yolo"));
+}
+
+#[test]
+fn a_clap_value_never_starts_with_a_dash() {
+    // codex -m --yolo: clap refuses the launch ("a value is required").
+    let err = read("codex", &["-m", "--yolo"]).unwrap_err();
+    assert!(matches!(err, ParseError::MissingValue { .. }), "{err:?}");
+    // A value that only names a risky word is a value.
+    assert_eq!(
+        options("codex", &["-m", "danger-full-access"]),
+        one("--model", "danger-full-access")
+    );
+}
+
+#[test]
+fn variadic_options_take_words_until_the_next_option() {
+    let read = options(
+        "claude",
+        &["--add-dir", "a", "b", "--dangerously-skip-permissions"],
+    );
+    assert_eq!(
+        read,
+        vec![
+            ("--add-dir", vec!["a".into(), "b".into()]),
+            ("--dangerously-skip-permissions", vec![]),
+        ]
+    );
+    let read = options(
+        "copilot",
+        &["--deny-tool", "shell(rm)", "shell(dd)", "--deny-url=x.com"],
+    );
+    assert_eq!(
+        read,
+        vec![
+            ("--deny-tool", vec!["shell(rm)".into(), "shell(dd)".into()]),
+            ("--deny-url", vec!["x.com".into()]),
+        ]
+    );
+}
+
+#[test]
+fn optional_values_skip_options() {
+    assert_eq!(
+        options("claude", &["-r", "--dangerously-skip-permissions"]),
+        vec![
+            ("--resume", vec![]),
+            ("--dangerously-skip-permissions", vec![])
+        ]
+    );
+    assert_eq!(options("claude", &["-r", "abc"]), one("--resume", "abc"));
+}
+
+#[test]
+fn a_double_dash_ends_the_options() {
+    for (agent, risky) in [
+        ("codex", "--yolo"),
+        ("claude", "--dangerously-skip-permissions"),
+        ("copilot", "--allow-all"),
+    ] {
+        let parsed = read(agent, &["--", risky]).unwrap();
+        assert!(parsed.options.is_empty(), "{agent}");
+        assert_eq!(parsed.positionals, [risky]);
+        assert_eq!(parsed.terminator, Some(0));
+    }
+}
+
+#[test]
+fn options_after_a_prompt_are_still_options() {
+    let read = options("codex", &["fix it", "--yolo"]);
+    assert_eq!(read, vec![("--yolo", vec![])]);
+}
+
+#[test]
+fn a_subcommand_switches_the_table() {
+    let parsed = read("codex", &["-m", "o3", "exec", "--json", "--yolo", "go"]).unwrap();
+    assert_eq!(parsed.command, "codex exec");
+    let names: Vec<_> = parsed.options.iter().map(|o| o.name).collect();
+    assert_eq!(names, ["--model", "--json", "--yolo"]);
+    assert_eq!(parsed.positionals, ["go"]);
+    // `e` is exec's alias; a value that reads `exec` is no subcommand.
+    assert_eq!(
+        read("codex", &["e", "--json"]).unwrap().command,
+        "codex exec"
+    );
+    let parsed = read("codex", &["-m", "exec"]).unwrap();
+    assert_eq!(parsed.command, "codex");
+    // --json is exec's own: the interactive CLI has no such option.
+    assert!(read("codex", &["--json"]).is_err());
+}
+
+#[test]
+fn what_cannot_be_placed_fails_closed() {
+    let cases: [(&str, &[&str]); 8] = [
+        ("codex", &["--full-auto"]),
+        ("codex", &["-x"]),
+        ("codex", &["--sandbox"]),
+        ("codex", &["--oss=1"]),
+        ("codex", &["login"]),
+        ("codex", &["exec", "resume", "--last"]),
+        ("claude", &["mcp", "add"]),
+        ("copilot", &["--nope"]),
+    ];
+    for (agent, line) in cases {
+        assert!(read(agent, line).is_err(), "{agent} {line:?}");
+    }
+    let err = read("claude", &["--settings=SECRET-1", "--bogus=SECRET-2"]).unwrap_err();
+    assert!(!err.to_string().contains("SECRET"), "{err}");
+    assert!(err.to_string().contains("--bogus"), "{err}");
+}
+
+#[test]
+fn hidden_spellings_are_marked_and_listed() {
+    let codex = for_agent("codex").unwrap();
+    let hidden: Vec<_> = all_tables(codex)
+        .iter()
+        .flat_map(|t| t.options.iter())
+        .filter(|o| o.hidden)
+        .map(|o| o.names[0])
+        .collect();
+    assert_eq!(hidden, ["--yolo", "--yolo"]);
+    assert_eq!(all_tables(codex).len(), 2);
+    assert!(for_agent("vim").is_none());
+}

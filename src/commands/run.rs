@@ -1,0 +1,127 @@
+//! `twsrt run`: the launch wrapper. Compile, bring the agent's files up to
+//! date, audit the final argv, and exec the agent in twsrt's place.
+
+mod launch;
+mod stale;
+
+use clap::Args;
+
+use crate::agent::{Ctx, Warnings};
+use crate::commands::Global;
+use crate::commands::audit::{self, Inputs, finding};
+use crate::compile::compile;
+use crate::error::{Error, Result};
+use crate::ui;
+
+/// Launch an agent under the generated policy.
+///
+/// Compiles the policy in memory. When a file of AGENT's or a canonical
+/// output differs from it, writes them all as `generate AGENT -w` does (one
+/// transaction); with --no-generate a stale setup is refused instead. For
+/// Copilot, appends the generated --deny-tool/--deny-url/... flags. Then
+/// audits the final command line as `twsrt audit` does and refuses to start
+/// the agent on an error finding. With --srt the command runs as `srt -s
+/// <srt output> -c <command>`. Finally twsrt replaces itself with the agent
+/// (exec): signals, terminal and exit code are the agent's own.
+///
+/// Everything twsrt says goes to stderr, and nothing when all is well:
+/// generation warnings are counted in one line (`twsrt doctor` or `twsrt
+/// generate` lists them); audit findings and errors are always shown.
+///
+/// Exit codes (before the exec; after it, the agent's own): 1 an error
+/// finding (or any finding with --strict), a stale setup with
+/// --no-generate, or a config, policy or target error; 2 the argv or a file
+/// it points at could not be read (an unknown agent binary or option);
+/// 126/127 the agent could not be started / was not found.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The profile to compile instead of default_profile.
+    #[arg(short, long, value_name = "NAME")]
+    pub profile: Option<String>,
+
+    /// Launch under the yolo variant (its targets, Copilot's --yolo flags).
+    #[arg(long)]
+    pub yolo: bool,
+
+    /// Refuse on any audit finding, not only on errors.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Run the agent inside Sandbox Runtime: srt -s <srt output> -c <command>.
+    #[arg(long)]
+    pub srt: bool,
+
+    /// Never write: refuse when a file differs from the policy.
+    #[arg(long)]
+    pub no_generate: bool,
+
+    /// The agent and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "AGENT ARGS")]
+    pub argv: Vec<String>,
+}
+
+pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
+    let agent_name = audit::agent_of(&args.argv)?;
+    let config = crate::config::load(&global.config_path)?;
+    let compiled = compile(&config, args.profile.as_deref())?;
+    let ctx = Ctx::new(&config, &compiled, args.yolo);
+    let mut warnings: Warnings = Vec::new();
+
+    let mut inputs = Inputs::from_env(&config, args.yolo)?;
+    let mut argv = args.argv.clone();
+    if agent_name == "copilot" {
+        // Counted once: staging the Copilot target raises the same warnings.
+        inputs.copilot_flags = crate::agent::copilot::Copilot::launch_args(&ctx, &mut Vec::new())?;
+        launch::append_flags(&mut argv, &inputs.copilot_flags)?;
+    }
+    let findings = audit::audit(&argv, &inputs)?;
+    for f in &findings {
+        audit::print_finding(f, true);
+    }
+    if finding::exit_code(&findings, args.strict) != 0 {
+        ui::error(&format!(
+            "{agent_name} was not started: the launch defeats the policy"
+        ));
+        return Ok(1);
+    }
+
+    let generate = args
+        .no_generate
+        .then(|| generate_line(agent_name, args, true));
+    stale::bring_up_to_date(&ctx, agent_name, generate.as_deref(), &mut warnings)?;
+    if !warnings.is_empty() {
+        ui::note(&format!(
+            "{} generation warning(s); `twsrt doctor` or `{}` lists them",
+            warnings.len(),
+            generate_line(agent_name, args, false)
+        ));
+    }
+    let command = if args.srt {
+        launch::wrap_srt(&compiled, &argv)?
+    } else {
+        argv
+    };
+    drop(ctx);
+    crate::commands::generate::exit_without_freeing(compiled);
+    Err(launch::exec(&command))
+}
+
+/// The `generate` (with `write`: `generate -w`) of this launch's policy.
+fn generate_line(agent: &str, args: &RunArgs, write: bool) -> String {
+    let mut line = format!("twsrt generate {agent}");
+    if write {
+        line.push_str(" -w");
+    }
+    if let Some(profile) = &args.profile {
+        line.push_str(&format!(" -p {}", crate::source::quoted(profile)));
+    }
+    if args.yolo {
+        line.push_str(" --yolo");
+    }
+    line
+}
+
+/// The error of a command that cannot be launched: exit 1.
+pub(crate) fn refused(message: String) -> Error {
+    Error::WithCode { message, code: 1 }
+}

@@ -1,0 +1,93 @@
+//! Whether the files on disk are what the policy compiles to, and writing
+//! them when they are not: the same plan `generate AGENT -w` applies, as one
+//! transaction.
+
+use std::path::PathBuf;
+
+use crate::agent::{Ctx, Warnings};
+use crate::error::Result;
+use crate::plan::{FileKind, Plan, Step};
+use crate::ui;
+
+/// Stage AGENT (when configured) and the canonical outputs; write them all
+/// if any differs from disk, or refuse with `no_generate` (the `generate`
+/// command line that would bring them up to date).
+pub fn bring_up_to_date(
+    ctx: &Ctx,
+    agent_name: &str,
+    no_generate: Option<&str>,
+    warnings: &mut Warnings,
+) -> Result<()> {
+    let mut staged = Plan::default();
+    let agent = crate::agent::registry()
+        .into_iter()
+        .find(|a| a.name() == agent_name);
+    match agent {
+        Some(agent) if agent.configured(ctx.config) => agent.stage(ctx, &mut staged, warnings)?,
+        // Copilot's policy is the flags `run` appends; the others have none
+        // without a target.
+        _ if agent_name == "copilot" => {}
+        _ => ui::warning(&format!(
+            "{agent_name} is not configured in [targets] of config.toml: it starts without a \
+             generated policy"
+        )),
+    }
+    let mut stale = stale_paths(&staged)?;
+    for doc in &ctx.compiled.canonical {
+        if !doc.matches_output()? {
+            stale.push(doc.output.clone());
+        }
+    }
+    if stale.is_empty() {
+        return Ok(());
+    }
+    if let Some(generate) = no_generate {
+        let list: Vec<String> = stale.iter().map(|p| p.display().to_string()).collect();
+        return Err(super::refused(format!(
+            "{agent_name} was not started: {} differ from the policy (--no-generate); run \
+             `{generate}` first",
+            list.join(", ")
+        )));
+    }
+    let mut plan = Plan::default();
+    for doc in &ctx.compiled.canonical {
+        plan.write(doc.output.clone(), doc.text(), FileKind::Canonical);
+    }
+    plan.steps.append(&mut staged.steps);
+    crate::apply::check(&plan)?;
+    crate::apply::apply(&plan)?;
+    ui::note(&format!(
+        "the policy changed since the last generate: wrote {} file(s) for {agent_name}",
+        written(&plan)
+    ));
+    Ok(())
+}
+
+/// The staged files and links whose disk state differs from the plan.
+fn stale_paths(plan: &Plan) -> Result<Vec<PathBuf>> {
+    let mut stale = Vec::new();
+    for step in &plan.steps {
+        match step {
+            Step::Write { path, content, .. } => {
+                if crate::apply::read_existing(path)?.as_deref() != Some(content.as_slice()) {
+                    stale.push(path.clone());
+                }
+            }
+            Step::Symlink { link, target } => {
+                if std::fs::read_link(link).ok().as_ref() != Some(target) {
+                    stale.push(link.clone());
+                }
+            }
+            Step::Migrate { from, .. } => stale.push(from.clone()),
+            Step::Notice(_) => {}
+        }
+    }
+    Ok(stale)
+}
+
+fn written(plan: &Plan) -> usize {
+    plan.steps
+        .iter()
+        .filter(|s| matches!(s, Step::Write { kind, .. } if *kind != FileKind::Support))
+        .count()
+}

@@ -1,0 +1,332 @@
+//! `twsrt run` and `twsrt audit` end to end, with stand-in agents on PATH
+//! that print the argv they were started with (one `[word]` per line).
+
+use crate::support::*;
+
+/// A stand-in agent: names itself, then each argument in brackets.
+const STAND_IN: &str = "#!/bin/sh\necho \"ran $(basename \"$0\")\"\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\"; done\n";
+
+/// A stand-in srt: shows its settings file, then runs the command string
+/// through a shell as the real srt does.
+const SRT_STAND_IN: &str = "#!/bin/sh\necho \"srt $1 $2 $3\"\nexec sh -c \"$4\"\n";
+
+/// A HOME with the base policy, every target, and the stand-ins in ~/bin
+/// (first on PATH).
+fn launch() -> Test {
+    let mut test = Test::with_policy().targets();
+    for agent in ["codex", "claude", "copilot"] {
+        let rel = format!("bin/{agent}");
+        test = test.file(&rel, STAND_IN).mode(&rel, 0o755);
+    }
+    let path = format!("{}/bin:/usr/bin:/bin", test.home().display());
+    test.file("bin/srt", SRT_STAND_IN)
+        .mode("bin/srt", 0o755)
+        .env("PATH", &path)
+}
+
+#[test]
+fn a_stale_target_is_written_before_the_agent_starts() {
+    // The stand-in reads the Codex target: it exists once the agent runs.
+    let reader =
+        "#!/bin/sh\ngrep -c 'default_permissions = \"twsrt\"' \"$HOME/.codex/config.toml\"\n";
+    let out = launch()
+        .file("bin/codex", reader)
+        .mode("bin/codex", 0o755)
+        .args(&["run", "--", "codex", "exec", "hi"])
+        .stdout("1\n")
+        .stderr_contains("wrote 4 file(s) for codex")
+        .run();
+    // The files generate -w writes: diff finds no drift in them.
+    let path = format!("{}/bin:/usr/bin:/bin", out.home().display());
+    let checked = out
+        .then()
+        .args(&["diff", "codex"])
+        .stdout_contains("codex: no drift")
+        .any_stderr()
+        .run();
+    // Nothing is stale now: a second launch writes nothing and says so in
+    // no line but the warnings count.
+    checked
+        .then()
+        .file("bin/codex", STAND_IN)
+        .mode("bin/codex", 0o755)
+        .env("PATH", &path)
+        .args(&["run", "--", "codex", "exec", "hi"])
+        .stdout("ran codex\n[exec]\n[hi]\n")
+        .stderr(
+            "Info: 4 generation warning(s); `twsrt doctor` or `twsrt generate codex` lists them\n",
+        )
+        .unchanged()
+        .run();
+}
+
+#[test]
+fn generation_warnings_are_one_line() {
+    // The base policy's ask rule makes Copilot warn; run counts it.
+    launch()
+        .args(&["run", "--", "copilot", "-p", "x"])
+        .any_stdout()
+        .stderr_contains(
+            "Info: the policy changed since the last generate: wrote 3 file(s) for copilot",
+        )
+        .stderr_contains(
+            "Info: 1 generation warning(s); `twsrt doctor` or `twsrt generate copilot` lists them",
+        )
+        .lacks("Warning: Copilot has no ask tier")
+        .run();
+}
+
+#[test]
+fn copilot_gets_the_generated_flags() {
+    launch()
+        .args(&["run", "--", "copilot", "-p", "it's a test"])
+        .stdout(
+            "ran copilot\n[-p]\n[it's a test]\n[--allow-tool]\n[shell]\n[--allow-tool]\n[read]\n\
+             [--allow-tool]\n[edit]\n[--allow-tool]\n[write]\n[--allow-url]\n[github.com]\n\
+             [--deny-url]\n[evil.com]\n[--deny-tool]\n[shell(git push)]\n[--deny-tool]\n[shell(rm)]\n",
+        )
+        .any_stderr()
+        .run();
+}
+
+#[test]
+fn a_risky_launch_is_refused_and_the_agent_never_runs() {
+    let cases: [(&[&str], i32, &str); 5] = [
+        (&["codex", "--yolo"], 1, "Error: --yolo: "),
+        (
+            &["codex", "exec", "-s", "danger-full-access"],
+            1,
+            "Error: -s danger-full-access: ",
+        ),
+        (
+            &["claude", "--setting-sources", "project"],
+            1,
+            "Error: --setting-sources project: ",
+        ),
+        (
+            &["codex", "--full-auto"],
+            2,
+            "Error: codex: unknown option --full-auto",
+        ),
+        (&["aider"], 2, "Error: unknown agent binary 'aider'"),
+    ];
+    for (argv, status, said) in cases {
+        let mut args = vec!["run", "--"];
+        args.extend_from_slice(argv);
+        launch()
+            .args(&args)
+            .status(status)
+            .stdout("")
+            .stderr_contains(said)
+            .unchanged()
+            .run();
+    }
+}
+
+#[test]
+fn strict_refuses_a_warning_too() {
+    launch()
+        .args(&[
+            "run",
+            "--strict",
+            "--",
+            "claude",
+            "--dangerously-skip-permissions",
+        ])
+        .status(1)
+        .stdout("")
+        .stderr_contains("Warning: --dangerously-skip-permissions: ")
+        .unchanged()
+        .run();
+    launch()
+        .args(&["run", "--", "claude", "--dangerously-skip-permissions"])
+        .stdout("ran claude\n[--dangerously-skip-permissions]\n")
+        .stderr_contains("Warning: --dangerously-skip-permissions: ")
+        .run();
+}
+
+#[test]
+fn no_generate_refuses_a_stale_setup() {
+    launch()
+        .args(&["run", "--no-generate", "--", "claude", "-p", "x"])
+        .status(1)
+        .stdout("")
+        .stderr_contains("differ from the policy (--no-generate)")
+        .unchanged()
+        .run();
+}
+
+#[test]
+fn srt_wraps_a_command_whose_words_hold_spaces_and_quotes() {
+    launch()
+        .args(&["run", "--srt", "--", "claude", "-p", "it's \"quoted\" and spaced", "$HOME"])
+        .stdout(
+            "srt -s {HOME}/.srt-settings.json -c\nran claude\n[-p]\n[it's \"quoted\" and spaced]\n[$HOME]\n",
+        )
+        .any_stderr()
+        .run();
+}
+
+#[test]
+fn the_agent_replaces_twsrt() {
+    // Its exit code is the launch's; an agent that is not there is 127.
+    launch()
+        .file("bin/codex", "#!/bin/sh\nexit 7\n")
+        .mode("bin/codex", 0o755)
+        .args(&["run", "--", "codex"])
+        .status(7)
+        .any_stderr()
+        .run();
+    Test::with_policy()
+        .targets()
+        .env("PATH", "/nonexistent")
+        .args(&["run", "--", "codex"])
+        .status(127)
+        .stderr_contains("cannot start codex")
+        .run();
+}
+
+#[test]
+fn audit_reports_on_stdout_with_its_exit_codes() {
+    launch()
+        .args(&["audit", "--", "codex", "-c", "approval_policy=never"])
+        .stdout(
+            "warning: -c approval_policy=never: changes when Codex asks before running a command\n",
+        )
+        .run();
+    launch()
+        .args(&[
+            "audit",
+            "--strict",
+            "--",
+            "codex",
+            "-c",
+            "approval_policy=never",
+        ])
+        .status(1)
+        .any_stdout()
+        .run();
+    launch()
+        .args(&["audit", "--", "claude", "-p", "hi"])
+        .stdout("claude: no findings\n")
+        .run();
+    let out = launch()
+        .args(&[
+            "audit",
+            "--json",
+            "--",
+            "copilot",
+            "--yolo",
+            "-p",
+            "SECRET-PROMPT",
+        ])
+        .status(1)
+        .any_stdout()
+        .lacks("SECRET")
+        .run();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["agent"], "copilot");
+    let severities: Vec<_> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["severity"].as_str().unwrap(), f["flag"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        severities,
+        [
+            ("warning", "--yolo"),
+            ("error", "--deny-tool"),
+            ("error", "--deny-url")
+        ]
+    );
+    launch()
+        .args(&["audit", "--", "codex", "-m"])
+        .status(2)
+        .stderr("Error: codex: option -m needs a value\n")
+        .run();
+}
+
+#[test]
+fn dump_grammar_lists_every_table() {
+    let out = Test::new()
+        .args(&["audit", "--dump-grammar", "codex"])
+        .any_stdout()
+        .run();
+    assert!(
+        out.stdout.contains("codex\t--sandbox,-s\tvalue\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("codex exec\t--yolo\tflag\thidden\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("codex\tcommand\texec,e\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_fresh_setup_starts_with_no_generate_in_both_modes() {
+    for agent in ["codex", "claude", "copilot"] {
+        for mode in [&[][..], &["--yolo"]] {
+            let mut generate = vec!["generate", "-w"];
+            generate.extend_from_slice(mode);
+            let written = launch().args(&generate).any_stdout().any_stderr().run();
+            let path = format!("{}/bin:/usr/bin:/bin", written.home().display());
+            let mut run = vec!["run", "--no-generate"];
+            run.extend_from_slice(mode);
+            run.extend_from_slice(&["--", agent, "-h"]);
+            let out = written
+                .then()
+                .env("PATH", &path)
+                .args(&run)
+                .stdout_contains(&format!("ran {agent}\n[-h]\n"))
+                .any_stderr()
+                .lacks("Error")
+                .unchanged()
+                .run();
+            assert!(
+                !out.stderr.contains("Warning"),
+                "{agent} {mode:?}: {}",
+                out.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn an_unconfigured_agent_starts_with_a_warning() {
+    let test = Test::with_policy();
+    let bin = format!("{}/bin", test.home().display());
+    test.file("bin/claude", STAND_IN)
+        .mode("bin/claude", 0o755)
+        .env("PATH", &format!("{bin}:/usr/bin:/bin"))
+        .args(&["run", "--yolo", "-p", "default", "--", "claude"])
+        .stdout("ran claude\n")
+        .stderr_contains("Warning: claude is not configured in [targets] of config.toml")
+        .stderr_contains("wrote 2 file(s) for claude")
+        .run();
+}
+
+#[test]
+fn the_no_generate_hint_names_the_mode_and_profile() {
+    launch()
+        .args(&[
+            "run",
+            "--no-generate",
+            "--yolo",
+            "-p",
+            "default",
+            "--",
+            "codex",
+        ])
+        .status(1)
+        .stderr_contains("run `twsrt generate codex -w -p 'default' --yolo` first")
+        .unchanged()
+        .run();
+}
