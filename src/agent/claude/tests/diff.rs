@@ -5,16 +5,13 @@ use crate::agent::AgentDiff;
 use crate::agent::claude::diff;
 
 fn compared(fixture: &Fixture, yolo: bool) -> (Vec<String>, Vec<String>) {
-    match diff(&fixture.ctx(yolo), &fixture.home()).unwrap() {
-        AgentDiff::Compared {
-            mut missing,
-            mut extra,
-        } => {
+    match diff(&fixture.ctx(yolo), &fixture.home()).unwrap().texts() {
+        Some((mut missing, mut extra)) => {
             missing.sort();
             extra.sort();
             (missing, extra)
         }
-        other => panic!("{other:?}"),
+        None => panic!("target missing"),
     }
 }
 
