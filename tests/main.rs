@@ -10,6 +10,7 @@ mod claude_sync;
 mod compile_errors;
 mod config_cmd;
 mod diagnostics;
+mod diff_directions;
 mod diff_report;
 mod divergent_inputs;
 mod fuzz_regressions;

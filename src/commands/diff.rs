@@ -113,8 +113,14 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
     }
     if args.json {
         ui::data(&crate::pyjson::to_pretty(&report::to_json(&targets)));
-    } else if agent_drift {
-        ui::diff_legend(LEGEND_MISSING, LEGEND_EXTRA);
+    } else {
+        if agent_drift {
+            ui::diff_legend(LEGEND_MISSING, LEGEND_EXTRA);
+        }
+        // Like the warnings, only for a report that finished.
+        for (i, target) in targets.iter().enumerate() {
+            widening_line(target, i < canonical_count);
+        }
     }
     print_warnings(&warnings);
     crate::commands::generate::exit_without_freeing(compiled);
@@ -151,14 +157,6 @@ fn print_canonical(target: &Target) {
         return;
     }
     ui::drift(&format!("{label}: drift"));
-    if target.status == Status::Missing {
-        ui::note(&format!(
-            "{label}: {} is missing, which widens",
-            target.path
-        ));
-    } else {
-        widening_line(&label, target);
-    }
 }
 
 fn print_agent(target: &Target) {
@@ -187,12 +185,25 @@ fn print_agent(target: &Target) {
         ui::extra(&format!("  - {e}"));
     }
     ui::plain("");
-    widening_line(&target.name, target);
 }
 
 /// The stderr line of a drifted target: how many of its differences widen.
-fn widening_line(label: &str, target: &Target) {
-    let n = target.differences.len();
-    let w = widening(&target.differences);
-    ui::note(&format!("{label}: {w} of {n} differences widen"));
+fn widening_line(target: &Target, canonical: bool) {
+    let label = if canonical {
+        format!("{} canonical", target.name)
+    } else {
+        target.name.clone()
+    };
+    match target.status {
+        Status::NoDrift => {}
+        Status::Missing => ui::note(&format!(
+            "{label}: {} is missing, which widens",
+            target.path
+        )),
+        Status::Drift => {
+            let n = target.differences.len();
+            let w = widening(&target.differences);
+            ui::note(&format!("{label}: {w} of {n} differences widen"));
+        }
+    }
 }

@@ -732,3 +732,58 @@ fn every_recorded_case_matches_its_reference_preview() {
     let (preview, _) = f.preview(false).unwrap();
     assert_eq!(preview, f.expand(&read("norules", "preview.txt")));
 }
+
+#[test]
+fn codex_drift_entries_carry_the_direction_of_what_changed_inside_them() {
+    use crate::drift::Direction::{Narrowing, Widening};
+    let f = Fixture::case("merge");
+    f.apply();
+    let path = f.path(".codex/config.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let judged = |edited: String| {
+        std::fs::write(&path, edited).unwrap();
+        let AgentDiff::Compared(found) = f.diff().0.unwrap() else {
+            panic!("compared expected");
+        };
+        found
+            .into_iter()
+            .map(|d| (d.shown, d.side, d.entry, d.direction))
+            .collect::<Vec<_>>()
+    };
+    let loosened = judged(text.replace("\"~/.ssh\" = \"deny\"", "\"~/.ssh\" = \"write\""));
+    use crate::drift::Side::{Extra, Missing};
+    let profile = "config:permissions.twsrt".to_string();
+    assert_eq!(
+        loosened,
+        [
+            (
+                profile.clone(),
+                Missing,
+                "filesystem.~/.ssh = deny".into(),
+                Widening
+            ),
+            (
+                profile.clone(),
+                Extra,
+                "filesystem.~/.ssh = write".into(),
+                Widening
+            ),
+        ]
+    );
+    let tightened = judged(text.replace(
+        "approval_policy = \"on-request\"",
+        "approval_policy = \"untrusted\"",
+    ));
+    assert!(
+        tightened.iter().all(|d| d.3 == Narrowing) && tightened.len() == 2,
+        "{tightened:?}"
+    );
+    let elsewhere = judged(text.replace(
+        "default_permissions = \"twsrt\"",
+        "default_permissions = \"mine\"",
+    ));
+    assert!(
+        elsewhere.iter().all(|d| d.3 == Widening) && elsewhere.len() == 2,
+        "{elsewhere:?}"
+    );
+}

@@ -225,3 +225,31 @@ fn compare_reports_the_set_difference_sorted_and_deduplicated() {
         (vec![], vec!["x".into()])
     );
 }
+
+#[test]
+fn a_missing_deny_flag_or_an_extra_allow_flag_widens() {
+    use crate::drift::{Direction::*, Side::*};
+    let generated: Vec<String> = ["--allow-url 'a.io'", "--deny-tool 'shell(rm)'"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let existing = ["--allow-url 'b.io'", "--deny-tool 'shell(dd)'", "--yolo"];
+    let AgentDiff::Compared(got) = super::compare(&generated, &existing) else {
+        panic!("compared expected");
+    };
+    let got: Vec<_> = got
+        .into_iter()
+        .map(|d| (d.section, d.entry, d.side, d.direction))
+        .collect();
+    let row = |s: &str, e: &str, side, dir| (s.to_string(), e.to_string(), side, dir);
+    assert_eq!(
+        got,
+        [
+            row("--allow-url", "'a.io'", Missing, Narrowing),
+            row("--deny-tool", "'shell(rm)'", Missing, Widening),
+            row("--allow-url", "'b.io'", Extra, Widening),
+            row("--deny-tool", "'shell(dd)'", Extra, Narrowing),
+            row("--yolo", "", Extra, Widening),
+        ]
+    );
+}
