@@ -23,8 +23,8 @@ pub const EXIT_MISSING: i32 = 2;
 /// Each difference is a widening (the file on disk allows more or denies
 /// less than the policy) or a narrowing; stderr says how many widen per
 /// target. Exit codes: 0 no drift (or, with `--fail-on widening`, drift
-/// that only narrows), 1 drift, 2 an agent's target file is missing, 3 a
-/// configuration or policy error.
+/// that only narrows), 1 drift or an error in the policy, 2 an agent's
+/// target file is missing.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
     /// claude, copilot, codex or all.
