@@ -47,6 +47,7 @@ pub enum Command {
     Completions(commands::completions::CompletionsArgs),
     Test(commands::test::TestArgs),
     Doctor(commands::doctor::DoctorArgs),
+    Explain(commands::explain::ExplainArgs),
 }
 
 /// Run the parsed command line; the value is the process exit code.
@@ -73,6 +74,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Some(Command::Edit(args)) => commands::edit::run(&global, &args),
         Some(Command::Config(args)) => commands::config::run(&global, &args),
         Some(Command::Test(args)) => commands::test::run(&global, &args),
+        Some(Command::Explain(args)) => commands::explain::run(&global, &args),
         Some(Command::Doctor(args)) => commands::doctor::run(&global, &args),
         Some(Command::Completions(args)) => commands::completions::run(&args, Cli::command()),
     }

@@ -12,6 +12,7 @@ pub mod diff;
 pub mod doctor;
 pub mod edit;
 mod editor;
+pub mod explain;
 pub mod generate;
 mod kind_arg;
 pub mod profiles;

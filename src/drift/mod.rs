@@ -18,7 +18,9 @@
 //! - anything the model does not know (a key srt ignores, a number, an
 //!   odd value) widens: unknown fails closed.
 
+pub mod access;
 pub mod canonical;
+mod glob;
 pub mod report;
 
 use serde_json::Value;
