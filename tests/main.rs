@@ -13,6 +13,8 @@ mod diagnostics;
 mod diff_directions;
 mod diff_report;
 mod divergent_inputs;
+mod explain_cmd;
+mod explain_srt;
 mod fuzz_regressions;
 mod mutation;
 mod parity;

@@ -345,3 +345,6 @@ impl Decision {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
