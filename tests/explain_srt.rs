@@ -6,7 +6,6 @@
 use serde_json::Value;
 
 use crate::srt_real::{generated_home, results, srt, twsrt_test};
-use crate::support::*;
 
 /// The path or domain `explain` is asked for the rule a probe checked,
 /// and the access whose srt row must agree.
