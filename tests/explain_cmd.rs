@@ -240,3 +240,16 @@ fn a_query_that_is_no_path_domain_or_command_exits_2() {
         .unchanged()
         .run();
 }
+
+#[test]
+fn yolo_copilot_allows_what_no_deny_flag_stops() {
+    let doc = explain(policy(), &["--yolo", "--command", "git push origin"]);
+    assert_eq!(
+        row(&doc, "flags", "copilot", "command"),
+        ("allow".into(), Value::Null, Value::Null)
+    );
+    let doc = explain(policy(), &["--yolo", "--command", "rm -rf x"]);
+    assert_eq!(row(&doc, "flags", "copilot", "command").0, "deny");
+    let doc = explain(policy(), &["--yolo", "api.example.org"]);
+    assert_eq!(row(&doc, "flags", "copilot", "network").0, "allow");
+}

@@ -201,8 +201,8 @@ fn codex_rules(m: &Model, s: &Subject) -> Decision {
 }
 
 fn copilot_flags(m: &Model, s: &Subject) -> Decision {
-    match s {
-        Subject::Read(_) | Subject::Write(_) => not_covered("no app-layer rule"),
+    let decision = match s {
+        Subject::Read(_) | Subject::Write(_) => return not_covered("no app-layer rule"),
         Subject::Domain(d) => network_lists(m, d, "--allow-url / --deny-url", !m.yolo),
         Subject::Command(c) => {
             let mut decision = bash_command(m.bash, c);
@@ -216,7 +216,15 @@ fn copilot_flags(m: &Model, s: &Subject) -> Decision {
                 _ => not_covered("no --deny-tool flag covers it"),
             }
         }
+    };
+    if m.yolo && decision.verdict == Verdict::NotCovered {
+        // --yolo lets through whatever no --deny-* flag stops.
+        return Decision::default(
+            Verdict::Allow,
+            Some("--yolo allows what no --deny-* flag stops"),
+        );
     }
+    decision
 }
 
 /// An app layer holding the domain lists as its own rules: a denied
