@@ -49,6 +49,7 @@ pub enum Command {
     Doctor(commands::doctor::DoctorArgs),
     Audit(commands::audit::AuditArgs),
     Run(commands::run::RunArgs),
+    Explain(commands::explain::ExplainArgs),
 }
 
 /// Run the parsed command line; the value is the process exit code.
@@ -75,6 +76,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Some(Command::Edit(args)) => commands::edit::run(&global, &args),
         Some(Command::Config(args)) => commands::config::run(&global, &args),
         Some(Command::Test(args)) => commands::test::run(&global, &args),
+        Some(Command::Explain(args)) => commands::explain::run(&global, &args),
         Some(Command::Doctor(args)) => commands::doctor::run(&global, &args),
         Some(Command::Audit(args)) => commands::audit::run(&global, &args),
         Some(Command::Run(args)) => commands::run::run(&global, &args),

@@ -50,7 +50,12 @@ fn no_ansi_codes_off_a_terminal_even_without_no_color() {
         .status(1)
         .any_stdout()
         .lacks("\x1b")
-        .stderr(NO_ASK_TIER)
+        .stderr(&format!(
+            "Info: srt canonical: {{HOME}}/.srt-settings.json is missing, which widens\n\
+             Info: bash canonical: {{HOME}}/.config/twsrt/bash-rules.json is missing, which \
+             widens\n\
+             Info: copilot: 3 of 9 differences widen\n{NO_ASK_TIER}"
+        ))
         .run();
 }
 

@@ -89,7 +89,9 @@ fn canonical_drift_alone_has_no_legend() {
     t.args(&["diff", "copilot"])
         .status(1)
         .stdout("srt canonical: no drift\nbash canonical: drift\ncopilot: no drift\n")
-        .stderr(NO_ASK_TIER)
+        .stderr(&format!(
+            "Info: bash canonical: 2 of 2 differences widen\n{NO_ASK_TIER}"
+        ))
         .unchanged()
         .run();
 }
@@ -131,7 +133,11 @@ fn unconfigured_agents_are_skipped() {
         .args(&["diff", "copilot"])
         .status(1)
         .stdout("srt canonical: drift\nbash canonical: drift\n")
-        .stderr("Info: copilot skipped: [targets].copilot_output is not set in config.toml\n")
+        .stderr(
+            "Info: copilot skipped: [targets].copilot_output is not set in config.toml\n\
+             Info: srt canonical: {HOME}/.srt-settings.json is missing, which widens\n\
+             Info: bash canonical: {HOME}/.config/twsrt/bash-rules.json is missing, which widens\n",
+        )
         .unchanged()
         .run();
     let t = Test::with_policy()

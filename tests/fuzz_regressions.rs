@@ -6,7 +6,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 use twsrt::agent::claude::Claude;
 use twsrt::agent::copilot::Copilot;
-use twsrt::agent::{Agent, AgentDiff, Ctx};
+use twsrt::agent::{Agent, Ctx};
 use twsrt::compile::compile;
 use twsrt::compose::{ParsedFragment, compose};
 use twsrt::config::Config;
@@ -158,17 +158,13 @@ fn copilot_diff_reads_back_values_with_line_breaks() {
     let rendering = Copilot.preview(&ctx, &mut Vec::new()).unwrap();
     std::fs::write(dir.path().join("flags"), format!("{rendering}\n")).unwrap();
     assert_eq!(
-        Copilot.diff(&ctx, &mut Vec::new()).unwrap(),
-        AgentDiff::Compared {
-            missing: vec![],
-            extra: vec![]
-        }
+        Copilot.diff(&ctx, &mut Vec::new()).unwrap().texts(),
+        Some((vec![], vec![]))
     );
     // A changed value on either line of a multi-line flag is drift.
     let edited = rendering.replace("two", "six");
     std::fs::write(dir.path().join("flags"), format!("{edited}\n")).unwrap();
-    let AgentDiff::Compared { missing, extra } = Copilot.diff(&ctx, &mut Vec::new()).unwrap()
-    else {
+    let Some((missing, extra)) = Copilot.diff(&ctx, &mut Vec::new()).unwrap().texts() else {
         panic!("compared expected");
     };
     assert_eq!(missing.len(), 1, "{missing:?}");

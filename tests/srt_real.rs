@@ -25,7 +25,7 @@ fn find_srt() -> Option<PathBuf> {
 
 /// The srt binary, or None (after a loud message) when it is missing and
 /// this is not CI.
-fn srt() -> Option<String> {
+pub fn srt() -> Option<String> {
     match find_srt() {
         Some(path) => Some(path.display().to_string()),
         None if std::env::var_os("CI").is_some() => panic!(
@@ -57,7 +57,7 @@ const POLICY: &str = r#"{
 /// A HOME with planted secrets (a key in a directory, a token file, a
 /// credentials file behind a symlinked directory), a write-protected file in
 /// a writable directory, and the compiled settings written by `generate -w`.
-fn generated_home() -> Output {
+pub fn generated_home() -> Output {
     Test::with_policy()
         .file(SRT_FRAGMENT, POLICY)
         .file(".ssh/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
@@ -84,7 +84,7 @@ const DEAD_PROXY: &str = "http://127.0.0.1:9";
 
 /// `twsrt <args>` in the HOME of `home`, with srt's location and a TMPDIR
 /// that must be empty again afterwards.
-fn twsrt_test(home: Output, srt: &str, args: &[&str]) -> Test {
+pub fn twsrt_test(home: Output, srt: &str, args: &[&str]) -> Test {
     home.then()
         .args(args)
         .env("TWSRT_SRT", srt)
@@ -93,7 +93,7 @@ fn twsrt_test(home: Output, srt: &str, args: &[&str]) -> Test {
         .clean_tmpdir()
 }
 
-fn results(run: &Output) -> Vec<Value> {
+pub fn results(run: &Output) -> Vec<Value> {
     let json: Value = serde_json::from_str(&run.stdout)
         .unwrap_or_else(|e| panic!("{e}\n--- stdout\n{}--- stderr\n{}", run.stdout, run.stderr));
     json["results"].as_array().unwrap().clone()

@@ -164,8 +164,5 @@ fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
     // `sandbox` that is a string) is an error here too, not drift.
     merge::check_shape(&on_disk, &target)?;
     let entries = diff::entries(&generated, &on_disk);
-    Ok(AgentDiff::Compared {
-        missing: entries.missing,
-        extra: entries.extra,
-    })
+    Ok(AgentDiff::Compared(entries.into_differences()))
 }

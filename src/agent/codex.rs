@@ -3,6 +3,7 @@
 //!
 //! Output does not depend on the mode: yolo and full render the same files.
 
+mod directions;
 mod drift;
 mod merge;
 mod pathshape;
@@ -223,8 +224,5 @@ fn diff(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<AgentDiff> {
     reminders(ctx, &mut found);
     network_reminder(&fragment, Some(&existing), &mut found);
     warnings.extend(found);
-    Ok(AgentDiff::Compared {
-        missing: result.missing,
-        extra: result.extra,
-    })
+    Ok(AgentDiff::Compared(result.differences))
 }

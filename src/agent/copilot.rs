@@ -1,10 +1,12 @@
 //! Copilot CLI: it has no settings file for tool permissions, so twsrt emits
 //! launch flags, one per line, each ending in ` \` to paste into a command.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::Config;
+use crate::drift::{self, Difference, Side};
 use crate::error::{Error, Result};
 use crate::paths::yolo_variant;
 use crate::plan::{FileKind, Plan};
@@ -240,9 +242,11 @@ fn flag_lines(text: &str) -> Vec<&str> {
 }
 
 /// The flags as sets: generated but not in the file are missing, in the
-/// file but not generated are extra (both sorted). A file twsrt wrote holds
+/// file but not generated are extra (each once). A file twsrt wrote holds
 /// the flags in the order they are generated, so the leading flags both
-/// sides share are set aside without a lookup.
+/// sides share are set aside without a lookup. A `--deny-*` flag restricts
+/// and an `--allow-*` flag grants (see [`crate::drift`]); any other flag
+/// fails closed.
 fn compare(generated: &[String], existing: &[&str]) -> AgentDiff {
     let shared = generated
         .iter()
@@ -250,15 +254,20 @@ fn compare(generated: &[String], existing: &[&str]) -> AgentDiff {
         .take_while(|(g, e)| g.as_str() == **e)
         .count();
     if shared == generated.len() && shared == existing.len() {
-        return AgentDiff::Compared {
-            missing: Vec::new(),
-            extra: Vec::new(),
-        };
+        return AgentDiff::Compared(Vec::new());
     }
-    crate::agent::set_diff(
-        generated.iter().map(String::as_str),
-        existing.iter().copied(),
-    )
+    let want: HashSet<&str> = generated.iter().map(String::as_str).collect();
+    let have: HashSet<&str> = existing.iter().copied().collect();
+    let mut differences = Vec::new();
+    for (side, these, others) in [(Side::Missing, &want, &have), (Side::Extra, &have, &want)] {
+        for flag in these.iter().filter(|f| !others.contains(*f)) {
+            let (name, value) = flag.split_once(' ').unwrap_or((flag, ""));
+            let direction = drift::entry_direction(drift::list_meaning(name), side);
+            differences.push(Difference::new(name, value, flag, side, direction));
+        }
+    }
+    differences.sort_by(|a, b| (a.side, &a.shown).cmp(&(b.side, &b.shown)));
+    AgentDiff::Compared(differences)
 }
 
 #[cfg(test)]

@@ -5,11 +5,11 @@ pub mod claude;
 pub mod codex;
 pub mod copilot;
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 
 use crate::compile::Compiled;
 use crate::config::Config;
+use crate::drift::{Difference, Side};
 use crate::error::Result;
 use crate::plan::Plan;
 use crate::rules::SecurityRule;
@@ -57,11 +57,9 @@ pub type Warnings = Vec<String>;
 /// The result of comparing one agent's generated configuration with disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AgentDiff {
-    /// Both sides were read. Entries are unsorted; the caller sorts them.
-    Compared {
-        missing: Vec<String>,
-        extra: Vec<String>,
-    },
+    /// Both sides were read: every difference with its direction, unsorted
+    /// (the caller sorts them).
+    Compared(Vec<Difference>),
     /// The agent's target file does not exist (diff exits 2). The message
     /// is printed as an error.
     TargetMissing(String),
@@ -112,25 +110,20 @@ pub fn names() -> Vec<&'static str> {
     registry().iter().map(|a| a.name()).collect()
 }
 
-/// Compare two entry lists as sets: `missing` are generated but not on
-/// disk, `extra` are on disk but not generated; both sorted.
-pub fn set_diff<'a>(
-    generated: impl IntoIterator<Item = &'a str>,
-    existing: impl IntoIterator<Item = &'a str>,
-) -> AgentDiff {
-    let have: HashSet<&str> = existing.into_iter().collect();
-    let want: HashSet<&str> = generated.into_iter().collect();
-    let mut missing: Vec<String> = want
-        .iter()
-        .filter(|g| !have.contains(*g))
-        .map(|s| s.to_string())
-        .collect();
-    let mut extra: Vec<String> = have
-        .iter()
-        .filter(|e| !want.contains(*e))
-        .map(|s| s.to_string())
-        .collect();
-    missing.sort();
-    extra.sort();
-    AgentDiff::Compared { missing, extra }
+impl AgentDiff {
+    /// How the text report spells the missing and the extra entries, in
+    /// the order they were found (`None` for a missing target).
+    pub fn texts(&self) -> Option<(Vec<String>, Vec<String>)> {
+        let AgentDiff::Compared(differences) = self else {
+            return None;
+        };
+        let of = |side: Side| {
+            differences
+                .iter()
+                .filter(|d| d.side == side)
+                .map(|d| d.shown.clone())
+                .collect()
+        };
+        Some((of(Side::Missing), of(Side::Extra)))
+    }
 }

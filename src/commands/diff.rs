@@ -1,17 +1,30 @@
-//! `twsrt diff`: the CI drift gate. Exit 0 clean, 1 drift, 2 a target missing.
+//! `twsrt diff`: the CI drift gate. Exit 0 clean, 1 drift, 2 a target
+//! missing. Every difference also gets a direction (widening or
+//! narrowing, from [`crate::drift`]): stderr says how many widen,
+//! `--json` prints them all, `--fail-on widening` gates on them alone.
 
-use clap::Args;
+mod canonical;
+
+use clap::{Args, ValueEnum};
 
 use crate::agent::{AgentDiff, Ctx, Warnings};
 use crate::commands::{Global, lifecycle_facts, print_warnings, select_agents};
 use crate::compile::compile;
+use crate::drift::report::{self, Status, Target};
+use crate::drift::{Side, widening};
 use crate::error::{Error, Result};
 use crate::ui;
 
 pub const EXIT_DRIFT: i32 = 1;
 pub const EXIT_MISSING: i32 = 2;
 
-/// Compare the compiled policy with the files on disk (exit 0 clean, 1 drift, 2 missing).
+/// Compare the compiled policy with the files on disk.
+///
+/// Each difference is a widening (the file on disk allows more or denies
+/// less than the policy) or a narrowing; stderr says how many widen per
+/// target. Exit codes: 0 no drift (or, with `--fail-on widening`, drift
+/// that only narrows), 1 drift or an error in the policy, 2 an agent's
+/// target file is missing.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
     /// claude, copilot, codex or all.
@@ -25,6 +38,22 @@ pub struct DiffArgs {
     /// The profile to compile instead of default_profile.
     #[arg(short, long, value_name = "NAME")]
     pub profile: Option<String>,
+
+    /// Print one JSON object on stdout instead of the report: every
+    /// target with its status (`no drift`, `drift`, `missing`) and its
+    /// differences (section, entry, side, direction).
+    #[arg(long)]
+    pub json: bool,
+
+    /// Which drift exits 1: `any` (the default) or only `widening`.
+    #[arg(long, value_enum, value_name = "WHAT", default_value = "any")]
+    pub fail_on: FailOn,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Any,
+    Widening,
 }
 
 /// The legend printed once after the drifted agents' entries.
@@ -38,59 +67,143 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
     ui::debug(|| lifecycle_facts(&compiled.profile.name, args.yolo, &agents));
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     let mut warnings: Warnings = Vec::new();
-    let mut drift = false;
-
+    let mut targets = Vec::new();
+    let canonical_count = compiled.canonical.len();
     for doc in &compiled.canonical {
-        let label = format!("{} canonical", doc.kind.name());
-        if doc.matches_output()? {
-            ui::success(&format!("{label}: no drift"));
-        } else {
-            drift = true;
-            ui::drift(&format!("{label}: drift"));
+        let target = canonical::target(doc)?;
+        if !args.json {
+            print_canonical(&target);
         }
+        targets.push(target);
     }
-
     let mut agent_drift = false;
     for agent in &agents {
-        // An error or a missing target ends the report; the warnings of a
-        // report that never finished are not worth reading.
+        let path = agent.target(&ctx).display().to_string();
+        let mut target = Target {
+            name: agent.name().to_string(),
+            path,
+            status: Status::NoDrift,
+            differences: Vec::new(),
+        };
         match agent.diff(&ctx, &mut warnings)? {
-            AgentDiff::TargetMissing(message) => {
+            // In the text report a missing target ends it; the warnings of
+            // a report that never finished are not worth reading.
+            AgentDiff::TargetMissing(message) if !args.json => {
                 return Err(Error::WithCode {
                     message,
                     code: EXIT_MISSING,
                 });
             }
-            AgentDiff::Compared {
-                mut missing,
-                mut extra,
-            } => {
-                if missing.is_empty() && extra.is_empty() {
-                    ui::success(&format!("{}: no drift", agent.name()));
-                    continue;
+            AgentDiff::TargetMissing(message) => {
+                ui::error(&message);
+                target.status = Status::Missing;
+            }
+            AgentDiff::Compared(differences) => {
+                if !differences.is_empty() {
+                    target.status = Status::Drift;
+                    agent_drift = true;
                 }
-                agent_drift = true;
-                missing.sort();
-                extra.sort();
-                ui::drift_header(
-                    agent.name(),
-                    &format!("{} missing, {} extra", missing.len(), extra.len()),
-                    &agent.target(&ctx).display().to_string(),
-                );
-                for m in &missing {
-                    ui::missing(&format!("  + {m}"));
+                target.differences = differences;
+                if !args.json {
+                    print_agent(&target);
                 }
-                for e in &extra {
-                    ui::extra(&format!("  - {e}"));
-                }
-                ui::plain("");
             }
         }
+        targets.push(target);
     }
-    if agent_drift {
-        ui::diff_legend(LEGEND_MISSING, LEGEND_EXTRA);
+    if args.json {
+        ui::data(&crate::pyjson::to_pretty(&report::to_json(&targets)));
+    } else {
+        if agent_drift {
+            ui::diff_legend(LEGEND_MISSING, LEGEND_EXTRA);
+        }
+        // Like the warnings, only for a report that finished.
+        for (i, target) in targets.iter().enumerate() {
+            widening_line(target, i < canonical_count);
+        }
     }
     print_warnings(&warnings);
     crate::commands::generate::exit_without_freeing(compiled);
-    Ok(if drift || agent_drift { EXIT_DRIFT } else { 0 })
+    Ok(exit_code(&targets, canonical_count, args.fail_on))
+}
+
+/// 2 when an agent's target is missing (a missing canonical file is drift,
+/// as it always was); otherwise 1 for drift `fail_on` counts.
+/// The first `canonical` targets are the canonical outputs.
+fn exit_code(targets: &[Target], canonical: usize, fail_on: FailOn) -> i32 {
+    let agent_missing = targets
+        .iter()
+        .skip(canonical)
+        .any(|t| t.status == Status::Missing);
+    if agent_missing {
+        return EXIT_MISSING;
+    }
+    let drifted = targets.iter().any(|t| t.status != Status::NoDrift);
+    match fail_on {
+        FailOn::Any if drifted => EXIT_DRIFT,
+        FailOn::Widening if targets.iter().any(Target::widens) => EXIT_DRIFT,
+        FailOn::Widening if drifted => {
+            ui::note("every difference narrows the policy; exit 0 (--fail-on widening)");
+            0
+        }
+        _ => 0,
+    }
+}
+
+fn print_canonical(target: &Target) {
+    let label = format!("{} canonical", target.name);
+    if target.status == Status::NoDrift {
+        ui::success(&format!("{label}: no drift"));
+        return;
+    }
+    ui::drift(&format!("{label}: drift"));
+}
+
+fn print_agent(target: &Target) {
+    if target.differences.is_empty() {
+        ui::success(&format!("{}: no drift", target.name));
+        return;
+    }
+    let sorted = report::sorted(&target.differences);
+    let shown = |side: Side| -> Vec<&str> {
+        sorted
+            .iter()
+            .filter(|d| d.side == side)
+            .map(|d| d.shown.as_str())
+            .collect()
+    };
+    let (missing, extra) = (shown(Side::Missing), shown(Side::Extra));
+    ui::drift_header(
+        &target.name,
+        &format!("{} missing, {} extra", missing.len(), extra.len()),
+        &target.path,
+    );
+    for m in &missing {
+        ui::missing(&format!("  + {m}"));
+    }
+    for e in &extra {
+        ui::extra(&format!("  - {e}"));
+    }
+    ui::plain("");
+}
+
+/// The stderr line of a drifted target: how many of its differences widen.
+fn widening_line(target: &Target, canonical: bool) {
+    let label = if canonical {
+        format!("{} canonical", target.name)
+    } else {
+        target.name.clone()
+    };
+    match target.status {
+        Status::NoDrift => {}
+        Status::Missing => ui::note(&format!(
+            "{label}: {} is missing, which widens",
+            target.path
+        )),
+        Status::Drift => {
+            let n = target.differences.len();
+            let w = widening(&target.differences);
+            ui::note(&format!("{label}: {w} of {n} differences widen"));
+        }
+    }
 }

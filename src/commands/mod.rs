@@ -13,6 +13,7 @@ pub mod diff;
 pub mod doctor;
 pub mod edit;
 mod editor;
+pub mod explain;
 pub mod generate;
 mod kind_arg;
 pub mod profiles;

@@ -7,6 +7,7 @@
 //! `filesystem.config:KEY` and `sandbox.config:KEY` for a pass-through key
 //! whose value differs (listed as missing when generated, as extra when on
 //! disk; a `null` counts as absent, and values compare as Python's `==`).
+//! Each entry also gets its direction from [`crate::drift`], by its section.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -16,11 +17,14 @@ use serde_json::{Map, Value};
 use crate::agent::claude::merge::is_managed_allow;
 use crate::agent::claude::render::{MANAGED_PATH_LISTS, NETWORK_KEYS, SANDBOX_KEYS};
 use crate::compose::equality_key;
+use crate::drift::{self, Difference, Side};
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Entries {
     pub missing: Vec<String>,
     pub extra: Vec<String>,
+    /// The directions of the entries of `missing` and `extra`.
+    pub directed: Vec<Difference>,
 }
 
 /// Compare `generated` with `on_disk`. A section of the wrong type on
@@ -36,6 +40,7 @@ pub fn entries(generated: &Map<String, Value>, on_disk: &Map<String, Value>) -> 
         let managed = |s: &str| section != "allow" || is_managed_allow(s);
         out.compare_sets(
             "",
+            &format!("permissions.{section}"),
             list(gen_permissions, section),
             list(disk_permissions, section),
             managed,
@@ -48,18 +53,29 @@ pub fn entries(generated: &Map<String, Value>, on_disk: &Map<String, Value>) -> 
     );
     out.compare_sets(
         "network:",
+        "sandbox.network.allowedDomains",
         list(gen_network, "allowedDomains"),
         list(disk_network, "allowedDomains"),
         |_| true,
     );
-    out.compare_keys("network.config", &NETWORK_KEYS, gen_network, disk_network);
     out.compare_keys(
-        "filesystem.config",
+        ("network.config", "sandbox.network"),
+        &NETWORK_KEYS,
+        gen_network,
+        disk_network,
+    );
+    out.compare_keys(
+        ("filesystem.config", "sandbox.filesystem"),
         &MANAGED_PATH_LISTS,
         object(gen_sandbox, "filesystem"),
         object(disk_sandbox, "filesystem"),
     );
-    out.compare_keys("sandbox.config", &SANDBOX_KEYS, gen_sandbox, disk_sandbox);
+    out.compare_keys(
+        ("sandbox.config", "sandbox"),
+        &SANDBOX_KEYS,
+        gen_sandbox,
+        disk_sandbox,
+    );
     out
 }
 
@@ -71,6 +87,7 @@ impl Entries {
     fn compare_sets(
         &mut self,
         prefix: &str,
+        section: &str,
         want: &[Value],
         have: &[Value],
         keep: impl Fn(&str) -> bool,
@@ -88,14 +105,22 @@ impl Entries {
             have.iter().map(String::as_str).collect(),
         );
         let mut reported = HashSet::new();
-        for text in &want {
-            if !have_set.contains(text.as_str()) && reported.insert(text) {
-                self.missing.push(format!("{prefix}{text}"));
-            }
-        }
-        for text in &have {
-            if !want_set.contains(text.as_str()) && reported.insert(text) {
-                self.extra.push(format!("{prefix}{text}"));
+        let meaning = drift::list_meaning(section.rsplit('.').next().unwrap_or(section));
+        for (side, these, others) in [
+            (Side::Missing, &want, &have_set),
+            (Side::Extra, &have, &want_set),
+        ] {
+            for text in these {
+                if !others.contains(text.as_str()) && reported.insert(text) {
+                    let shown = format!("{prefix}{text}");
+                    let direction = drift::entry_direction(meaning, side);
+                    self.directed
+                        .push(Difference::new(section, text, &shown, side, direction));
+                    match side {
+                        Side::Missing => self.missing.push(shown),
+                        Side::Extra => self.extra.push(shown),
+                    }
+                }
             }
         }
     }
@@ -104,7 +129,7 @@ impl Entries {
     /// extra when on disk (`null` counts as absent).
     fn compare_keys(
         &mut self,
-        prefix: &str,
+        (prefix, section): (&str, &str),
         keys: &[&str],
         generated: &Map<String, Value>,
         on_disk: &Map<String, Value>,
@@ -120,13 +145,51 @@ impl Entries {
             if same {
                 continue;
             }
-            if want.is_some() {
-                self.missing.push(format!("{prefix}:{key}"));
-            }
-            if have.is_some() {
-                self.extra.push(format!("{prefix}:{key}"));
+            let direction = drift::value_change(key, want, have);
+            for (side, value) in [(Side::Missing, want), (Side::Extra, have)] {
+                let Some(value) = value else { continue };
+                let shown = format!("{prefix}:{key}");
+                let entry = drift::canonical::shown(value);
+                let section = format!("{section}.{key}");
+                self.directed
+                    .push(Difference::new(&section, &entry, &shown, side, direction));
+                match side {
+                    Side::Missing => self.missing.push(shown),
+                    Side::Extra => self.extra.push(shown),
+                }
             }
         }
+    }
+}
+
+impl Entries {
+    /// Every entry of `missing` and `extra` with its direction; one that no
+    /// section judged (added to the lists directly) fails closed.
+    pub fn into_differences(self) -> Vec<Difference> {
+        let Entries {
+            missing,
+            extra,
+            mut directed,
+        } = self;
+        let sides = [(Side::Missing, missing), (Side::Extra, extra)];
+        let mut out = Vec::new();
+        for (side, texts) in sides {
+            for text in texts {
+                match directed
+                    .iter()
+                    .position(|d| d.side == side && d.shown == text)
+                {
+                    Some(i) => out.push(directed.swap_remove(i)),
+                    None => out.push(Difference::plain(
+                        "",
+                        &text,
+                        side,
+                        drift::Direction::Widening,
+                    )),
+                }
+            }
+        }
+        out
     }
 }
 

@@ -3,35 +3,108 @@
 
 use std::path::Path;
 
+use serde_json::Value;
 use toml_edit::{Document, Item, Table};
 
+use super::directions;
 use super::merge::{LEGACY_KEYS, check_permissions, fragment_doc, parse_existing, reject_legacy};
 use super::render::OWNED_KEYS;
+use crate::drift::canonical::shown;
+use crate::drift::{Difference, Direction, Side};
 use crate::error::{Error, Result};
 use crate::tomltext::toml_to_json;
 
 #[derive(Debug, Default)]
 pub struct Drift {
-    pub missing: Vec<String>,
-    pub extra: Vec<String>,
+    /// Each entry with its direction (`config:<key>` or `rules:<path>`).
+    pub differences: Vec<Difference>,
 }
 
+/// How a changed managed value is judged: its value in the policy, on disk.
+type Judge = fn(&str, Option<&Value>, Option<&Value>) -> Direction;
+
 impl Drift {
-    /// A managed item that should be `expected` and is `existing` on disk:
-    /// absent is missing; different (by value, not by formatting) is both.
-    fn check(&mut self, entry: String, expected: Option<&Item>, existing: Option<&Item>) {
-        let Some(existing) = existing else {
-            self.missing.push(entry);
-            return;
-        };
+    /// A managed item `key` that should be `expected` and is `existing` on
+    /// disk: absent is missing; different (by value, not by formatting) is
+    /// both. `judge` gives the direction.
+    fn check(&mut self, key: &str, expected: Option<&Item>, existing: Option<&Item>, judge: Judge) {
         let want = expected.and_then(toml_to_json);
-        let have = toml_to_json(existing);
-        if want.is_none() || want != have {
-            self.missing.push(entry.clone());
-            self.extra.push(entry);
+        let have = existing.and_then(toml_to_json);
+        if existing.is_some() && want.is_some() && want == have {
+            return;
+        }
+        let direction = judge(key, want.as_ref(), have.as_ref());
+        let text = format!("config:{key}");
+        let entry = |v: &Option<Value>| v.as_ref().map(shown).unwrap_or_default();
+        self.differences.push(Difference::new(
+            key,
+            &entry(&want),
+            &text,
+            Side::Missing,
+            direction,
+        ));
+        if existing.is_some() {
+            self.differences.push(Difference::new(
+                key,
+                &entry(&have),
+                &text,
+                Side::Extra,
+                direction,
+            ));
         }
     }
 }
+
+impl Drift {
+    /// `[permissions.twsrt]`, one entry (`config:permissions.twsrt`) on each
+    /// side it is on; its direction and its spelling in `--json` (the changed
+    /// values, `path = value`) come from the values inside it.
+    fn check_profile(&mut self, expected: Option<&Item>, existing: Option<&Item>) {
+        let want = expected.and_then(toml_to_json);
+        let have = existing.and_then(toml_to_json);
+        if existing.is_some() && want.is_some() && want == have {
+            return;
+        }
+        let changes = directions::profile(want.as_ref(), have.as_ref());
+        let direction = changes
+            .iter()
+            .fold(Direction::Narrowing, |d, c| d.or(c.direction));
+        // Values toml_to_json cannot hold (a date) leave no change behind.
+        let direction = if changes.is_empty() {
+            Direction::Widening
+        } else {
+            direction
+        };
+        let spelled = |value: fn(&directions::Change) -> Option<&Value>| {
+            changes
+                .iter()
+                .filter_map(|c| value(c).map(|v| format!("{} = {}", c.path, shown(v))))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let text = "config:permissions.twsrt";
+        let missing = spelled(|c| c.policy.as_ref());
+        self.differences.push(Difference::new(
+            PROFILE,
+            &missing,
+            text,
+            Side::Missing,
+            direction,
+        ));
+        if existing.is_some() {
+            let extra = spelled(|c| c.disk.as_ref());
+            self.differences.push(Difference::new(
+                PROFILE,
+                &extra,
+                text,
+                Side::Extra,
+                direction,
+            ));
+        }
+    }
+}
+
+const PROFILE: &str = "permissions.twsrt";
 
 /// Owned keys and `permissions.twsrt` of config.toml (`config:<key>` entries).
 /// `fragment` is the text [`super::render::fragment`] rendered.
@@ -78,13 +151,9 @@ fn compare_config_reporting(existing: &str, fragment: &str, path: &Path) -> Resu
 fn compare_tables(frag: &Table, doc: &Table) -> Drift {
     let mut drift = Drift::default();
     for (key, _) in OWNED_KEYS {
-        drift.check(format!("config:{key}"), frag.get(key), doc.get(key));
+        drift.check(key, frag.get(key), doc.get(key), directions::owned_key);
     }
-    drift.check(
-        "config:permissions.twsrt".into(),
-        profile(frag),
-        profile(doc),
-    );
+    drift.check_profile(profile(frag), profile(doc));
     drift
 }
 
@@ -96,9 +165,14 @@ fn profile(doc: &Table) -> Option<&Item> {
 pub fn compare_rules(path: &Path, expected: &str, drift: &mut Drift) -> Result<()> {
     let on_disk = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     if on_disk != expected.as_bytes() {
-        let entry = format!("rules:{}", path.display());
-        drift.missing.push(entry.clone());
-        drift.extra.push(entry);
+        let entry = path.display().to_string();
+        let text = format!("rules:{entry}");
+        let direction = directions::rules(expected, &String::from_utf8_lossy(&on_disk));
+        for side in [Side::Missing, Side::Extra] {
+            drift
+                .differences
+                .push(Difference::new("rules", &entry, &text, side, direction));
+        }
     }
     Ok(())
 }
@@ -153,7 +227,7 @@ mod tests {
         for profile in &profiles {
             let text = fragment(profile);
             let drift = compare_config_reporting(&text, &text, Path::new("c.toml")).unwrap();
-            assert!(drift.missing.is_empty() && drift.extra.is_empty(), "{text}");
+            assert!(drift.differences.is_empty(), "{text}");
         }
     }
 
@@ -188,7 +262,7 @@ mod tests {
         ];
         let path = Path::new("config.toml");
         let show = |r: Result<Drift>| match r {
-            Ok(d) => format!("{:?} {:?}", d.missing, d.extra),
+            Ok(d) => format!("{:?}", d.differences),
             Err(e) => format!("error: {e}"),
         };
         for fragment in &fragments {

@@ -537,13 +537,7 @@ fn diff_reports_missing_files_then_drift_entries() {
     );
     f.apply();
     let (result, warnings) = f.diff();
-    assert_eq!(
-        result.unwrap(),
-        AgentDiff::Compared {
-            missing: vec![],
-            extra: vec![]
-        }
-    );
+    assert_eq!(result.unwrap().texts(), Some((vec![], vec![])));
     assert_eq!(warnings.len(), 5);
 
     // Formatting, comments and key order inside the profile are not drift.
@@ -560,13 +554,7 @@ fn diff_reports_missing_files_then_drift_entries() {
             "extends=\":workspace\"   # base\ndescription = ",
         );
     std::fs::write(&path, &reordered).unwrap();
-    assert_eq!(
-        f.diff().0.unwrap(),
-        AgentDiff::Compared {
-            missing: vec![],
-            extra: vec![]
-        }
-    );
+    assert_eq!(f.diff().0.unwrap().texts(), Some((vec![], vec![])));
 
     let drifted = text
         .replace(
@@ -582,20 +570,20 @@ fn diff_reports_missing_files_then_drift_entries() {
     std::fs::write(&rules, rules_text).unwrap();
     let rules_entry = format!("rules:{}", rules.display());
     assert_eq!(
-        f.diff().0.unwrap(),
-        AgentDiff::Compared {
-            missing: vec![
+        f.diff().0.unwrap().texts(),
+        Some((
+            vec![
                 "config:approval_policy".into(),
                 "config:approvals_reviewer".into(),
                 "config:permissions.twsrt".into(),
                 rules_entry.clone(),
             ],
-            extra: vec![
+            vec![
                 "config:approval_policy".into(),
                 "config:permissions.twsrt".into(),
                 rules_entry,
             ],
-        }
+        ))
     );
 
     let without_profile = &text[..text.find("\n[permissions.twsrt]").unwrap()];
@@ -607,14 +595,14 @@ fn diff_reports_missing_files_then_drift_entries() {
     )
     .unwrap();
     assert_eq!(
-        f.diff().0.unwrap(),
-        AgentDiff::Compared {
-            missing: vec![
+        f.diff().0.unwrap().texts(),
+        Some((
+            vec![
                 "config:allow_login_shell".into(),
                 "config:permissions.twsrt".into()
             ],
-            extra: vec!["config:allow_login_shell".into()],
-        }
+            vec!["config:allow_login_shell".into()],
+        ))
     );
 }
 
@@ -630,11 +618,11 @@ fn an_empty_extra_table_in_the_profile_is_drift() {
     )
     .unwrap();
     assert_eq!(
-        f.diff().0.unwrap(),
-        AgentDiff::Compared {
-            missing: vec!["config:permissions.twsrt".into()],
-            extra: vec!["config:permissions.twsrt".into()],
-        }
+        f.diff().0.unwrap().texts(),
+        Some((
+            vec!["config:permissions.twsrt".into()],
+            vec!["config:permissions.twsrt".into()],
+        ))
     );
 }
 
@@ -743,4 +731,59 @@ fn every_recorded_case_matches_its_reference_preview() {
     let f = Fixture::case_with_targets("norules", "codex_config = \"c.toml\"\n");
     let (preview, _) = f.preview(false).unwrap();
     assert_eq!(preview, f.expand(&read("norules", "preview.txt")));
+}
+
+#[test]
+fn codex_drift_entries_carry_the_direction_of_what_changed_inside_them() {
+    use crate::drift::Direction::{Narrowing, Widening};
+    let f = Fixture::case("merge");
+    f.apply();
+    let path = f.path(".codex/config.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let judged = |edited: String| {
+        std::fs::write(&path, edited).unwrap();
+        let AgentDiff::Compared(found) = f.diff().0.unwrap() else {
+            panic!("compared expected");
+        };
+        found
+            .into_iter()
+            .map(|d| (d.shown, d.side, d.entry, d.direction))
+            .collect::<Vec<_>>()
+    };
+    let loosened = judged(text.replace("\"~/.ssh\" = \"deny\"", "\"~/.ssh\" = \"write\""));
+    use crate::drift::Side::{Extra, Missing};
+    let profile = "config:permissions.twsrt".to_string();
+    assert_eq!(
+        loosened,
+        [
+            (
+                profile.clone(),
+                Missing,
+                "filesystem.~/.ssh = deny".into(),
+                Widening
+            ),
+            (
+                profile.clone(),
+                Extra,
+                "filesystem.~/.ssh = write".into(),
+                Widening
+            ),
+        ]
+    );
+    let tightened = judged(text.replace(
+        "approval_policy = \"on-request\"",
+        "approval_policy = \"untrusted\"",
+    ));
+    assert!(
+        tightened.iter().all(|d| d.3 == Narrowing) && tightened.len() == 2,
+        "{tightened:?}"
+    );
+    let elsewhere = judged(text.replace(
+        "default_permissions = \"twsrt\"",
+        "default_permissions = \"mine\"",
+    ));
+    assert!(
+        elsewhere.iter().all(|d| d.3 == Widening) && elsewhere.len() == 2,
+        "{elsewhere:?}"
+    );
 }

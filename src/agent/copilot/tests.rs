@@ -112,11 +112,11 @@ fn diff_compares_flag_lines_as_sets() {
     let edited = FULL.replace("--deny-tool 'shell(rm)' \\\n", "") + "\n--allow-tool 'x' \\\n";
     std::fs::write(&target, edited).unwrap();
     assert_eq!(
-        Copilot.diff(&ctx, &mut Vec::new()).unwrap(),
-        AgentDiff::Compared {
-            missing: vec!["--deny-tool 'shell(rm)'".into()],
-            extra: vec!["--allow-tool 'x'".into()]
-        }
+        Copilot.diff(&ctx, &mut Vec::new()).unwrap().texts(),
+        Some((
+            vec!["--deny-tool 'shell(rm)'".into()],
+            vec!["--allow-tool 'x'".into()]
+        ))
     );
     assert!(Path::new(&target).exists());
 }
@@ -206,9 +206,9 @@ fn flag_lines_read_back_like_line_by_line_accumulation() {
 fn compare_reports_the_set_difference_sorted_and_deduplicated() {
     let diff = |g: &[&str], e: &[&str]| {
         let g: Vec<String> = g.iter().map(|s| s.to_string()).collect();
-        match super::compare(&g, e) {
-            AgentDiff::Compared { missing, extra } => (missing, extra),
-            other => panic!("{other:?}"),
+        match super::compare(&g, e).texts() {
+            Some(texts) => texts,
+            None => panic!("target missing"),
         }
     };
     let none: (Vec<String>, Vec<String>) = (vec![], vec![]);
@@ -223,5 +223,33 @@ fn compare_reports_the_set_difference_sorted_and_deduplicated() {
     assert_eq!(
         diff(&["a", "b", "c"], &["a", "c", "b", "x"]),
         (vec![], vec!["x".into()])
+    );
+}
+
+#[test]
+fn a_missing_deny_flag_or_an_extra_allow_flag_widens() {
+    use crate::drift::{Direction::*, Side::*};
+    let generated: Vec<String> = ["--allow-url 'a.io'", "--deny-tool 'shell(rm)'"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let existing = ["--allow-url 'b.io'", "--deny-tool 'shell(dd)'", "--yolo"];
+    let AgentDiff::Compared(got) = super::compare(&generated, &existing) else {
+        panic!("compared expected");
+    };
+    let got: Vec<_> = got
+        .into_iter()
+        .map(|d| (d.section, d.entry, d.side, d.direction))
+        .collect();
+    let row = |s: &str, e: &str, side, dir| (s.to_string(), e.to_string(), side, dir);
+    assert_eq!(
+        got,
+        [
+            row("--allow-url", "'a.io'", Missing, Narrowing),
+            row("--deny-tool", "'shell(rm)'", Missing, Widening),
+            row("--allow-url", "'b.io'", Extra, Widening),
+            row("--deny-tool", "'shell(dd)'", Extra, Narrowing),
+            row("--yolo", "", Extra, Widening),
+        ]
     );
 }

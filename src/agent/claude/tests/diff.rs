@@ -5,16 +5,13 @@ use crate::agent::AgentDiff;
 use crate::agent::claude::diff;
 
 fn compared(fixture: &Fixture, yolo: bool) -> (Vec<String>, Vec<String>) {
-    match diff(&fixture.ctx(yolo), &fixture.home()).unwrap() {
-        AgentDiff::Compared {
-            mut missing,
-            mut extra,
-        } => {
+    match diff(&fixture.ctx(yolo), &fixture.home()).unwrap().texts() {
+        Some((mut missing, mut extra)) => {
             missing.sort();
             extra.sort();
             (missing, extra)
         }
-        other => panic!("{other:?}"),
+        None => panic!("target missing"),
     }
 }
 
@@ -197,4 +194,78 @@ fn a_path_in_a_managed_list_on_disk_is_drift() {
     let (missing, extra) = compared(&fixture, false);
     assert_eq!(missing, ["filesystem.config:allowWrite"]);
     assert_eq!(extra, ["filesystem.config:allowWrite"]);
+}
+
+#[test]
+fn each_claude_difference_gets_the_direction_of_its_section() {
+    use crate::drift::{Direction::*, Side::*};
+    let obj = |v: serde_json::Value| v.as_object().cloned().unwrap();
+    let generated = obj(serde_json::json!({
+        "permissions": {"deny": ["Read(~/.aws)"], "ask": ["Bash(git push)"],
+            "allow": ["Edit(./**)"]},
+        "sandbox": {"enabled": true, "network": {"allowedDomains": ["github.com"],
+            "allowLocalBinding": false}},
+    }));
+    let on_disk = obj(serde_json::json!({
+        "permissions": {"deny": ["Read(~/.kube)"], "ask": [],
+            "allow": ["Edit(./**)", "Edit(/**)", "WebFetch(domain:x.io)"]},
+        "sandbox": {"enabled": false, "network": {"allowedDomains": [],
+            "allowLocalBinding": true}},
+    }));
+    let got: Vec<_> = diff::entries(&generated, &on_disk)
+        .into_differences()
+        .into_iter()
+        .map(|d| (d.section, d.shown, d.side, d.direction))
+        .collect();
+    let row = |s: &str, e: &str, side, dir| (s.to_string(), e.to_string(), side, dir);
+    assert_eq!(
+        got,
+        [
+            row("permissions.deny", "Read(~/.aws)", Missing, Widening),
+            row("permissions.ask", "Bash(git push)", Missing, Widening),
+            row(
+                "sandbox.network.allowedDomains",
+                "network:github.com",
+                Missing,
+                Narrowing
+            ),
+            row(
+                "sandbox.network.allowLocalBinding",
+                "network.config:allowLocalBinding",
+                Missing,
+                Widening
+            ),
+            row(
+                "sandbox.enabled",
+                "sandbox.config:enabled",
+                Missing,
+                Widening
+            ),
+            row("permissions.deny", "Read(~/.kube)", Extra, Narrowing),
+            row("permissions.allow", "Edit(/**)", Extra, Widening),
+            row(
+                "permissions.allow",
+                "WebFetch(domain:x.io)",
+                Extra,
+                Widening
+            ),
+            row(
+                "sandbox.network.allowLocalBinding",
+                "network.config:allowLocalBinding",
+                Extra,
+                Widening
+            ),
+            row("sandbox.enabled", "sandbox.config:enabled", Extra, Widening),
+        ]
+    );
+}
+
+#[test]
+fn an_entry_no_section_judged_fails_closed() {
+    let mut entries = diff::Entries::default();
+    entries.missing.push("hook:guard".into());
+    let got = entries.into_differences();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].direction, crate::drift::Direction::Widening);
+    assert_eq!(got[0].shown, "hook:guard");
 }

@@ -1,0 +1,249 @@
+//! The layers one access meets, each deciding it from the derived model
+//! ([`crate::drift::access`]) the way that layer enforces it.
+//!
+//! Extension point: the Claude guard hook (`twsrt hook claude`, issue 19)
+//! belongs in [`LAYERS`] after the Claude sandbox, as a [`Layer`] whose
+//! `decide` asks the hook's own decision function, shown only when the hook
+//! is configured. It is not here yet.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::drift::access::{self, Decision, Places, Verdict, bash_command, covered_by, domain_in};
+
+/// What is asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    Network,
+    Command,
+}
+
+impl Access {
+    pub fn name(self) -> &'static str {
+        match self {
+            Access::Read => "read",
+            Access::Write => "write",
+            Access::Network => "network",
+            Access::Command => "command",
+        }
+    }
+}
+
+/// One access: reading or writing a path, a domain, a command.
+pub enum Subject<'a> {
+    Read(&'a Path),
+    Write(&'a Path),
+    Domain(&'a str),
+    Command(&'a str),
+}
+
+impl Subject<'_> {
+    pub fn access(&self) -> Access {
+        match self {
+            Subject::Read(_) => Access::Read,
+            Subject::Write(_) => Access::Write,
+            Subject::Domain(_) => Access::Network,
+            Subject::Command(_) => Access::Command,
+        }
+    }
+}
+
+/// What every layer reads: the compiled documents and the mode.
+pub struct Model<'a> {
+    pub srt: &'a Value,
+    pub bash: &'a Value,
+    pub places: Places<'a>,
+    /// Whether the Claude sandbox is on in this mode (srt's `enabled`
+    /// after the mode's sandbox_overrides).
+    pub claude_sandbox: bool,
+    pub yolo: bool,
+}
+
+pub struct Layer {
+    pub layer: &'static str,
+    pub agent: &'static str,
+    pub decide: fn(&Model, &Subject) -> Decision,
+}
+
+/// Every layer, in the order the table lists them.
+pub const LAYERS: [Layer; 6] = [
+    Layer {
+        layer: "srt",
+        agent: "srt",
+        decide: srt,
+    },
+    Layer {
+        layer: "permissions",
+        agent: "claude",
+        decide: claude_permissions,
+    },
+    Layer {
+        layer: "sandbox",
+        agent: "claude",
+        decide: claude_sandbox,
+    },
+    Layer {
+        layer: "profile",
+        agent: "codex",
+        decide: codex_profile,
+    },
+    Layer {
+        layer: "rules",
+        agent: "codex",
+        decide: codex_rules,
+    },
+    Layer {
+        layer: "flags",
+        agent: "copilot",
+        decide: copilot_flags,
+    },
+];
+
+fn not_covered(note: &str) -> Decision {
+    Decision::default(Verdict::NotCovered, Some(note))
+}
+
+fn srt(m: &Model, s: &Subject) -> Decision {
+    match s {
+        Subject::Write(p) => access::srt_write(m.srt, p, &m.places),
+        Subject::Read(p) => access::srt_read(m.srt, p, &m.places),
+        Subject::Domain(d) => access::srt_network(m.srt, d),
+        Subject::Command(_) => not_covered("srt confines what a command touches, not which runs"),
+    }
+}
+
+fn claude_permissions(m: &Model, s: &Subject) -> Decision {
+    let fs = |keys: &[&str], p: &Path| covered_by(m.srt, "filesystem", keys, p, &m.places);
+    match s {
+        Subject::Write(p) => {
+            if let Some(rule) = fs(&["denyWrite", "denyRead"], p) {
+                Decision::rule(Verdict::Deny, rule, Some("Edit(...) deny rule"))
+            } else if let Some(rule) = fs(&["allowWrite"], p) {
+                Decision::rule(Verdict::Allow, rule, Some("Edit(...) allow rule"))
+            } else {
+                not_covered("no Edit rule: Claude asks")
+            }
+        }
+        Subject::Read(p) => match fs(&["denyRead"], p) {
+            Some(rule) => Decision::rule(Verdict::Deny, rule, Some("Read(...) deny rule")),
+            None => not_covered("no Read rule"),
+        },
+        Subject::Domain(d) => network_lists(m, d, "WebFetch(domain:...) rule", true),
+        Subject::Command(c) => {
+            let decision = bash_command(m.bash, c);
+            if decision.verdict == Verdict::Allow {
+                // twsrt writes no Bash allow rule for Claude.
+                return not_covered("bash allow rules are not written for Claude");
+            }
+            decision
+        }
+    }
+}
+
+fn claude_sandbox(m: &Model, s: &Subject) -> Decision {
+    if !m.claude_sandbox {
+        return not_covered("the Claude sandbox is off in this mode (sandbox.enabled)");
+    }
+    match s {
+        Subject::Command(_) => not_covered("the sandbox confines commands, it does not pick them"),
+        other => srt(m, other),
+    }
+}
+
+fn codex_profile(m: &Model, s: &Subject) -> Decision {
+    let fs = |keys: &[&str], p: &Path| covered_by(m.srt, "filesystem", keys, p, &m.places);
+    match s {
+        Subject::Write(p) => {
+            if let Some(rule) = fs(&["denyRead", "denyWrite"], p) {
+                Decision::rule(Verdict::Deny, rule, None)
+            } else if let Some(rule) = fs(&["allowWrite"], p) {
+                Decision::rule(Verdict::Allow, rule, Some("a workspace root"))
+            } else {
+                Decision::default(Verdict::Deny, Some("outside the workspace roots"))
+            }
+        }
+        Subject::Read(p) => {
+            if let Some(rule) = fs(&["denyRead"], p) {
+                return Decision::rule(Verdict::Deny, rule, None);
+            }
+            match fs(&["denyWrite"], p).filter(|(_, r)| access::is_glob(r)) {
+                Some(rule) => Decision::rule(
+                    Verdict::Deny,
+                    rule,
+                    Some("a denyWrite glob is compiled as deny, which blocks reading too"),
+                ),
+                None => Decision::default(Verdict::Allow, Some("no filesystem entry")),
+            }
+        }
+        Subject::Domain(d) => network_lists(
+            m,
+            d,
+            "enforced only with Codex's network_proxy feature",
+            true,
+        ),
+        Subject::Command(_) => not_covered("the profile does not pick commands"),
+    }
+}
+
+fn codex_rules(m: &Model, s: &Subject) -> Decision {
+    let Subject::Command(c) = s else {
+        return not_covered("execution rules only match commands");
+    };
+    let mut decision = bash_command(m.bash, c);
+    if decision.verdict != Verdict::Deny {
+        return not_covered("only bash deny rules become Codex rules");
+    }
+    decision.note = Some("consulted only for commands run outside the sandbox".into());
+    decision
+}
+
+fn copilot_flags(m: &Model, s: &Subject) -> Decision {
+    let decision = match s {
+        Subject::Read(_) | Subject::Write(_) => return not_covered("no app-layer rule"),
+        Subject::Domain(d) => network_lists(m, d, "--allow-url / --deny-url", !m.yolo),
+        Subject::Command(c) => {
+            let mut decision = bash_command(m.bash, c);
+            match decision.verdict {
+                Verdict::Deny => decision,
+                Verdict::Ask if !m.yolo => {
+                    decision.verdict = Verdict::Deny;
+                    decision.note = Some("no ask tier: the ask rule is a --deny-tool".into());
+                    decision
+                }
+                _ => not_covered("no --deny-tool flag covers it"),
+            }
+        }
+    };
+    if m.yolo && decision.verdict == Verdict::NotCovered {
+        // --yolo lets through whatever no --deny-* flag stops.
+        return Decision::default(
+            Verdict::Allow,
+            Some("--yolo allows what no --deny-* flag stops"),
+        );
+    }
+    decision
+}
+
+/// An app layer holding the domain lists as its own rules: a denied
+/// domain first, then (when `allows`) an allowed one.
+fn network_lists(m: &Model, domain: &str, note: &str, allows: bool) -> Decision {
+    let rule = |key: &str| domain_in(m.srt, key, domain).map(|r| (format!("network.{key}"), r));
+    if let Some(rule) = rule("deniedDomains") {
+        return Decision::rule(Verdict::Deny, rule, Some(note));
+    }
+    match rule("allowedDomains").filter(|_| allows) {
+        Some(rule) => Decision::rule(Verdict::Allow, rule, Some(note)),
+        None => not_covered("no rule for this domain"),
+    }
+}
+
+/// Decide `subject` at every layer.
+pub fn decide(model: &Model, subject: &Subject) -> Vec<(&'static Layer, Decision)> {
+    LAYERS
+        .iter()
+        .map(|layer| (layer, (layer.decide)(model, subject)))
+        .collect()
+}

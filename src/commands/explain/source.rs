@@ -1,0 +1,52 @@
+//! Where a rule was written: the first fragment of the profile (in
+//! composition order) that lists it, as `file:line` with the file relative
+//! to config.toml's directory when it is below it.
+
+use std::path::Path;
+
+use crate::compile::Compiled;
+use crate::fragment::Located;
+use crate::source::SourceKind;
+
+pub struct Sources {
+    /// (kind, shown path, the fragment with its positions), in order.
+    fragments: Vec<(SourceKind, String, Located)>,
+}
+
+impl Sources {
+    /// Every fragment of the profile that reads and parses (one that does
+    /// not was already refused by the compile).
+    pub fn load(compiled: &Compiled, config_path: &Path) -> Sources {
+        let base = config_path.parent().unwrap_or(Path::new(""));
+        let mut fragments = Vec::new();
+        for (kind, list) in &compiled.profile.fragments {
+            for fragment in list {
+                let Ok(text) = std::fs::read_to_string(&fragment.path) else {
+                    continue;
+                };
+                let Ok(located) = crate::fragment::parse_located(&text, &fragment.path) else {
+                    continue;
+                };
+                let shown = fragment.path.strip_prefix(base).unwrap_or(&fragment.path);
+                fragments.push((*kind, shown.display().to_string(), located));
+            }
+        }
+        Sources { fragments }
+    }
+
+    /// `file:line` of `rule` in the list `list` (dotted, `filesystem.denyRead`)
+    /// of a `kind` fragment; `None` for a rule the compile added (a denyRead
+    /// path is write-denied too, and so are the policy files).
+    pub fn find(&self, kind: SourceKind, list: &str, rule: &str) -> Option<String> {
+        let pointer = format!("/{}", list.replace('.', "/"));
+        self.fragments
+            .iter()
+            .filter(|(k, _, _)| *k == kind)
+            .find_map(|(_, shown, located)| {
+                located
+                    .list(&pointer)
+                    .find(|s| s.value == rule)
+                    .map(|s| format!("{shown}:{}", s.line))
+            })
+    }
+}

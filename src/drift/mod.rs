@@ -1,0 +1,188 @@
+//! Derived rules: which way a difference between the policy and a file on
+//! disk points. One table of meanings (what a section does to access) is
+//! read by every target's diff, so two targets cannot judge the same kind
+//! of change differently.
+//!
+//! The rules, in the shape the sandbox itself reads them:
+//! - a list that takes access away (`deny*`, `denied*`, `ask`, `--deny-*`):
+//!   an entry missing on disk widens, an extra one narrows;
+//! - a list that grants access (`allow*`, `allowed*`, `excludedCommands`,
+//!   `--allow-*`): an extra entry widens, a missing one narrows;
+//! - the enforcement switch `enabled` is judged on its own and
+//!   asymmetrically: on in the policy and off or absent on disk widens
+//!   (it bypasses every list, even when they all still match), the reverse
+//!   narrows;
+//! - any other boolean is a loosener (`allowLocalBinding`,
+//!   `allowAllUnixSockets`, `enableWeaker*`, `autoAllowBashIfSandboxed`):
+//!   on where the policy has it off widens;
+//! - anything the model does not know (a key srt ignores, a number, an
+//!   odd value) widens: unknown fails closed.
+
+pub mod access;
+pub mod canonical;
+mod glob;
+pub mod report;
+
+use serde_json::Value;
+
+/// Where an entry is: in the policy but not on disk, or the other way round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    Missing,
+    Extra,
+}
+
+/// Whether a difference lets an agent do more (widening) or less.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Direction {
+    Widening,
+    Narrowing,
+}
+
+impl Side {
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Missing => "missing",
+            Side::Extra => "extra",
+        }
+    }
+}
+
+impl Direction {
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Widening => "widening",
+            Direction::Narrowing => "narrowing",
+        }
+    }
+
+    /// Widening when either is: the direction of a change made of parts.
+    pub fn or(self, other: Direction) -> Direction {
+        if self == Direction::Widening || other == Direction::Widening {
+            Direction::Widening
+        } else {
+            Direction::Narrowing
+        }
+    }
+}
+
+/// One difference of one target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// Where it is, dotted (`filesystem.denyRead`, `permissions.deny`).
+    pub section: String,
+    /// The entry itself (`~/.aws`), or the value of a key.
+    pub entry: String,
+    /// How the text report spells it (`network:github.com`, `Read(~/.aws)`).
+    pub shown: String,
+    pub side: Side,
+    pub direction: Direction,
+}
+
+impl Difference {
+    pub fn new(section: &str, entry: &str, shown: &str, side: Side, direction: Direction) -> Self {
+        Difference {
+            section: section.to_string(),
+            entry: entry.to_string(),
+            shown: shown.to_string(),
+            side,
+            direction,
+        }
+    }
+
+    /// A difference the text report spells as the entry itself.
+    pub fn plain(section: &str, entry: &str, side: Side, direction: Direction) -> Self {
+        Self::new(section, entry, entry, side, direction)
+    }
+}
+
+/// What the entries of a list do to access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Meaning {
+    /// Each entry takes access away.
+    Restricts,
+    /// Each entry grants access.
+    Grants,
+}
+
+/// The meaning of a list named `key` (the last part of its section), or
+/// `None` when the name says nothing (such a list fails closed).
+pub fn list_meaning(key: &str) -> Option<Meaning> {
+    let key = key.trim_start_matches('-');
+    if key.starts_with("deny") || key.starts_with("denied") || key == "ask" {
+        Some(Meaning::Restricts)
+    } else if key.starts_with("allow") || key == "excludedCommands" {
+        Some(Meaning::Grants)
+    } else {
+        None
+    }
+}
+
+/// The direction of one entry of a list of `meaning` found on `side` only.
+pub fn entry_direction(meaning: Option<Meaning>, side: Side) -> Direction {
+    match (meaning, side) {
+        (Some(Meaning::Restricts), Side::Missing) | (Some(Meaning::Grants), Side::Extra) => {
+            Direction::Widening
+        }
+        (Some(_), _) => Direction::Narrowing,
+        (None, _) => Direction::Widening,
+    }
+}
+
+/// The key of the enforcement switch (srt and the Claude sandbox).
+pub const SWITCH: &str = "enabled";
+
+/// The direction of the value of `key` changing from `policy` to `disk`
+/// (`None`: absent; `null` counts as absent).
+pub fn value_change(key: &str, policy: Option<&Value>, disk: Option<&Value>) -> Direction {
+    let policy = policy.filter(|v| !v.is_null());
+    let disk = disk.filter(|v| !v.is_null());
+    let on = |v: Option<&Value>| v == Some(&Value::Bool(true));
+    let boolean = |v: Option<&Value>| v.is_none_or(Value::is_boolean);
+    if boolean(policy) && boolean(disk) && (policy.is_some() || disk.is_some()) {
+        let widens = if key == SWITCH {
+            on(policy) && !on(disk)
+        } else {
+            on(disk) && !on(policy)
+        };
+        return narrowing_unless(widens);
+    }
+    let list = |v: Option<&Value>| v.is_none_or(Value::is_array);
+    if list(policy) && list(disk) {
+        return list_change(key, policy, disk);
+    }
+    Direction::Widening
+}
+
+/// A whole list replaced: widening when some entry widens.
+fn list_change(key: &str, policy: Option<&Value>, disk: Option<&Value>) -> Direction {
+    let items = |v: Option<&Value>| -> Vec<Value> {
+        v.and_then(Value::as_array).cloned().unwrap_or_default()
+    };
+    let (want, have) = (items(policy), items(disk));
+    let meaning = list_meaning(key);
+    let missing = want.iter().any(|w| !have.contains(w));
+    let extra = have.iter().any(|h| !want.contains(h));
+    let widens = (missing && entry_direction(meaning, Side::Missing) == Direction::Widening)
+        || (extra && entry_direction(meaning, Side::Extra) == Direction::Widening);
+    narrowing_unless(widens)
+}
+
+pub fn narrowing_unless(widens: bool) -> Direction {
+    if widens {
+        Direction::Widening
+    } else {
+        Direction::Narrowing
+    }
+}
+
+/// How many of `differences` widen.
+pub fn widening(differences: &[Difference]) -> usize {
+    differences
+        .iter()
+        .filter(|d| d.direction == Direction::Widening)
+        .count()
+}
+
+#[cfg(test)]
+mod tests;

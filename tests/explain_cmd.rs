@@ -1,0 +1,255 @@
+//! `explain`: one row per layer and agent for a path, a domain or a
+//! command; `--json`; exit 2 for a query that is none of them.
+
+use serde_json::{Value, json};
+
+use crate::support::*;
+
+const POLICY: &str = r#"{
+  "filesystem": {
+    "denyRead": ["~/.ssh", "~/.aws"],
+    "denyWrite": ["**/.env"],
+    "allowWrite": ["~/work"]
+  },
+  "network": {
+    "allowedDomains": ["*.example.org"],
+    "deniedDomains": ["evil.com"]
+  }
+}"#;
+
+const BASH: &str = r#"{
+  "ask": ["git push"],
+  "deny": ["rm", "git push --force"]
+}"#;
+
+fn policy() -> Test {
+    Test::with_policy()
+        .file(SRT_FRAGMENT, POLICY)
+        .file(BASH_FRAGMENT, BASH)
+}
+
+fn explain(t: Test, args: &[&str]) -> Value {
+    let mut all = vec!["explain", "--json"];
+    all.extend_from_slice(args);
+    let out = t.args(&all).stdout_contains("\"rows\"").unchanged().run();
+    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout))
+}
+
+/// The row of `layer` for `access`, as (decision, rule, source).
+fn row(doc: &Value, layer: &str, agent: &str, access: &str) -> (String, Value, Value) {
+    let r = doc["rows"]
+        .as_array()
+        .and_then(|rows| {
+            rows.iter()
+                .find(|r| r["layer"] == layer && r["agent"] == agent && r["access"] == access)
+        })
+        .unwrap_or_else(|| panic!("no {layer}/{agent}/{access} row in {doc}"));
+    (
+        r["decision"].as_str().unwrap().to_string(),
+        r["rule"].clone(),
+        r["source"].clone(),
+    )
+}
+
+fn deny(rule: &str, source: &str) -> (String, Value, Value) {
+    ("deny".into(), json!(rule), json!(source))
+}
+
+#[test]
+fn a_file_under_a_denied_directory_is_denied_by_the_directory_rule() {
+    let doc = explain(policy(), &["~/.ssh/id_ed25519"]);
+    assert_eq!(doc["query"], "~/.ssh/id_ed25519");
+    assert_eq!(
+        row(&doc, "srt", "srt", "read"),
+        deny("~/.ssh", "srt/base.jsonc:3")
+    );
+    assert_eq!(
+        row(&doc, "permissions", "claude", "read"),
+        deny("~/.ssh", "srt/base.jsonc:3")
+    );
+    assert_eq!(
+        row(&doc, "profile", "codex", "read"),
+        deny("~/.ssh", "srt/base.jsonc:3")
+    );
+    // The compile write-denies every denyRead path.
+    assert_eq!(
+        row(&doc, "srt", "srt", "write"),
+        deny("~/.ssh", "srt/base.jsonc:3 (denyRead)")
+    );
+    let copilot = row(&doc, "flags", "copilot", "read");
+    assert_eq!(copilot.0, "not covered");
+    let notes: Vec<&str> = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["agent"] == "copilot")
+        .map(|r| r["note"].as_str().unwrap())
+        .collect();
+    assert_eq!(notes, ["no app-layer rule", "no app-layer rule"]);
+    // Every layer, for read and then for write.
+    assert_eq!(doc["rows"].as_array().unwrap().len(), 12);
+}
+
+#[test]
+fn a_deny_glob_inside_an_allowwrite_dir_is_named_where_srt_cannot_enforce_it() {
+    let doc = explain(policy(), &["~/work/app/.env"]);
+    let rows = doc["rows"].as_array().unwrap();
+    let srt_write = rows
+        .iter()
+        .find(|r| r["layer"] == "srt" && r["access"] == "write")
+        .unwrap();
+    if cfg!(target_os = "linux") {
+        // srt drops glob patterns from its write lists here.
+        assert_eq!(srt_write["decision"], "allow");
+        assert_eq!(srt_write["rule"], "~/work");
+        assert_eq!(srt_write["source"], "srt/base.jsonc:5");
+        let note = srt_write["note"].as_str().unwrap();
+        assert!(note.contains("**/.env") && note.contains("srt does not enforce this here"));
+    } else {
+        assert_eq!(srt_write["decision"], "deny");
+    }
+    // The agents' own rules match the glob.
+    assert_eq!(
+        row(&doc, "permissions", "claude", "write"),
+        deny("**/.env", "srt/base.jsonc:4")
+    );
+    assert_eq!(
+        row(&doc, "profile", "codex", "read"),
+        deny("**/.env", "srt/base.jsonc:4")
+    );
+    // Next to the file, the allowWrite dir decides.
+    let doc = explain(policy(), &["~/work/app/main.rs"]);
+    assert_eq!(
+        row(&doc, "srt", "srt", "write"),
+        ("allow".into(), json!("~/work"), json!("srt/base.jsonc:5"))
+    );
+}
+
+#[test]
+fn a_symlinked_path_is_decided_by_where_it_leads() {
+    let t = policy()
+        .file("vault/aws/credentials", "[default]\n")
+        .symlink(".aws", "vault/aws");
+    let doc = explain(t, &["~/vault/aws/credentials"]);
+    assert_eq!(
+        row(&doc, "srt", "srt", "read"),
+        deny("~/.aws", "srt/base.jsonc:3")
+    );
+}
+
+#[test]
+fn a_wildcard_domain_covers_its_subdomains_but_not_its_apex() {
+    let doc = explain(policy(), &["api.example.org"]);
+    let allowed = (
+        "allow".into(),
+        json!("*.example.org"),
+        json!("srt/base.jsonc:8"),
+    );
+    assert_eq!(row(&doc, "srt", "srt", "network"), allowed);
+    assert_eq!(row(&doc, "flags", "copilot", "network"), allowed);
+    let apex = explain(policy(), &["example.org"]);
+    assert_eq!(
+        row(&apex, "srt", "srt", "network"),
+        ("deny".into(), Value::Null, Value::Null)
+    );
+    assert_eq!(
+        row(&apex, "permissions", "claude", "network").0,
+        "not covered"
+    );
+    let denied = explain(policy(), &["evil.com"]);
+    assert_eq!(
+        row(&denied, "srt", "srt", "network"),
+        deny("evil.com", "srt/base.jsonc:9")
+    );
+}
+
+#[test]
+fn a_denied_command_with_arguments_is_denied_by_its_longest_rule() {
+    let doc = explain(policy(), &["--command", "git push --force origin main"]);
+    for (layer, agent) in [
+        ("permissions", "claude"),
+        ("rules", "codex"),
+        ("flags", "copilot"),
+    ] {
+        assert_eq!(
+            row(&doc, layer, agent, "command"),
+            deny("git push --force", "bash/base.jsonc:3"),
+            "{layer}"
+        );
+    }
+    assert_eq!(row(&doc, "srt", "srt", "command").0, "not covered");
+    // An ask rule: Claude asks, Copilot has no ask tier.
+    let ask = explain(policy(), &["--command", "git push origin"]);
+    assert_eq!(
+        row(&ask, "permissions", "claude", "command"),
+        ("ask".into(), json!("git push"), json!("bash/base.jsonc:2"))
+    );
+    assert_eq!(row(&ask, "flags", "copilot", "command").0, "deny");
+    assert_eq!(row(&ask, "rules", "codex", "command").0, "not covered");
+}
+
+#[test]
+fn a_command_no_rule_covers_is_not_covered_anywhere() {
+    let doc = explain(policy(), &["--command", "ls -la"]);
+    let decisions: Vec<&str> = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["decision"].as_str().unwrap())
+        .collect();
+    assert_eq!(decisions, ["not covered"; 6]);
+    // "rm" covers "rm x" but not "rmdir x".
+    let doc = explain(policy(), &["--command", "rmdir x"]);
+    assert_eq!(
+        row(&doc, "permissions", "claude", "command").0,
+        "not covered"
+    );
+}
+
+#[test]
+fn the_table_lists_every_layer_with_its_rule_and_source() {
+    policy()
+        .args(&["explain", "evil.com"])
+        .stdout(
+            "explain evil.com\n\
+             LAYER        AGENT    ACCESS   DECISION     RULE      SOURCE            NOTE\n\
+             srt          srt      network  deny         evil.com  srt/base.jsonc:9\n\
+             permissions  claude   network  deny         evil.com  srt/base.jsonc:9  WebFetch(domain:...) rule\n\
+             sandbox      claude   network  not covered  -         -                 the Claude sandbox is off in this mode (sandbox.enabled)\n\
+             profile      codex    network  deny         evil.com  srt/base.jsonc:9  enforced only with Codex's network_proxy feature\n\
+             rules        codex    network  not covered  -         -                 execution rules only match commands\n\
+             flags        copilot  network  deny         evil.com  srt/base.jsonc:9  --allow-url / --deny-url\n",
+        )
+        .unchanged()
+        .run();
+}
+
+#[test]
+fn a_query_that_is_no_path_domain_or_command_exits_2() {
+    policy()
+        .args(&["explain", "nonsense"])
+        .status(2)
+        .stderr_contains("'nonsense' is not a path, a domain or a command")
+        .any_stderr()
+        .unchanged()
+        .run();
+    policy()
+        .args(&["explain", "--command", " "])
+        .status(2)
+        .any_stderr()
+        .unchanged()
+        .run();
+}
+
+#[test]
+fn yolo_copilot_allows_what_no_deny_flag_stops() {
+    let doc = explain(policy(), &["--yolo", "--command", "git push origin"]);
+    assert_eq!(
+        row(&doc, "flags", "copilot", "command"),
+        ("allow".into(), Value::Null, Value::Null)
+    );
+    let doc = explain(policy(), &["--yolo", "--command", "rm -rf x"]);
+    assert_eq!(row(&doc, "flags", "copilot", "command").0, "deny");
+    let doc = explain(policy(), &["--yolo", "api.example.org"]);
+    assert_eq!(row(&doc, "flags", "copilot", "network").0, "allow");
+}

@@ -1,0 +1,84 @@
+//! `explain` against the real Sandbox Runtime: for every rule `twsrt test`
+//! probes, the srt row of `explain` must say what the sandbox did on this
+//! machine (a PASS of a deny probe is a deny, a FAIL of one is an allow;
+//! a PASS of an allow probe is an allow). srt is found as in `srt_real`.
+
+use serde_json::Value;
+
+use crate::srt_real::{generated_home, results, srt, twsrt_test};
+
+/// The path or domain `explain` is asked for the rule a probe checked,
+/// and the access whose srt row must agree.
+fn query(result: &Value) -> Option<(String, &'static str)> {
+    let rule = result["rule"].as_str()?;
+    if rule.ends_with("(realpath)") || rule.contains("not allowlisted") {
+        return None;
+    }
+    let kind = result["kind"].as_str()?;
+    let glob_to_file = |r: &str| match r.strip_prefix("**/") {
+        Some(name) => format!("~/work/{name}"),
+        None => r.to_string(),
+    };
+    match kind {
+        "read-deny" => Some((glob_to_file(rule), "read")),
+        "write-deny" | "write-allow" => Some((glob_to_file(rule), "write")),
+        "net-allow" | "net-deny" => Some((rule.replace("*.", "probe."), "network")),
+        _ => None,
+    }
+}
+
+/// What the sandbox did: deny or allow, when the probe was conclusive.
+fn real_verdict(result: &Value) -> Option<&'static str> {
+    let expect = result["expect"].as_str()?;
+    match (result["status"].as_str()?, expect) {
+        ("PASS", "deny") => Some("deny"),
+        ("FAIL", "deny") => Some("allow"),
+        ("PASS", "allow") => Some("allow"),
+        ("FAIL", "allow") => Some("deny"),
+        _ => None,
+    }
+}
+
+#[test]
+fn the_srt_row_of_explain_agrees_with_the_real_sandbox() {
+    let Some(srt) = srt() else { return };
+    let run = twsrt_test(generated_home(), &srt, &["test", "--json"])
+        .status(1)
+        .any_stdout()
+        .unchanged()
+        .run();
+    let mut out = run;
+    let mut checked = Vec::new();
+    for result in results(&out) {
+        let (Some((asked, access)), Some(verdict)) = (query(&result), real_verdict(&result)) else {
+            continue;
+        };
+        out = out
+            .then()
+            .args(&["explain", "--json", &asked])
+            .any_stdout()
+            .unchanged()
+            .run();
+        let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+        let row = doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["layer"] == "srt" && r["access"] == access)
+            .unwrap()
+            .clone();
+        assert_eq!(
+            row["decision"], verdict,
+            "explain {asked} ({access}) against the probe {result}"
+        );
+        checked.push(format!("{verdict} {access} {asked}"));
+    }
+    // The glob the sandbox does not enforce here is among them.
+    assert!(checked.len() >= 10, "{checked:?}");
+    if cfg!(target_os = "linux") {
+        assert!(
+            checked.contains(&"allow write ~/work/.env".to_string()),
+            "{checked:?}"
+        );
+    }
+}
