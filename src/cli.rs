@@ -46,6 +46,7 @@ pub enum Command {
     Config(commands::config::ConfigArgs),
     Completions(commands::completions::CompletionsArgs),
     Test(commands::test::TestArgs),
+    Hook(commands::hook::HookArgs),
 }
 
 /// Run the parsed command line; the value is the process exit code.
@@ -72,6 +73,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Some(Command::Edit(args)) => commands::edit::run(&global, &args),
         Some(Command::Config(args)) => commands::config::run(&global, &args),
         Some(Command::Test(args)) => commands::test::run(&global, &args),
+        Some(Command::Hook(args)) => commands::hook::run(&global, &args),
         Some(Command::Completions(args)) => commands::completions::run(&args, Cli::command()),
     }
 }

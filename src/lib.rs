@@ -18,6 +18,7 @@ pub mod config;
 pub mod error;
 pub mod fragment;
 mod heap;
+pub mod hook;
 pub mod paths;
 pub mod plan;
 pub mod profile;

@@ -12,6 +12,7 @@ pub mod diff;
 pub mod edit;
 mod editor;
 pub mod generate;
+pub mod hook;
 mod kind_arg;
 pub mod profiles;
 pub mod show;
