@@ -116,17 +116,16 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
             entry.written()
         ));
     }
-    if touch.access.recursive() {
-        if let Some(entry) = entries
+    if touch.access.recursive()
+        && let Some(entry) = entries
             .iter()
             .find(|e| path.spellings().any(|p| e.below(&p)))
-        {
-            return Verdict::Ask(format!(
-                "twsrt: {who} {} {text} recursively, which holds the policy's {list} entry {}",
-                touch.access.verb(),
-                entry.written()
-            ));
-        }
+    {
+        return Verdict::Ask(format!(
+            "twsrt: {who} {} {text} recursively, which holds the policy's {list} entry {}",
+            touch.access.verb(),
+            entry.written()
+        ));
     }
     Verdict::Pass
 }

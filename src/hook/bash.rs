@@ -164,7 +164,14 @@ impl Walker {
             match item {
                 CommandPrefixOrSuffixItem::IoRedirect(r) => self.redirect(r, depth),
                 CommandPrefixOrSuffixItem::Word(w) => args.push(self.word(&w.value, depth)),
-                CommandPrefixOrSuffixItem::AssignmentWord(_, w) => drop(self.word(&w.value, depth)),
+                // After the name, `k=v` is an argument (dd's `if=f`, curl's
+                // `-F k=@f`); before it, an assignment.
+                CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
+                    let arg = self.word(&w.value, depth);
+                    if !args.is_empty() {
+                        args.push(arg);
+                    }
+                }
                 CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
                     self.list(&sub.list, depth + 1);
                     // The command sees a pipe, not a file.
@@ -301,7 +308,7 @@ impl Walker {
                 i += 1;
                 break;
             }
-            if !(t.starts_with('-') && t.len() > 1) && !is_assignment {
+            if !(is_assignment || t.starts_with('-') && t.len() > 1) {
                 break;
             }
             i += if valued.contains(&t.as_str()) { 2 } else { 1 };
@@ -340,7 +347,7 @@ impl Walker {
                     };
                 }
                 Arg::Lit(t) if t == "-o" || t == "+o" || t == "-O" || t == "+O" => {
-                    drop(words.next())
+                    let _ = words.next();
                 }
                 Arg::Lit(t) if t.starts_with(['-', '+']) => {}
                 _ => {

@@ -118,12 +118,11 @@ fn parse(spec: &Spec, args: &[Arg]) -> Parsed {
     let mut p = Parsed::default();
     let mut words: Vec<Arg> = args.to_vec();
     // tar's old style: a first word without a dash is a cluster of flags.
-    if spec.shape == Shape::Tar {
-        if let Some(Arg::Lit(first)) = words.first_mut() {
-            if !first.starts_with('-') {
-                first.insert(0, '-');
-            }
-        }
+    if spec.shape == Shape::Tar
+        && let Some(Arg::Lit(first)) = words.first_mut()
+        && !first.starts_with('-')
+    {
+        first.insert(0, '-');
     }
     let mut rest = words.iter();
     let mut ended = false;
@@ -150,7 +149,7 @@ fn parse(spec: &Spec, args: &[Arg]) -> Parsed {
             }
         } else if let Some(opt) = option(spec, text) {
             // A single-dash long option (`xxd -cols`, `zip -tt`).
-            apply(&mut p, text, opt, None, &mut rest);
+            apply(&mut p, text.trim_start_matches('-'), opt, None, &mut rest);
         } else {
             short_cluster(spec, &mut p, &text[1..], &mut rest);
         }

@@ -50,9 +50,15 @@ impl Entry {
         self.spellings.iter().any(|s| matcher::covers(s, path))
     }
 
-    /// This entry lies strictly below `path`.
+    /// This entry lies strictly below `path`. An entry that starts with
+    /// `**` names files anywhere: every directory could hold one, so it
+    /// would make every recursive command ask; it is checked on the files
+    /// a command names, not on the walks.
     pub fn below(&self, path: &[&str]) -> bool {
-        self.spellings.iter().any(|s| matcher::below(s, path))
+        self.spellings
+            .iter()
+            .filter(|s| s.first().is_none_or(|f| f != "**"))
+            .any(|s| matcher::below(s, path))
     }
 }
 
