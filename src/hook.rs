@@ -10,6 +10,7 @@
 //! deny.
 
 mod bash;
+#[rustfmt::skip]
 mod commands;
 mod event;
 mod matcher;
