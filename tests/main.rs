@@ -13,6 +13,7 @@ mod diagnostics;
 mod diff_report;
 mod divergent_inputs;
 mod fuzz_regressions;
+mod hook_cmd;
 mod mutation;
 mod parity;
 mod parity_table;
