@@ -12,11 +12,11 @@ use crate::error::Result;
 const TARGET_KEYS: [&str; 7] = [
     "claude_settings",
     "claude_settings_yolo",
-    "claude_hook",
     "copilot_output",
     "copilot_output_yolo",
     "codex_config",
     "codex_rules",
+    "claude_hook",
 ];
 
 /// (secondary key, the primary key it needs), in check order.
