@@ -41,7 +41,11 @@ pub struct HookArgs {
 
 pub fn run(global: &Global, args: &HookArgs) -> crate::error::Result<i32> {
     let mode = if args.yolo { Mode::Yolo } else { Mode::Full };
-    let verdict = verdict(global, args, mode);
+    // A bug must not let a call through: a panic is answered with a deny
+    // (a hook that dies is a pass to Claude Code).
+    let verdict = std::panic::catch_unwind(|| verdict(global, args, mode)).unwrap_or_else(|_| {
+        Verdict::Deny("twsrt hook: internal error while deciding; denied to be safe".into())
+    });
     if let Some(answer) = verdict.answer() {
         ui::data(&answer);
     }

@@ -19,6 +19,11 @@ use super::words;
 /// rest counts as undetermined.
 pub const MAX_DEPTH: usize = 8;
 
+/// How deeply brackets may nest in one text before it is not parsed at
+/// all: the parser recurses on each level, and a stack overflow would end
+/// the process without an answer (which Claude Code takes as a pass).
+pub const MAX_NESTING: usize = 100;
+
 /// Every file access `command` makes, as far as its text says.
 pub fn touches(command: &str) -> Vec<Touch> {
     let mut walker = Walker {
@@ -46,6 +51,9 @@ impl Walker {
     fn script(&mut self, text: &str, depth: usize) {
         if depth > MAX_DEPTH {
             return self.unknown("a nested shell", text);
+        }
+        if nesting(text) > MAX_NESTING {
+            return self.unknown("a command nested too deeply to parse", text);
         }
         let mut parser = Parser::new(text.as_bytes(), &self.options, &SourceInfo::default());
         match parser.parse_program() {
@@ -121,8 +129,11 @@ impl Walker {
                 self.list(&w.0, depth);
                 self.list(&w.1.list, depth);
             }
-            // `$(( ))` holds no command the hook could name.
-            CompoundCommand::Arithmetic(_) | CompoundCommand::ArithmeticForClause(_) => {}
+            // brush reads `( ( cmd ) )` as `(( ))` arithmetic, where bash
+            // runs nested subshells; so the text is walked as commands too.
+            // Real arithmetic (`i++`, `x = 1`) names no file there.
+            CompoundCommand::Arithmetic(a) => self.script(&a.expr.value, depth + 1),
+            CompoundCommand::ArithmeticForClause(_) => {}
         }
     }
 
@@ -361,5 +372,46 @@ impl Walker {
                 }
             }
         }
+    }
+}
+
+/// The deepest nesting in `text` of brackets (`(`, `{`, `[`) and of the
+/// compound keywords (`if`..`fi`, `case`..`esac`, `do`..`done`), each
+/// counted on its own, quotes ignored (which can only overstate it).
+fn nesting(text: &str) -> usize {
+    let mut brackets = Depth::default();
+    for c in text.chars() {
+        match c {
+            '(' | '{' | '[' => brackets.open(),
+            ')' | '}' | ']' => brackets.close(),
+            _ => {}
+        }
+    }
+    let mut keywords = Depth::default();
+    let separators = |c: char| c.is_whitespace() || ";&|()".contains(c);
+    for word in text.split(separators) {
+        match word {
+            "if" | "case" | "do" => keywords.open(),
+            "fi" | "esac" | "done" => keywords.close(),
+            _ => {}
+        }
+    }
+    brackets.deepest.max(keywords.deepest)
+}
+
+#[derive(Default)]
+struct Depth {
+    depth: usize,
+    deepest: usize,
+}
+
+impl Depth {
+    fn open(&mut self) {
+        self.depth += 1;
+        self.deepest = self.deepest.max(self.depth);
+    }
+
+    fn close(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
     }
 }

@@ -252,3 +252,42 @@ fn events_without_their_fields_are_refused() {
     let ok = parse_event(r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": "/w"}"#);
     assert_eq!(ok.map(|e| e.cwd), Ok(Path::new("/w").to_path_buf()));
 }
+
+#[test]
+fn text_nested_too_deeply_is_undetermined_not_a_crash() {
+    let w = world();
+    for command in [
+        format!("echo {}x{}", "$(echo ".repeat(5000), ")".repeat(5000)),
+        format!("{}cat notes.txt{}", "( ".repeat(5000), " )".repeat(5000)),
+        format!("echo ${{{}", "{".repeat(5000)),
+        format!(
+            "{}cat x{}",
+            "if true; then ".repeat(5000),
+            "; fi".repeat(5000)
+        ),
+        format!(
+            "{}cat x{}",
+            "while true; do ".repeat(5000),
+            "; done".repeat(5000)
+        ),
+        format!(
+            "{}cat x{}",
+            "case x in x) ".repeat(5000),
+            ";; esac".repeat(5000)
+        ),
+    ] {
+        let got = decide(
+            &event(&w, "Bash", json!({ "command": command })),
+            &w.policy,
+            Mode::Full,
+        );
+        assert_eq!(name(&got), "ask", "{got:?}");
+    }
+    let nested = format!("{}cat ~/.ssh/id_rsa{}", "( ".repeat(5), " )".repeat(5));
+    let got = decide(
+        &event(&w, "Bash", json!({ "command": nested })),
+        &w.policy,
+        Mode::Full,
+    );
+    assert_eq!(name(&got), "deny", "{got:?}");
+}
