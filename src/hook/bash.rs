@@ -29,6 +29,7 @@ pub fn touches(command: &str) -> Vec<Touch> {
     let mut walker = Walker {
         options: ParserOptions::default(),
         out: Vec::new(),
+        dir: None,
     };
     walker.script(command, 0);
     walker.out
@@ -37,11 +38,28 @@ pub fn touches(command: &str) -> Vec<Touch> {
 struct Walker {
     options: ParserOptions,
     out: Vec<Touch>,
+    /// Where a `cd` earlier in the text went: later relative paths are
+    /// below it. Subshells are not told apart, which can only over-deny.
+    dir: Option<Arg>,
 }
 
 impl Walker {
+    /// Record `touch`, its relative path taken from the last `cd`.
+    fn push(&mut self, mut touch: Touch) {
+        if let (Some(dir), Operand::Path(p)) = (&self.dir, &touch.operand)
+            && !p.starts_with('/')
+            && !p.starts_with('~')
+        {
+            touch.operand = match dir {
+                Arg::Lit(d) => Operand::Path(format!("{d}/{p}")),
+                Arg::Unknown(d) => Operand::Unknown(format!("{d}/{p}")),
+            };
+        }
+        self.out.push(touch);
+    }
+
     fn unknown(&mut self, by: &str, written: &str) {
-        self.out.push(Touch {
+        self.push(Touch {
             by: by.to_string(),
             access: Access::Read,
             operand: Operand::Unknown(written.to_string()),
@@ -230,7 +248,7 @@ impl Walker {
         };
         let arg = self.word(&target, depth);
         for a in access {
-            self.out.push(Touch {
+            self.push(Touch {
                 by: "a redirection".to_string(),
                 access: *a,
                 operand: (&arg).into(),
@@ -294,6 +312,27 @@ impl Walker {
         if SHELLS.contains(&name.as_str()) {
             return self.shell(&name, rest, depth);
         }
+        if name == "cd" || name == "pushd" {
+            let target = rest
+                .iter()
+                .find(|a| !matches!(a, Arg::Lit(t) if t.starts_with('-') && t.len() > 1));
+            let target = match target {
+                // `cd -` goes back to a directory the text does not name.
+                Some(Arg::Lit(t)) if t == "-" => Arg::Unknown("cd -".into()),
+                Some(t) => t.clone(),
+                None => Arg::Lit("~".into()),
+            };
+            // `cd sub` after `cd dir` is `dir/sub`.
+            let joined = match (&self.dir, target) {
+                (Some(Arg::Lit(d)), Arg::Lit(t)) if !t.starts_with(['/', '~']) => {
+                    Arg::Lit(format!("{d}/{t}"))
+                }
+                (Some(Arg::Unknown(d)), _) => Arg::Unknown(d.clone()),
+                (_, t) => t,
+            };
+            self.dir = Some(joined);
+            return;
+        }
         if name == "eval" {
             let mut text = Vec::new();
             for a in rest {
@@ -305,7 +344,9 @@ impl Walker {
             return self.script(&text.join(" "), depth + 1);
         }
         if let Some(spec) = commands::lookup(&name) {
-            self.out.extend(operands::touches(&name, spec, rest));
+            for touch in operands::touches(&name, spec, rest) {
+                self.push(touch);
+            }
         }
     }
 
@@ -363,7 +404,7 @@ impl Walker {
                 Arg::Lit(t) if t.starts_with(['-', '+']) => {}
                 _ => {
                     // The first operand is the script the shell reads.
-                    self.out.push(Touch {
+                    self.push(Touch {
                         by: name.to_string(),
                         access: Access::Read,
                         operand: arg.into(),
