@@ -291,3 +291,29 @@ fn text_nested_too_deeply_is_undetermined_not_a_crash() {
     );
     assert_eq!(name(&got), "deny", "{got:?}");
 }
+
+/// Random command lines from shell pieces: every one gets an answer, none
+/// panics (a hook that dies lets the call through).
+#[test]
+fn random_command_lines_never_panic() {
+    let w = world();
+    let pieces = [
+        "cat", "grep -r", "tar czf", "curl -F", "sh -c", "eval", "cd", "sed -i", "find", " ", " ",
+        "~/.ssh", "~", "..", "$X", "$(", ")", "`", "'", "\"", "\\", "<", ">", ">>", "<<EOF\n",
+        "\nEOF\n", "<<<", "|", "&&", "||", ";", "&", "(", "{", "}", "[[", "]]", "((", "))", "*",
+        "?", "[", "]", "=", "@", "-", "--", "-e", "x=1", "if", "then", "fi", "for", "in", "do",
+        "done", "case", "esac", "\n", "#", "!", "${", "é", "\u{0}",
+    ];
+    let mut rng = crate::test_rng::Rng(19);
+    for _ in 0..3000 {
+        let len = rng.below(12) as usize;
+        let command: String = (0..len).map(|_| rng.pick(&pieces)).collect();
+        let e = event(&w, "Bash", json!({ "command": command }));
+        for mode in [Mode::Full, Mode::Yolo] {
+            let verdict = decide(&e, &w.policy, mode);
+            if mode == Mode::Yolo {
+                assert!(!matches!(verdict, Verdict::Ask(_)), "{command:?}");
+            }
+        }
+    }
+}
