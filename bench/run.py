@@ -673,6 +673,55 @@ def load_notes() -> list[str]:
             "before trusting small ratios."]
 
 
+# --------------------------------------------------------------------------- the guard hook
+
+HOOK_MS = 3.0
+# The floor of a JavaScript hook: start Node, read the event, parse it, say nothing.
+NODE_HOOK = ("let s='';process.stdin.on('data',d=>s+=d);"
+             "process.stdin.on('end',()=>{JSON.parse(s)})")
+
+
+def measure_hook(work: Path, port: Path, runs: int) -> tuple[list[str], Check]:
+    """`twsrt hook claude` on one Bash event (policy compiled included) on the
+    example policy, beside a Node hook that only parses the event (issue 19)."""
+    home = work / "hook"
+    shutil.copytree(REPO / "example", home / ".config" / "twsrt")
+    event = home / "event.json"
+    event.write_text('{"session_id":"s","transcript_path":"","cwd":"%s",'
+                     '"permission_mode":"default","hook_event_name":"PreToolUse",'
+                     '"tool_name":"Bash","tool_input":{"command":"cat ~/.ssh/id_rsa | base64"},'
+                     '"tool_use_id":"t"}' % home)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "NO_COLOR": "1"}
+    config = str(home / ".config" / "twsrt" / "config.toml")
+    sides = {"twsrt hook claude": [str(port), "-c", config, "hook", "claude"]}
+    if shutil.which("node"):
+        sides["node (parse only)"] = ["node", "-e", NODE_HOOK]
+    # One untimed run with its answer read: the timed runs must measure a deny.
+    with open(event, "rb") as stdin:
+        answer = subprocess.run(sides["twsrt hook claude"], stdin=stdin, capture_output=True,
+                                env=env, cwd=home)
+    if b'"deny"' not in answer.stdout:
+        return ([f"- hook claude did not deny (exit {answer.returncode})"],
+                Check("hook claude on the everyday policy", f"≤ {HOOK_MS:.0f} ms",
+                      "did not deny", "FAIL"))
+    walls: dict[str, list[float]] = {name: [] for name in sides}
+    for _ in range(runs + 1):  # the first round is a warm-up
+        for name, argv in sides.items():
+            with open(event, "rb") as stdin:
+                start = time.perf_counter()
+                proc = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, env=env, cwd=home)
+                os.wait4(proc.pid, 0)
+                walls[name].append(time.perf_counter() - start)
+    medians = {name: statistics.median(w[1:]) for name, w in walls.items()}
+    port_ms = medians["twsrt hook claude"] * 1000
+    shown = ", ".join(f"{name} {m * 1000:.2f} ms" for name, m in medians.items())
+    note = f"- Guard hook, one Bash event on the example policy, median of {runs}: {shown}."
+    status = "PASS" if port_ms <= HOOK_MS else "FAIL"
+    return [note], Check("hook claude on the everyday policy (compile included)",
+                         f"≤ {HOOK_MS:.0f} ms", f"{port_ms:.2f} ms", status)
+
+
 def policy_name(size: int) -> str:
     return f"{size:,} entries"
 
@@ -736,6 +785,8 @@ def main() -> int:
                 rows.append(measure(runner, "example", label, a, ok, prep, homes, commands,
                                     args.runs or 9, {}, args.slow, args.rss_runs))
             run_check = measure_run_overhead(runner, port, work, args.runs or 9)
+            hook_notes, hook_check = measure_hook(work, port, args.runs or 9)
+            extra_notes += hook_notes
         homes_by_size = {}
         for size in sizes:
             name = policy_name(size)
@@ -768,6 +819,8 @@ def main() -> int:
     checks = check_targets(rows, sizes, not args.no_example, linear)
     if run_check is not None:
         checks.append(run_check)
+    if not args.no_example:
+        checks.append(hook_check)
     options = " ".join(["bench/run.py", *sys.argv[1:]])
     text = document(machine(port, args.ref_venv / "bin" / "python"), rows, checks, options,
                     extra_notes)

@@ -50,6 +50,7 @@ pub enum Command {
     Audit(commands::audit::AuditArgs),
     Run(commands::run::RunArgs),
     Explain(commands::explain::ExplainArgs),
+    Hook(commands::hook::HookArgs),
 }
 
 /// Run the parsed command line; the value is the process exit code.
@@ -80,6 +81,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Some(Command::Doctor(args)) => commands::doctor::run(&global, &args),
         Some(Command::Audit(args)) => commands::audit::run(&global, &args),
         Some(Command::Run(args)) => commands::run::run(&global, &args),
+        Some(Command::Hook(args)) => commands::hook::run(&global, &args),
         Some(Command::Completions(args)) => commands::completions::run(&args, Cli::command()),
     }
 }

@@ -55,6 +55,8 @@ pub struct ProfileDef {
 pub struct Targets {
     pub claude_settings: Option<PathBuf>,
     pub claude_settings_yolo: Option<PathBuf>,
+    /// `generate claude` installs the `twsrt hook claude` PreToolUse entry.
+    pub claude_hook: bool,
     pub copilot_output: Option<PathBuf>,
     pub copilot_output_yolo: Option<PathBuf>,
     pub codex_config: Option<PathBuf>,

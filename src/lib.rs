@@ -19,6 +19,7 @@ pub mod drift;
 pub mod error;
 pub mod fragment;
 mod heap;
+pub mod hook;
 pub mod paths;
 pub mod plan;
 pub mod profile;

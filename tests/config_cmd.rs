@@ -41,6 +41,7 @@ fn init_writes_a_starter_with_the_agents_commented_out_and_opens_the_editor() {
         "# [sources.bash]",
         "# bash = [\"base\"]",
         "# claude_settings = \"~/.claude/settings.full.json\"",
+        "# claude_hook = true",
         "# copilot_output = \"copilot-flags.txt\"",
         "# codex_config = \"~/.codex/config.toml\"",
         "# codex_rules = \"~/.codex/rules/twsrt.rules\"",

@@ -16,6 +16,7 @@ mod divergent_inputs;
 mod explain_cmd;
 mod explain_srt;
 mod fuzz_regressions;
+mod hook_cmd;
 mod launch;
 mod mutation;
 mod parity;

@@ -10,6 +10,7 @@ mod anchor;
 mod deny_path;
 mod diff;
 mod existing;
+mod hook_entry;
 mod merge;
 mod overrides;
 mod project;
@@ -87,6 +88,7 @@ fn input<'a>(ctx: &'a Ctx, home: &'a Path) -> render::Input<'a> {
         overrides: ctx.config.overrides(ctx.yolo),
         yolo: ctx.yolo,
         home,
+        hooks: hook_entry::generated(ctx.config, ctx.yolo),
     }
 }
 

@@ -15,6 +15,7 @@ pub mod edit;
 mod editor;
 pub mod explain;
 pub mod generate;
+pub mod hook;
 mod kind_arg;
 pub mod profiles;
 pub mod run;

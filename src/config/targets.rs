@@ -9,18 +9,20 @@ use super::{Loader, Targets};
 use crate::error::Result;
 
 /// The keys `[targets]` may hold.
-const TARGET_KEYS: [&str; 6] = [
+const TARGET_KEYS: [&str; 7] = [
     "claude_settings",
     "claude_settings_yolo",
     "copilot_output",
     "copilot_output_yolo",
     "codex_config",
     "codex_rules",
+    "claude_hook",
 ];
 
 /// (secondary key, the primary key it needs), in check order.
-const DEPENDENT: [(&str, &str); 3] = [
+const DEPENDENT: [(&str, &str); 4] = [
     ("claude_settings_yolo", "claude_settings"),
+    ("claude_hook", "claude_settings"),
     ("copilot_output_yolo", "copilot_output"),
     ("codex_rules", "codex_config"),
 ];
@@ -66,6 +68,7 @@ impl Loader<'_> {
         let codex_rules = get("codex_rules")?;
         let claude_settings_yolo = get("claude_settings_yolo")?;
         let copilot_output_yolo = get("copilot_output_yolo")?;
+        let claude_hook = self.hook_flag(table.and_then(|t| t.get("claude_hook")))?;
         if claude_settings
             .as_deref()
             .and_then(Path::file_name)
@@ -78,11 +81,27 @@ impl Loader<'_> {
         }
         Ok(Targets {
             claude_settings,
+            claude_hook,
             claude_settings_yolo,
             copilot_output,
             copilot_output_yolo,
             codex_config,
             codex_rules,
         })
+    }
+}
+
+impl Loader<'_> {
+    /// `claude_hook`: a boolean, false when absent.
+    fn hook_flag(&self, item: Option<&Item>) -> Result<bool> {
+        match item {
+            None => Ok(false),
+            Some(item) => item.as_bool().ok_or_else(|| {
+                self.err(format!(
+                    "targets.claude_hook must be true or false, found {}",
+                    super::shown(item)
+                ))
+            }),
+        }
     }
 }

@@ -90,7 +90,7 @@ fn an_unknown_target_key_is_an_error_naming_it_and_the_known_ones() {
         msg,
         "/cfg/config.toml: targets: unknown key(s) claude_setings, zz; the targets twsrt knows \
          are claude_settings, claude_settings_yolo, copilot_output, copilot_output_yolo, \
-         codex_config, codex_rules"
+         codex_config, codex_rules, claude_hook"
     );
 }
 

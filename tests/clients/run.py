@@ -945,6 +945,56 @@ CHECKS = {
 
 
 # --------------------------------------------------------------------------
+# The guard hook (`[targets] claude_hook = true`)
+
+
+def run_hook_checks(report: Report, scratch: Path, bin_dir: Path) -> None:
+    """The settings with twsrt's PreToolUse entry pass `claude doctor` and
+    `claude -p`; the entry's own command, run as Claude Code runs it (through
+    a shell, the event on stdin), denies a read of a denyRead path; and a
+    broken entry makes `claude doctor` fail, so the check can fail."""
+    case = Case("hook", POLICIES / "hook")
+    start = time.monotonic()
+    try:
+        world = build_world(case, scratch / "hook", bin_dir, TWSRT_BIN)
+        entries = json.loads(claude_settings(world).read_text())["hooks"]["PreToolUse"]
+        command = next(h["command"] for e in entries for h in e["hooks"]
+                       if "hook claude" in h["command"])
+    except (CheckFailed, KeyError, StopIteration, ValueError) as e:
+        report.result("hook: twsrt generate -w", [f"no hook entry: {e}"], time.monotonic() - start)
+        return
+    report.result("hook: twsrt generate -w", [], time.monotonic() - start)
+    for name in ("claude-doctor", "claude-print"):
+        run_check(report, f"hook: {name}", CHECKS[name], world)
+
+    def answer(w: World) -> list[str]:
+        event = {"session_id": "s", "transcript_path": "", "cwd": str(w.env.proj),
+                 "permission_mode": "default", "hook_event_name": "PreToolUse",
+                 "tool_name": "Bash", "tool_input": {"command": "cat ~/.ssh/id_rsa"},
+                 "tool_use_id": "t"}
+        result = subprocess.run(["sh", "-c", command], input=json.dumps(event), text=True,
+                                capture_output=True, env=w.env.vars(), timeout=TIMEOUT)
+        try:
+            out = json.loads(result.stdout)["hookSpecificOutput"]
+        except (ValueError, KeyError):
+            return [f"hook command answered {result.stdout!r} (exit {result.returncode}): "
+                    f"{one_line(result.stderr)}"]
+        return [] if out.get("permissionDecision") == "deny" else [f"not denied: {out}"]
+    run_check(report, "hook: the entry's command denies cat ~/.ssh/id_rsa", answer, world)
+
+    start = time.monotonic()
+    edit_json(claude_settings(world), lambda d: d["hooks"]["PreToolUse"][0]["hooks"][0]
+              .__setitem__("type", "comand"))
+    failures = check_claude_doctor(world)
+    if failures:
+        report.result("mutant claude-doctor", [], time.monotonic() - start,
+                      f"caught a hook of an unknown type: {failures[0]}")
+    else:
+        report.result("mutant claude-doctor: a hook of an unknown type",
+                      ["the check passed on a broken output"], time.monotonic() - start)
+
+
+# --------------------------------------------------------------------------
 # Driver
 
 
@@ -1036,6 +1086,9 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
                           f"({len(world.probes)} probes planted)")
             for name, fn in CHECKS.items():
                 run_check(report, f"{case.name}: {name}", fn, world)
+        if not args.only or "hook" in args.only:
+            print("\nthe guard hook", flush=True)
+            run_hook_checks(report, scratch, bin_dir)
         if not args.only:
             print("\nknown Codex gaps: twsrt warns, and the gap is still there", flush=True)
             run_gaps(report, scratch, bin_dir)

@@ -6,14 +6,18 @@
 //! `sandbox.network.allowedDomains`; `network.config:KEY`,
 //! `filesystem.config:KEY` and `sandbox.config:KEY` for a pass-through key
 //! whose value differs (listed as missing when generated, as extra when on
-//! disk; a `null` counts as absent, and values compare as Python's `==`).
-//! Each entry also gets its direction from [`crate::drift`], by its section.
+//! disk; a `null` counts as absent, and values compare as Python's `==`);
+//! `hook:PreToolUse <matcher> <command>` for twsrt's hook entry, compared
+//! only when `[targets] claude_hook` generates one.
+//! Each entry also gets its direction from [`crate::drift`], by its section
+//! (the hook entry has no list meaning there: a difference in it widens).
 
 use std::borrow::Cow;
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+use crate::agent::claude::hook_entry;
 use crate::agent::claude::merge::is_managed_allow;
 use crate::agent::claude::render::{MANAGED_PATH_LISTS, NETWORK_KEYS, SANDBOX_KEYS};
 use crate::compose::equality_key;
@@ -76,6 +80,18 @@ pub fn entries(generated: &Map<String, Value>, on_disk: &Map<String, Value>) -> 
         gen_sandbox,
         disk_sandbox,
     );
+    // twsrt's hook entry, when it generates one.
+    let want_hooks = hook_entry::entries(generated);
+    if !want_hooks.is_empty() {
+        let have_hooks = hook_entry::entries(on_disk);
+        out.compare_sets(
+            "hook:",
+            "hooks.PreToolUse",
+            &want_hooks,
+            &have_hooks,
+            |_| true,
+        );
+    }
     out
 }
 

@@ -9,7 +9,9 @@
 //! - `sandbox.network` and `sandbox.filesystem` are updated key by key, so
 //!   keys twsrt does not generate (including ones it generated before) stay
 //!   (the managed path lists are always generated, as `[]`);
-//! - every other generated `sandbox` key is overwritten.
+//! - every other generated `sandbox` key is overwritten;
+//! - with `[targets] claude_hook`, twsrt's `hooks.PreToolUse` entry is
+//!   replaced (see [`super::hook_entry`]); other hooks stay.
 //!
 //! A key that is new goes to the end of its object, as Python's dict does.
 
@@ -65,6 +67,17 @@ pub fn merge(
         allow.extend(items.iter().cloned());
     }
     permissions.insert("allow".into(), Value::Array(allow));
+    // Only a configured hook touches `hooks`: without it, the file's
+    // hooks (twsrt's included) stay as they are.
+    let hook = generated
+        .get("hooks")
+        .and_then(|h| h.get("PreToolUse"))
+        .and_then(Value::as_array)
+        .and_then(|list| list.first());
+    if let Some(entry) = hook {
+        let hooks = slot(&mut doc, "hooks", "hooks", path)?;
+        super::hook_entry::place(hooks, entry, path)?;
+    }
 
     let Some(gen_sandbox) = generated.get("sandbox").and_then(Value::as_object) else {
         return Ok(doc);

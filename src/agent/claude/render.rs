@@ -48,6 +48,8 @@ pub struct Input<'a> {
     pub overrides: &'a Map<String, Value>,
     pub yolo: bool,
     pub home: &'a Path,
+    /// The `hooks` object twsrt owns (`[targets] claude_hook`), if any.
+    pub hooks: Option<Value>,
 }
 
 /// The generated settings document (`permissions` then `sandbox`).
@@ -64,6 +66,9 @@ pub fn render(input: &Input) -> Map<String, Value> {
         .iter()
         .map(|(k, part)| (k.to_string(), part.to_value()));
     root.insert("sandbox".into(), Value::Object(sandbox.collect()));
+    if let Some(hooks) = &input.hooks {
+        root.insert("hooks".into(), hooks.clone());
+    }
     root
 }
 
@@ -72,20 +77,34 @@ pub fn render(input: &Input) -> Map<String, Value> {
 /// JSON value first costs megabytes of fresh memory, which is what a run of
 /// twsrt pays most for (doc/benchmarks.md). A test holds the two equal.
 pub fn write_preview(input: &Input, out: &mut String) {
-    let sections = [("permissions", None), ("sandbox", Some(sandbox(input)))];
+    let mut sections = vec![
+        ("permissions", Section::Permissions),
+        ("sandbox", Section::Sandbox(sandbox(input))),
+    ];
+    if let Some(hooks) = &input.hooks {
+        sections.push(("hooks", Section::Hooks(hooks)));
+    }
     pyjson::write_container(
         out,
         0,
         ['{', '}'],
         sections,
-        |out, (key, sandbox), depth| {
+        |out, (key, section), depth| {
             pyjson::write_key(out, key);
-            match sandbox {
-                Some(parts) => Part::Object(parts).write(out, depth),
-                None => write_permissions(input, out, depth),
+            match section {
+                Section::Sandbox(parts) => Part::Object(parts).write(out, depth),
+                Section::Permissions => write_permissions(input, out, depth),
+                Section::Hooks(hooks) => pyjson::write_pretty_at(out, hooks, depth),
             }
         },
     );
+}
+
+/// A top-level section of the preview.
+enum Section<'a> {
+    Permissions,
+    Sandbox(Vec<(&'a str, Part<'a>)>),
+    Hooks(&'a Value),
 }
 
 /// The `permissions` object at `depth`, each rule written from its parts.

@@ -1,0 +1,117 @@
+//! The one `hooks.PreToolUse` entry twsrt owns when `[targets]
+//! claude_hook = true`: it runs `twsrt -c <config> hook claude` (plus
+//! `--yolo` in the yolo file) before every Bash and file tool call. The
+//! entry is recognised again by its command (the `twsrt` program with the
+//! words `hook claude`), so a moved binary or config is replaced, not
+//! duplicated; every other hook stays as it is.
+
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::paths::absolute_normalised;
+
+/// The tools the guard decides for.
+pub const MATCHER: &str = "Bash|Read|Grep|Glob|Edit|Write|NotebookEdit";
+
+/// The generated `hooks` object, or `None` when the hook is not configured.
+pub fn generated(config: &Config, yolo: bool) -> Option<Value> {
+    if !config.targets.claude_hook {
+        return None;
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let exe = std::env::current_exe().unwrap_or_else(|_| "twsrt".into());
+    let config_path = absolute_normalised(&config.path, &cwd);
+    let mut command = format!(
+        "{} -c {} hook claude",
+        quote(&exe.to_string_lossy()),
+        quote(&config_path.to_string_lossy())
+    );
+    if yolo {
+        command.push_str(" --yolo");
+    }
+    Some(json!({ "PreToolUse": [entry(&command)] }))
+}
+
+fn entry(command: &str) -> Value {
+    json!({ "matcher": MATCHER, "hooks": [{ "type": "command", "command": command }] })
+}
+
+/// `text` as one shell word: as it is when nothing in it is special.
+fn quote(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+:@%=,".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// Whether a `PreToolUse` entry is twsrt's: one of its commands runs a
+/// program named `twsrt` with the words `hook claude`.
+pub fn is_ours(entry: &Value) -> bool {
+    let commands = entry
+        .get("hooks")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|h| h.get("command").and_then(Value::as_str));
+    commands.into_iter().any(|command| {
+        let Ok(words) = crate::shellwords::split(command) else {
+            return false;
+        };
+        let program = words.first().map(|w| w.rsplit('/').next().unwrap_or(w));
+        program == Some("twsrt") && words.windows(2).any(|w| w == ["hook", "claude"])
+    })
+}
+
+/// Put the generated entry into `hooks` (the settings' `hooks` object):
+/// twsrt's entries are replaced by it, at the place of the first one, or
+/// appended.
+pub fn place(hooks: &mut Map<String, Value>, generated: &Value, path: &Path) -> Result<()> {
+    let list = hooks
+        .entry("PreToolUse".to_string())
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if list.is_null() {
+        *list = Value::Array(Vec::new());
+    }
+    let Value::Array(items) = list else {
+        return Err(Error::target(
+            path,
+            "`hooks.PreToolUse` is not a list, so twsrt cannot add its hook; fix it first",
+        ));
+    };
+    let at = items.iter().position(is_ours).unwrap_or(items.len());
+    items.retain(|e| !is_ours(e));
+    items.insert(at.min(items.len()), generated.clone());
+    Ok(())
+}
+
+/// twsrt's entries in a settings document, spelled for `diff`
+/// (`PreToolUse <matcher> <command>`).
+pub fn entries(doc: &Map<String, Value>) -> Vec<Value> {
+    let list = doc
+        .get("hooks")
+        .and_then(|h| h.get("PreToolUse"))
+        .and_then(Value::as_array);
+    list.into_iter()
+        .flatten()
+        .filter(|e| is_ours(e))
+        .map(|e| {
+            let matcher = e.get("matcher").and_then(Value::as_str).unwrap_or("");
+            let commands: Vec<&str> = e
+                .get("hooks")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|h| h.get("command").and_then(Value::as_str))
+                .collect();
+            Value::String(format!("PreToolUse {matcher} {}", commands.join(" ; ")))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

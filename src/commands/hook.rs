@@ -1,0 +1,76 @@
+//! `twsrt hook claude`: the Claude Code PreToolUse guard. One event on
+//! stdin, one answer on stdout; the decision itself is [`crate::hook`].
+
+use std::io::Read;
+
+use clap::Args;
+
+use crate::commands::Global;
+use crate::hook::{self, Mode, Policy, Verdict};
+use crate::paths::home_dir;
+use crate::ui;
+
+/// Guard Claude Code's tool calls: a PreToolUse hook.
+///
+/// Reads one PreToolUse event (JSON) on stdin. Bash commands are parsed
+/// with a shell grammar and their file operands and redirections compared
+/// with the compiled policy; Read, Grep and Glob paths are compared with
+/// denyRead, Edit, Write and NotebookEdit paths with the compiled
+/// denyWrite. Prints a `hookSpecificOutput` object with
+/// `permissionDecision` `deny` (a read or write of a denied path) or `ask`
+/// (an operand the text does not determine, or a recursive reader whose
+/// start holds a denied path; `deny` with --yolo), and nothing when the
+/// call may go on. The policy is compiled from the fragments on every call.
+/// A malformed event or a policy that does not compile is denied.
+///
+/// Exit codes: 0 answered (whatever the decision); 2 a usage error.
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// The agent whose hook protocol to speak: claude.
+    #[arg(value_name = "AGENT", value_parser = ["claude"])]
+    pub agent: String,
+
+    /// The profile to compile instead of default_profile.
+    #[arg(short, long, value_name = "NAME")]
+    pub profile: Option<String>,
+
+    /// Nobody is asked in yolo mode: what would be asked is denied.
+    #[arg(long)]
+    pub yolo: bool,
+}
+
+pub fn run(global: &Global, args: &HookArgs) -> crate::error::Result<i32> {
+    let mode = if args.yolo { Mode::Yolo } else { Mode::Full };
+    // A bug must not let a call through: a panic is answered with a deny
+    // (a hook that dies is a pass to Claude Code).
+    let verdict = std::panic::catch_unwind(|| verdict(global, args, mode)).unwrap_or_else(|_| {
+        Verdict::Deny("twsrt hook: internal error while deciding; denied to be safe".into())
+    });
+    if let Some(answer) = verdict.answer() {
+        ui::data(&answer);
+    }
+    Ok(0)
+}
+
+fn verdict(global: &Global, args: &HookArgs, mode: Mode) -> Verdict {
+    let mut text = String::new();
+    if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+        return Verdict::Deny(format!("twsrt hook: cannot read the event: {e}"));
+    }
+    let event = match hook::parse_event(&text) {
+        Ok(event) => event,
+        Err(reason) => return Verdict::Deny(format!("twsrt hook: {reason}")),
+    };
+    let compiled = crate::config::load(&global.config_path)
+        .and_then(|config| crate::compile::compile(&config, args.profile.as_deref()));
+    let compiled = match compiled {
+        Ok(c) => c,
+        Err(e) => {
+            return Verdict::Deny(format!(
+                "twsrt hook: the policy does not compile, so nothing passes: {e}"
+            ));
+        }
+    };
+    let policy = Policy::new(&compiled, &home_dir(), &event.cwd);
+    hook::decide(&event, &policy, mode)
+}

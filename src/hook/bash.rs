@@ -1,0 +1,458 @@
+//! A Bash command line to the files it opens: parsed with brush-parser (a
+//! real shell grammar), walked through lists, pipelines, subshells, groups,
+//! loops, conditionals, functions, redirections, here-documents and every
+//! command or process substitution; `bash -c`, `sh -c` and `eval` strings
+//! are parsed in turn, up to [`MAX_DEPTH`] levels. Wrappers (`sudo`, `env`,
+//! `xargs`, ...) are looked through to the command they run.
+
+use brush_parser::ast::{
+    Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList, ExtendedTestExpr,
+    IoFileRedirectKind, IoFileRedirectTarget, IoRedirect, Pipeline, SimpleCommand,
+};
+use brush_parser::{Parser, ParserOptions, SourceInfo};
+
+use super::commands;
+use super::operands::{self, Access, Arg, Operand, Touch};
+use super::words;
+
+/// How deep `sh -c "sh -c '...'"` and `$( $( ) )` may nest before the
+/// rest counts as undetermined.
+pub const MAX_DEPTH: usize = 8;
+
+/// How deeply brackets may nest in one text before it is not parsed at
+/// all: the parser recurses on each level, and a stack overflow would end
+/// the process without an answer (which Claude Code takes as a pass).
+pub const MAX_NESTING: usize = 100;
+
+/// Every file access `command` makes, as far as its text says.
+pub fn touches(command: &str) -> Vec<Touch> {
+    let mut walker = Walker {
+        options: ParserOptions::default(),
+        out: Vec::new(),
+        dir: None,
+    };
+    walker.script(command, 0);
+    walker.out
+}
+
+struct Walker {
+    options: ParserOptions,
+    out: Vec<Touch>,
+    /// Where a `cd` earlier in the text went: later relative paths are
+    /// below it. Subshells are not told apart, which can only over-deny.
+    dir: Option<Arg>,
+}
+
+impl Walker {
+    /// Record `touch`, its relative path taken from the last `cd`.
+    fn push(&mut self, mut touch: Touch) {
+        if let (Some(dir), Operand::Path(p)) = (&self.dir, &touch.operand)
+            && !p.starts_with('/')
+            && !p.starts_with('~')
+        {
+            touch.operand = match dir {
+                Arg::Lit(d) => Operand::Path(format!("{d}/{p}")),
+                Arg::Unknown(d) => Operand::Unknown(format!("{d}/{p}")),
+            };
+        }
+        self.out.push(touch);
+    }
+
+    fn unknown(&mut self, by: &str, written: &str) {
+        self.push(Touch {
+            by: by.to_string(),
+            access: Access::Read,
+            operand: Operand::Unknown(written.to_string()),
+        });
+    }
+
+    fn script(&mut self, text: &str, depth: usize) {
+        if depth > MAX_DEPTH {
+            return self.unknown("a nested shell", text);
+        }
+        if nesting(text) > MAX_NESTING {
+            return self.unknown("a command nested too deeply to parse", text);
+        }
+        let mut parser = Parser::new(text.as_bytes(), &self.options, &SourceInfo::default());
+        match parser.parse_program() {
+            Ok(program) => {
+                for list in &program.complete_commands {
+                    self.list(list, depth);
+                }
+            }
+            Err(_) => self.unknown("a command the shell grammar does not parse", text),
+        }
+    }
+
+    fn list(&mut self, list: &CompoundList, depth: usize) {
+        for item in &list.0 {
+            self.pipeline(&item.0.first, depth);
+            for next in &item.0.additional {
+                let (brush_parser::ast::AndOr::And(p) | brush_parser::ast::AndOr::Or(p)) = next;
+                self.pipeline(p, depth);
+            }
+        }
+    }
+
+    fn pipeline(&mut self, pipeline: &Pipeline, depth: usize) {
+        for command in &pipeline.seq {
+            match command {
+                Command::Simple(simple) => self.simple(simple, depth),
+                Command::Compound(compound, redirects) => {
+                    self.compound(compound, depth);
+                    for r in redirects.iter().flat_map(|r| &r.0) {
+                        self.redirect(r, depth);
+                    }
+                }
+                Command::Function(f) => {
+                    self.compound(&f.body.0, depth);
+                    for r in f.body.1.iter().flat_map(|r| &r.0) {
+                        self.redirect(r, depth);
+                    }
+                }
+                Command::ExtendedTest(test) => self.test(&test.expr, depth),
+            }
+        }
+    }
+
+    fn compound(&mut self, compound: &CompoundCommand, depth: usize) {
+        match compound {
+            CompoundCommand::BraceGroup(g) => self.list(&g.list, depth),
+            CompoundCommand::Subshell(s) => self.list(&s.list, depth),
+            CompoundCommand::ForClause(f) => {
+                for w in f.values.iter().flatten() {
+                    self.word(&w.value, depth);
+                }
+                self.list(&f.body.list, depth);
+            }
+            CompoundCommand::CaseClause(c) => {
+                self.word(&c.value.value, depth);
+                for case in &c.cases {
+                    if let Some(cmd) = &case.cmd {
+                        self.list(cmd, depth);
+                    }
+                }
+            }
+            CompoundCommand::IfClause(i) => {
+                self.list(&i.condition, depth);
+                self.list(&i.then, depth);
+                for e in i.elses.iter().flatten() {
+                    if let Some(c) = &e.condition {
+                        self.list(c, depth);
+                    }
+                    self.list(&e.body, depth);
+                }
+            }
+            CompoundCommand::WhileClause(w) | CompoundCommand::UntilClause(w) => {
+                self.list(&w.0, depth);
+                self.list(&w.1.list, depth);
+            }
+            // brush reads `( ( cmd ) )` as `(( ))` arithmetic, where bash
+            // runs nested subshells; so the text is walked as commands too.
+            // Real arithmetic (`i++`, `x = 1`) names no file there.
+            CompoundCommand::Arithmetic(a) => self.script(&a.expr.value, depth + 1),
+            CompoundCommand::ArithmeticForClause(_) => {}
+        }
+    }
+
+    fn test(&mut self, expr: &ExtendedTestExpr, depth: usize) {
+        match expr {
+            ExtendedTestExpr::And(a, b) | ExtendedTestExpr::Or(a, b) => {
+                self.test(a, depth);
+                self.test(b, depth);
+            }
+            ExtendedTestExpr::Not(a) | ExtendedTestExpr::Parenthesized(a) => self.test(a, depth),
+            ExtendedTestExpr::UnaryTest(_, w) => drop(self.word(&w.value, depth)),
+            ExtendedTestExpr::BinaryTest(_, a, b) => {
+                self.word(&a.value, depth);
+                self.word(&b.value, depth);
+            }
+        }
+    }
+
+    /// A word's value; its command substitutions are walked.
+    fn word(&mut self, written: &str, depth: usize) -> Arg {
+        let expanded = words::expand(written, &self.options);
+        for sub in &expanded.substitutions {
+            self.script(sub, depth + 1);
+        }
+        expanded.arg
+    }
+
+    fn simple(&mut self, simple: &SimpleCommand, depth: usize) {
+        let mut args = Vec::new();
+        let items = simple.prefix.iter().flat_map(|p| &p.0);
+        let name = simple
+            .word_or_name
+            .iter()
+            .map(|w| CommandPrefixOrSuffixItem::Word(w.clone()));
+        let suffix = simple.suffix.iter().flat_map(|s| &s.0).cloned();
+        let all: Vec<CommandPrefixOrSuffixItem> =
+            items.cloned().chain(name).chain(suffix).collect();
+        for item in &all {
+            match item {
+                CommandPrefixOrSuffixItem::IoRedirect(r) => self.redirect(r, depth),
+                CommandPrefixOrSuffixItem::Word(w) => args.push(self.word(&w.value, depth)),
+                // After the name, `k=v` is an argument (dd's `if=f`, curl's
+                // `-F k=@f`); before it, an assignment.
+                CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
+                    let arg = self.word(&w.value, depth);
+                    if !args.is_empty() {
+                        args.push(arg);
+                    }
+                }
+                CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
+                    self.list(&sub.list, depth + 1);
+                    // The command sees a pipe, not a file.
+                    args.push(Arg::Lit("/dev/fd/63".into()));
+                }
+            }
+        }
+        self.command(&args, depth);
+    }
+
+    fn redirect(&mut self, redirect: &IoRedirect, depth: usize) {
+        let (access, target) = match redirect {
+            IoRedirect::File(_, kind, target) => {
+                let access: &[Access] = match kind {
+                    IoFileRedirectKind::Read => &[Access::Read],
+                    IoFileRedirectKind::ReadAndWrite => &[Access::Read, Access::Write],
+                    IoFileRedirectKind::DuplicateInput => &[],
+                    _ => &[Access::Write],
+                };
+                match target {
+                    IoFileRedirectTarget::Filename(w) => (access, w.value.clone()),
+                    // `>&file` writes the file; `>&2` and `>&-` are descriptors.
+                    IoFileRedirectTarget::Duplicate(w)
+                        if !w.value.chars().all(|c| c.is_ascii_digit() || c == '-') =>
+                    {
+                        (access, w.value.clone())
+                    }
+                    IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
+                        return self.list(&sub.list, depth + 1);
+                    }
+                    _ => return,
+                }
+            }
+            IoRedirect::OutputAndError(w, _) => (&[Access::Write][..], w.value.clone()),
+            IoRedirect::HereString(_, w) => return drop(self.word(&w.value, depth)),
+            IoRedirect::HereDocument(_, doc) => {
+                if doc.requires_expansion {
+                    self.word(
+                        &format!("\"{}\"", doc.doc.value.replace('"', "\\\"")),
+                        depth,
+                    );
+                }
+                return;
+            }
+        };
+        let arg = self.word(&target, depth);
+        for a in access {
+            self.push(Touch {
+                by: "a redirection".to_string(),
+                access: *a,
+                operand: (&arg).into(),
+            });
+        }
+    }
+}
+
+/// Wrappers that run the command after their own options, with the options
+/// of theirs that take a value.
+const WRAPPERS: &[(&str, &[&str])] = &[
+    (
+        "sudo",
+        &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"],
+    ),
+    ("doas", &["-u", "-C"]),
+    ("env", &["-u", "-C", "-S", "--unset", "--chdir"]),
+    ("nice", &["-n", "--adjustment"]),
+    ("nohup", &[]),
+    ("time", &["-f", "-o"]),
+    ("command", &[]),
+    ("builtin", &[]),
+    ("exec", &["-a"]),
+    ("stdbuf", &["-i", "-o", "-e"]),
+    ("ionice", &["-c", "-n", "-p"]),
+    ("timeout", &["-s", "-k", "--signal", "--kill-after"]),
+    (
+        "xargs",
+        &[
+            "-I",
+            "-i",
+            "-n",
+            "-L",
+            "-P",
+            "-d",
+            "-E",
+            "-s",
+            "-a",
+            "--arg-file",
+            "--delimiter",
+            "--max-args",
+            "--max-procs",
+        ],
+    ),
+];
+
+const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"];
+
+impl Walker {
+    /// One simple command's words (the name first).
+    fn command(&mut self, args: &[Arg], depth: usize) {
+        let Some(first) = args.first() else { return };
+        let name = match first {
+            Arg::Lit(t) => t.rsplit('/').next().unwrap_or(t).to_string(),
+            Arg::Unknown(t) => return self.unknown("a command named by an expansion", t),
+        };
+        let rest = &args[1..];
+        if let Some((_, valued)) = WRAPPERS.iter().find(|(w, _)| *w == name) {
+            return self.wrapped(&name, valued, rest, depth);
+        }
+        if SHELLS.contains(&name.as_str()) {
+            return self.shell(&name, rest, depth);
+        }
+        if name == "cd" || name == "pushd" {
+            let target = rest
+                .iter()
+                .find(|a| !matches!(a, Arg::Lit(t) if t.starts_with('-') && t.len() > 1));
+            let target = match target {
+                // `cd -` goes back to a directory the text does not name.
+                Some(Arg::Lit(t)) if t == "-" => Arg::Unknown("cd -".into()),
+                Some(t) => t.clone(),
+                None => Arg::Lit("~".into()),
+            };
+            // `cd sub` after `cd dir` is `dir/sub`.
+            let joined = match (&self.dir, target) {
+                (Some(Arg::Lit(d)), Arg::Lit(t)) if !t.starts_with(['/', '~']) => {
+                    Arg::Lit(format!("{d}/{t}"))
+                }
+                (Some(Arg::Unknown(d)), _) => Arg::Unknown(d.clone()),
+                (_, t) => t,
+            };
+            self.dir = Some(joined);
+            return;
+        }
+        if name == "eval" {
+            let mut text = Vec::new();
+            for a in rest {
+                match a {
+                    Arg::Lit(t) => text.push(t.as_str()),
+                    Arg::Unknown(t) => return self.unknown("eval", t),
+                }
+            }
+            return self.script(&text.join(" "), depth + 1);
+        }
+        if let Some(spec) = commands::lookup(&name) {
+            for touch in operands::touches(&name, spec, rest) {
+                self.push(touch);
+            }
+        }
+    }
+
+    /// `sudo -u x cat f` is `cat f`; `xargs cat` is `cat` with operands
+    /// nobody can see.
+    fn wrapped(&mut self, name: &str, valued: &[&str], rest: &[Arg], depth: usize) {
+        let mut i = 0;
+        while let Some(Arg::Lit(t)) = rest.get(i) {
+            let is_assignment = name == "env" && t.contains('=') && !t.starts_with('-');
+            if t == "--" {
+                i += 1;
+                break;
+            }
+            if !(is_assignment || t.starts_with('-') && t.len() > 1) {
+                break;
+            }
+            i += if valued.contains(&t.as_str()) { 2 } else { 1 };
+        }
+        // timeout's first operand is the duration.
+        if name == "timeout" {
+            i += 1;
+        }
+        let mut inner: Vec<Arg> = rest.iter().skip(i).cloned().collect();
+        if name == "xargs" {
+            if inner.is_empty() {
+                inner.push(Arg::Lit("echo".into()));
+            }
+            inner.push(Arg::Unknown(
+                "(the words xargs reads from its input)".into(),
+            ));
+        }
+        self.command(&inner, depth);
+    }
+
+    /// `bash -c STRING` parses STRING; `bash FILE` reads FILE.
+    fn shell(&mut self, name: &str, rest: &[Arg], depth: usize) {
+        let mut words = rest.iter();
+        while let Some(arg) = words.next() {
+            match arg {
+                Arg::Lit(t)
+                    if t.starts_with('-')
+                        && t.len() > 1
+                        && !t.starts_with("--")
+                        && t.contains('c') =>
+                {
+                    return match words.next() {
+                        Some(Arg::Lit(script)) => self.script(script, depth + 1),
+                        Some(Arg::Unknown(w)) => self.unknown(name, w),
+                        None => {}
+                    };
+                }
+                Arg::Lit(t) if t == "-o" || t == "+o" || t == "-O" || t == "+O" => {
+                    let _ = words.next();
+                }
+                Arg::Lit(t) if t.starts_with(['-', '+']) => {}
+                _ => {
+                    // The first operand is the script the shell reads.
+                    self.push(Touch {
+                        by: name.to_string(),
+                        access: Access::Read,
+                        operand: arg.into(),
+                    });
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The deepest nesting in `text` of brackets (`(`, `{`, `[`) and of the
+/// compound keywords (`if`..`fi`, `case`..`esac`, `do`..`done`), each
+/// counted on its own, quotes ignored (which can only overstate it).
+fn nesting(text: &str) -> usize {
+    let mut brackets = Depth::default();
+    for c in text.chars() {
+        match c {
+            '(' | '{' | '[' => brackets.open(),
+            ')' | '}' | ']' => brackets.close(),
+            _ => {}
+        }
+    }
+    let mut keywords = Depth::default();
+    let separators = |c: char| c.is_whitespace() || ";&|()".contains(c);
+    for word in text.split(separators) {
+        match word {
+            "if" | "case" | "do" => keywords.open(),
+            "fi" | "esac" | "done" => keywords.close(),
+            _ => {}
+        }
+    }
+    brackets.deepest.max(keywords.deepest)
+}
+
+#[derive(Default)]
+struct Depth {
+    depth: usize,
+    deepest: usize,
+}
+
+impl Depth {
+    fn open(&mut self) {
+        self.depth += 1;
+        self.deepest = self.deepest.max(self.depth);
+    }
+
+    fn close(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+}

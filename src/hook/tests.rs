@@ -1,0 +1,319 @@
+//! The decision table (testdata/decisions.txt) and the file tools.
+
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::*;
+
+const TABLE: &str = include_str!("testdata/decisions.txt");
+
+/// The world the table describes, under a fresh directory.
+struct World {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    cwd: PathBuf,
+    policy: Policy,
+}
+
+fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let home = fs::canonicalize(dir.path()).unwrap().join("h");
+    let cwd = home.join("proj");
+    for d in [".ssh", ".aws", "proj/sub", "dev/muse", "dev/muse-other"] {
+        fs::create_dir_all(home.join(d)).unwrap();
+    }
+    for f in [".ssh/id_rsa", ".aws/credentials", "proj/notes.txt"] {
+        fs::write(home.join(f), "x").unwrap();
+    }
+    symlink(home.join(".ssh"), cwd.join("link-ssh")).unwrap();
+    symlink(home.join(".aws/credentials"), cwd.join("link-file")).unwrap();
+    symlink("notes.txt", cwd.join("link-safe")).unwrap();
+    symlink(&home, cwd.join("link-home")).unwrap();
+    symlink("../..", cwd.join("sub/link-up")).unwrap();
+    let muse = format!("{}/dev/muse", home.display());
+    let read = ["~/.ssh", "~/.aws", "~/.netrc", "~/.gnupg", "~/.kube", &muse];
+    let policy = Policy::from_lists(&home, &cwd, &read, &["~/.bashrc", "**/.env"]);
+    World {
+        _dir: dir,
+        home,
+        cwd,
+        policy,
+    }
+}
+
+fn event(w: &World, tool: &str, input: serde_json::Value) -> Event {
+    Event {
+        tool_name: tool.to_string(),
+        tool_input: input,
+        cwd: w.cwd.clone(),
+    }
+}
+
+fn name(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Pass => "pass",
+        Verdict::Ask(_) => "ask",
+        Verdict::Deny(_) => "deny",
+    }
+}
+
+#[test]
+fn decision_table() {
+    let w = world();
+    let home = w.home.to_string_lossy().into_owned();
+    let mut failures = Vec::new();
+    let mut rows = 0;
+    for line in TABLE
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let (want, command) = line.split_once(" | ").expect("row: `verdict | command`");
+        let command = command.replace("@H", &home).replace("\\n", "\n");
+        let e = event(&w, "Bash", json!({ "command": command }));
+        let full = decide(&e, &w.policy, Mode::Full);
+        let yolo = decide(&e, &w.policy, Mode::Yolo);
+        let want_yolo = if want == "ask" { "deny" } else { want };
+        if name(&full) != want || name(&yolo) != want_yolo {
+            failures.push(format!("{line}\n    full: {full:?}\n    yolo: {yolo:?}"));
+        }
+        rows += 1;
+    }
+    assert!(rows >= 150, "only {rows} rows");
+    assert!(
+        failures.is_empty(),
+        "{} of {rows} rows differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn a_deny_names_the_command_the_path_and_the_entry() {
+    let w = world();
+    let e = event(&w, "Bash", json!({ "command": "cat ~/.ssh/id_rsa" }));
+    let Verdict::Deny(reason) = decide(&e, &w.policy, Mode::Full) else {
+        panic!("not denied")
+    };
+    assert!(reason.contains("cat reads ~/.ssh/id_rsa"), "{reason}");
+    assert!(reason.contains("denyRead entry ~/.ssh"), "{reason}");
+}
+
+#[test]
+fn file_tools_compare_their_paths() {
+    let w = world();
+    let h = |p: &str| format!("{}/{p}", w.home.display());
+    let cases = [
+        ("Read", json!({ "file_path": h(".ssh/id_rsa") }), "deny"),
+        (
+            "Read",
+            json!({ "file_path": h("proj/link-ssh/id_rsa") }),
+            "deny",
+        ),
+        ("Read", json!({ "file_path": h(".ssh-other/x") }), "pass"),
+        (
+            "Read",
+            json!({ "file_path": h("proj/notes.txt"), "offset": 1, "limit": 5 }),
+            "pass",
+        ),
+        (
+            "Grep",
+            json!({ "pattern": "key", "path": h(".aws") }),
+            "deny",
+        ),
+        ("Grep", json!({ "pattern": "key", "path": w.home }), "ask"),
+        ("Grep", json!({ "pattern": "key" }), "pass"),
+        (
+            "Glob",
+            json!({ "pattern": "**/*", "path": h(".ssh") }),
+            "deny",
+        ),
+        ("Glob", json!({ "pattern": "*.rs" }), "pass"),
+        ("Glob", json!({ "pattern": h(".ssh/*") }), "deny"),
+        ("Glob", json!({ "pattern": "/**/id_rsa" }), "ask"),
+        (
+            "Edit",
+            json!({ "file_path": h(".bashrc"), "old_string": "a", "new_string": "b" }),
+            "deny",
+        ),
+        (
+            "Edit",
+            json!({ "file_path": h(".ssh/config"), "old_string": "a", "new_string": "b" }),
+            "deny",
+        ),
+        (
+            "Edit",
+            json!({ "file_path": h("proj/notes.txt"), "old_string": "a", "new_string": "b" }),
+            "pass",
+        ),
+        (
+            "Write",
+            json!({ "file_path": h("proj/.env"), "content": "K=v" }),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({ "file_path": h("proj/new.txt"), "content": "x" }),
+            "pass",
+        ),
+        (
+            "NotebookEdit",
+            json!({ "notebook_path": h(".aws/n.ipynb"), "new_source": "x" }),
+            "deny",
+        ),
+        (
+            "NotebookEdit",
+            json!({ "notebook_path": h("proj/n.ipynb"), "new_source": "x" }),
+            "pass",
+        ),
+        (
+            "WebFetch",
+            json!({ "url": "https://x", "prompt": "p" }),
+            "pass",
+        ),
+    ];
+    for (tool, input, want) in cases {
+        let got = decide(&event(&w, tool, input.clone()), &w.policy, Mode::Full);
+        assert_eq!(name(&got), want, "{tool} {input}: {got:?}");
+    }
+}
+
+#[test]
+fn malformed_tool_input_is_denied() {
+    let w = world();
+    for (tool, input) in [
+        ("Bash", json!({})),
+        ("Bash", json!({ "command": 3 })),
+        ("Read", json!({ "path": "/x" })),
+        ("Edit", json!({ "file_path": ["a"] })),
+        ("NotebookEdit", json!({ "file_path": "/x" })),
+    ] {
+        let got = decide(&event(&w, tool, input.clone()), &w.policy, Mode::Full);
+        assert_eq!(name(&got), "deny", "{tool} {input}: {got:?}");
+    }
+}
+
+#[test]
+fn nesting_past_the_limit_is_undetermined() {
+    let w = world();
+    let mut command = "echo hi".to_string();
+    for _ in 0..=bash::MAX_DEPTH + 1 {
+        command = format!("sh -c {}", shell_quote(&command));
+    }
+    let got = decide(
+        &event(&w, "Bash", json!({ "command": command })),
+        &w.policy,
+        Mode::Full,
+    );
+    assert_eq!(name(&got), "ask", "{got:?}");
+    let shallow = "sh -c 'sh -c \"echo hi\"'";
+    let got = decide(
+        &event(&w, "Bash", json!({ "command": shallow })),
+        &w.policy,
+        Mode::Full,
+    );
+    assert_eq!(got, Verdict::Pass);
+}
+
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+#[test]
+fn the_answer_is_the_object_claude_code_reads() {
+    assert_eq!(Verdict::Pass.answer(), None);
+    let deny: serde_json::Value =
+        serde_json::from_str(&Verdict::Deny("no".into()).answer().unwrap()).unwrap();
+    assert_eq!(
+        deny,
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "deny", "permissionDecisionReason": "no"}})
+    );
+    let ask: serde_json::Value =
+        serde_json::from_str(&Verdict::Ask("why".into()).answer().unwrap()).unwrap();
+    assert_eq!(ask["hookSpecificOutput"]["permissionDecision"], "ask");
+}
+
+#[test]
+fn events_without_their_fields_are_refused() {
+    for text in [
+        "",
+        "{",
+        "[]",
+        r#"{"tool_input": {}, "cwd": "/"}"#,
+        r#"{"tool_name": "Bash", "cwd": "/"}"#,
+        r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#,
+        r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": "rel"}"#,
+    ] {
+        assert!(parse_event(text).is_err(), "{text}");
+    }
+    let ok = parse_event(r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": "/w"}"#);
+    assert_eq!(ok.map(|e| e.cwd), Ok(Path::new("/w").to_path_buf()));
+}
+
+#[test]
+fn text_nested_too_deeply_is_undetermined_not_a_crash() {
+    let w = world();
+    for command in [
+        format!("echo {}x{}", "$(echo ".repeat(5000), ")".repeat(5000)),
+        format!("{}cat notes.txt{}", "( ".repeat(5000), " )".repeat(5000)),
+        format!("echo ${{{}", "{".repeat(5000)),
+        format!(
+            "{}cat x{}",
+            "if true; then ".repeat(5000),
+            "; fi".repeat(5000)
+        ),
+        format!(
+            "{}cat x{}",
+            "while true; do ".repeat(5000),
+            "; done".repeat(5000)
+        ),
+        format!(
+            "{}cat x{}",
+            "case x in x) ".repeat(5000),
+            ";; esac".repeat(5000)
+        ),
+    ] {
+        let got = decide(
+            &event(&w, "Bash", json!({ "command": command })),
+            &w.policy,
+            Mode::Full,
+        );
+        assert_eq!(name(&got), "ask", "{got:?}");
+    }
+    let nested = format!("{}cat ~/.ssh/id_rsa{}", "( ".repeat(5), " )".repeat(5));
+    let got = decide(
+        &event(&w, "Bash", json!({ "command": nested })),
+        &w.policy,
+        Mode::Full,
+    );
+    assert_eq!(name(&got), "deny", "{got:?}");
+}
+
+/// Random command lines from shell pieces: every one gets an answer, none
+/// panics (a hook that dies lets the call through).
+#[test]
+fn random_command_lines_never_panic() {
+    let w = world();
+    let pieces = [
+        "cat", "grep -r", "tar czf", "curl -F", "sh -c", "eval", "cd", "sed -i", "find", " ", " ",
+        "~/.ssh", "~", "..", "$X", "$(", ")", "`", "'", "\"", "\\", "<", ">", ">>", "<<EOF\n",
+        "\nEOF\n", "<<<", "|", "&&", "||", ";", "&", "(", "{", "}", "[[", "]]", "((", "))", "*",
+        "?", "[", "]", "=", "@", "-", "--", "-e", "x=1", "if", "then", "fi", "for", "in", "do",
+        "done", "case", "esac", "\n", "#", "!", "${", "é", "\u{0}",
+    ];
+    let mut rng = crate::test_rng::Rng(19);
+    for _ in 0..3000 {
+        let len = rng.below(12) as usize;
+        let command: String = (0..len).map(|_| rng.pick(&pieces)).collect();
+        let e = event(&w, "Bash", json!({ "command": command }));
+        for mode in [Mode::Full, Mode::Yolo] {
+            let verdict = decide(&e, &w.policy, mode);
+            if mode == Mode::Yolo {
+                assert!(!matches!(verdict, Verdict::Ask(_)), "{command:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,381 @@
+//! `twsrt hook claude` as Claude Code runs it (one event on stdin, the
+//! answer on stdout) and the PreToolUse entry `generate claude` installs
+//! with `[targets] claude_hook = true`.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+use crate::support::*;
+
+/// Run the hook on `event` in the base policy's HOME; (status, stdout, stderr).
+fn hook(home: &Path, args: &[&str], event: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_twsrt"))
+        .args(["-c", &home.join(CONFIG).to_string_lossy(), "hook", "claude"])
+        .args(args)
+        .current_dir(home)
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("twsrt runs");
+    let mut stdin = child.stdin.take().expect("a stdin pipe");
+    stdin
+        .write_all(event.as_bytes())
+        .expect("the event is written");
+    drop(stdin);
+    let out = child.wait_with_output().expect("twsrt ends");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+/// The event Claude Code 2.1.332 writes for one tool call (the fields of
+/// its PreToolUse hook input).
+fn event(home: &Path, tool: &str, input: Value) -> String {
+    json!({
+        "session_id": "7f1c2d3e-0000-4000-8000-000000000001",
+        "transcript_path": home.join(".claude/projects/p/7f1c.jsonl"),
+        "cwd": home,
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": input,
+        "tool_use_id": "toolu_01ABCDEF",
+    })
+    .to_string()
+}
+
+fn decision(stdout: &str) -> Value {
+    let answer: Value = serde_json::from_str(stdout).expect("the answer is JSON");
+    let out = &answer["hookSpecificOutput"];
+    assert_eq!(out["hookEventName"], "PreToolUse", "{stdout}");
+    assert!(
+        out["permissionDecisionReason"]
+            .as_str()
+            .is_some_and(|r| !r.is_empty())
+    );
+    out["permissionDecision"].clone()
+}
+
+/// A HOME with the base policy (denyRead `~/.ssh`) and a key in `~/.ssh`.
+fn policy_home() -> tempfile::TempDir {
+    let home = tempfile::tempdir().expect("temp HOME");
+    for (rel, text) in [
+        (CONFIG, BASE_CONFIG),
+        (SRT_FRAGMENT, BASE_SRT),
+        (BASH_FRAGMENT, BASE_BASH),
+        (".ssh/id_rsa", "k"),
+        ("notes.txt", "n"),
+    ] {
+        let path = home.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("dirs");
+        std::fs::write(path, text).expect("a fixture file");
+    }
+    home
+}
+
+#[test]
+fn each_tool_round_trips() {
+    let home = policy_home();
+    let h = home.path();
+    let p = |rel: &str| h.join(rel).to_string_lossy().into_owned();
+    let cases = [
+        (
+            "Bash",
+            json!({"command": "cat ~/.ssh/id_rsa", "description": "Show the key", "timeout": 120000}),
+            Some("deny"),
+        ),
+        (
+            "Bash",
+            json!({"command": "grep -r key ~", "description": "Search"}),
+            Some("ask"),
+        ),
+        (
+            "Bash",
+            json!({"command": "ls -la", "description": "List"}),
+            None,
+        ),
+        ("Read", json!({"file_path": p(".ssh/id_rsa")}), Some("deny")),
+        (
+            "Read",
+            json!({"file_path": p("notes.txt"), "offset": 1, "limit": 20}),
+            None,
+        ),
+        (
+            "Grep",
+            json!({"pattern": "BEGIN", "path": p(".ssh"), "output_mode": "content", "-n": true}),
+            Some("deny"),
+        ),
+        (
+            "Glob",
+            json!({"pattern": "**/*", "path": p(".ssh")}),
+            Some("deny"),
+        ),
+        ("Glob", json!({"pattern": "*.txt"}), Some("ask")),
+        (
+            "Edit",
+            json!({"file_path": p(".ssh/config"), "old_string": "a", "new_string": "b", "replace_all": false}),
+            Some("deny"),
+        ),
+        (
+            "Write",
+            json!({"file_path": p("new.txt"), "content": "x"}),
+            None,
+        ),
+        (
+            "Write",
+            json!({"file_path": p(".config/twsrt/config.toml"), "content": "x"}),
+            Some("deny"),
+        ),
+        (
+            "NotebookEdit",
+            json!({"notebook_path": p(".ssh/n.ipynb"), "new_source": "x", "cell_type": "code", "edit_mode": "replace"}),
+            Some("deny"),
+        ),
+        ("WebSearch", json!({"query": "x"}), None),
+    ];
+    for (tool, input, want) in cases {
+        let (status, stdout, stderr) = hook(h, &[], &event(h, tool, input.clone()));
+        assert_eq!((status, stderr.as_str()), (0, ""), "{tool} {input}");
+        match want {
+            None => assert_eq!(stdout, "", "{tool} {input}"),
+            Some(want) => assert_eq!(decision(&stdout), want, "{tool} {input}: {stdout}"),
+        }
+    }
+}
+
+#[test]
+fn yolo_denies_what_full_mode_asks() {
+    let home = policy_home();
+    let e = event(home.path(), "Bash", json!({"command": "cat $F"}));
+    assert_eq!(decision(&hook(home.path(), &[], &e).1), "ask");
+    assert_eq!(decision(&hook(home.path(), &["--yolo"], &e).1), "deny");
+}
+
+#[test]
+fn a_malformed_event_is_denied() {
+    let home = policy_home();
+    for text in [
+        "",
+        "not json",
+        "{}",
+        r#"{"tool_name":"Bash","tool_input":{},"cwd":"/"}"#,
+    ] {
+        let (status, stdout, _) = hook(home.path(), &[], text);
+        assert_eq!(status, 0, "{text}");
+        assert_eq!(decision(&stdout), "deny", "{text}: {stdout}");
+    }
+}
+
+#[test]
+fn a_policy_that_does_not_compile_is_denied_with_the_reason() {
+    let home = policy_home();
+    std::fs::write(home.path().join(SRT_FRAGMENT), "{ broken").unwrap();
+    let e = event(home.path(), "Bash", json!({"command": "ls"}));
+    let (status, stdout, _) = hook(home.path(), &[], &e);
+    assert_eq!(status, 0);
+    assert_eq!(decision(&stdout), "deny");
+    assert!(stdout.contains("base.jsonc"), "{stdout}");
+}
+
+#[test]
+fn the_policy_is_compiled_not_read_from_an_output() {
+    let home = policy_home();
+    // An agent emptying the canonical output changes nothing.
+    std::fs::write(home.path().join(".srt-settings.json"), "{}").unwrap();
+    let e = event(home.path(), "Bash", json!({"command": "cat ~/.ssh/id_rsa"}));
+    assert_eq!(decision(&hook(home.path(), &[], &e).1), "deny");
+}
+
+#[test]
+fn help_names_the_exit_codes() {
+    let out = Test::new().args(&["hook", "--help"]).any_stdout().run();
+    assert!(out.stdout.contains("Exit codes: 0"), "{}", out.stdout);
+    Test::new()
+        .args(&["hook", "codex"])
+        .status(2)
+        .any_stderr()
+        .run();
+}
+
+const HOOKED: &str = "claude_hook = true\n";
+
+fn our_entry(settings: &Value) -> &Value {
+    let list = settings["hooks"]["PreToolUse"]
+        .as_array()
+        .expect("a PreToolUse list");
+    let ours: Vec<&Value> = list
+        .iter()
+        .filter(|e| {
+            e["hooks"][0]["command"]
+                .as_str()
+                .is_some_and(|c| c.contains("hook claude"))
+        })
+        .collect();
+    assert_eq!(ours.len(), 1, "{settings}");
+    ours[0]
+}
+
+#[test]
+fn generate_installs_the_entry_in_both_modes() {
+    let out = Test::with_policy()
+        .targets()
+        .config_append(HOOKED)
+        .args(&["generate", "claude", "-w"])
+        .any_stderr()
+        .run();
+    let bin = std::fs::canonicalize(env!("CARGO_BIN_EXE_twsrt")).unwrap();
+    let config = format!("{}/{CONFIG}", out.home().display());
+    let full: Value = serde_json::from_str(&out.read(CLAUDE_TARGET)).unwrap();
+    let entry = our_entry(&full);
+    assert_eq!(
+        entry["matcher"],
+        "Bash|Read|Grep|Glob|Edit|Write|NotebookEdit"
+    );
+    assert_eq!(entry["hooks"][0]["type"], "command");
+    let command = entry["hooks"][0]["command"].as_str().unwrap();
+    assert_eq!(
+        command,
+        format!("{} -c {config} hook claude", bin.display())
+    );
+    let out = out
+        .then()
+        .args(&["generate", "claude", "-w", "--yolo"])
+        .any_stderr()
+        .run();
+    let yolo: Value = serde_json::from_str(&out.read(CLAUDE_YOLO)).unwrap();
+    assert!(
+        our_entry(&yolo)["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("hook claude --yolo")
+    );
+}
+
+#[test]
+fn other_hooks_stay_and_ours_is_found_again() {
+    let theirs = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "lint.sh"}]});
+    let stale = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "/old/twsrt -c /old.toml hook claude"}]});
+    let existing = json!({"hooks": {"PreToolUse": [theirs, stale], "Stop": [theirs]}});
+    let out = Test::with_policy()
+        .targets()
+        .config_append(HOOKED)
+        .file(CLAUDE_TARGET, existing.to_string())
+        .args(&["generate", "claude", "-w"])
+        .any_stderr()
+        .run();
+    let first = out.read(CLAUDE_TARGET);
+    let doc: Value = serde_json::from_str(&first).unwrap();
+    let list = doc["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(list.len(), 2, "{doc}");
+    assert_eq!(list[0], theirs);
+    assert_ne!(list[1], stale);
+    assert_eq!(doc["hooks"]["Stop"], json!([theirs]));
+    // A second run changes nothing.
+    let out = out
+        .then()
+        .args(&["generate", "claude", "-w"])
+        .any_stderr()
+        .run();
+    assert_eq!(out.read(CLAUDE_TARGET), first);
+}
+
+#[test]
+fn diff_reports_the_entry_missing_or_changed() {
+    let out = Test::with_policy()
+        .targets()
+        .config_append(HOOKED)
+        .args(&["generate", "claude", "-w"])
+        .any_stderr()
+        .run();
+    let out = out
+        .then()
+        .args(&["diff", "claude"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert!(!out.stdout.contains("hook:"), "{}", out.stdout);
+    let path = out.home().join(CLAUDE_TARGET);
+    let mut doc: Value = serde_json::from_str(&out.read(CLAUDE_TARGET)).unwrap();
+    doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = json!("/elsewhere/twsrt hook claude");
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let changed = out
+        .then()
+        .args(&["diff", "claude"])
+        .any_status()
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert!(
+        changed.stdout.contains("hook:PreToolUse"),
+        "{}",
+        changed.stdout
+    );
+    assert!(
+        changed.stdout.contains("/elsewhere/twsrt hook claude"),
+        "{}",
+        changed.stdout
+    );
+    let mut doc: Value = serde_json::from_str(&changed.read(CLAUDE_TARGET)).unwrap();
+    doc["hooks"] = json!({});
+    std::fs::write(changed.home().join(CLAUDE_TARGET), doc.to_string()).unwrap();
+    let missing = changed
+        .then()
+        .args(&["diff", "claude"])
+        .any_status()
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert!(
+        missing.stdout.contains("hook:PreToolUse"),
+        "{}",
+        missing.stdout
+    );
+    assert_ne!(missing.status, 0);
+}
+
+#[test]
+fn without_the_key_hooks_are_not_touched() {
+    let stale = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "twsrt hook claude"}]}]}});
+    let out = Test::with_policy()
+        .targets()
+        .file(CLAUDE_TARGET, stale.to_string())
+        .args(&["generate", "claude", "-w"])
+        .any_stderr()
+        .run();
+    let doc: Value = serde_json::from_str(&out.read(CLAUDE_TARGET)).unwrap();
+    assert_eq!(doc["hooks"], stale["hooks"]);
+    let preview = out
+        .then()
+        .args(&["generate", "claude"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert!(!preview.stdout.contains("\"hooks\""), "{}", preview.stdout);
+}
+
+#[test]
+fn the_key_is_checked() {
+    Test::with_policy()
+        .config_append("[targets]\nclaude_hook = true\n")
+        .args(&["generate", "claude"])
+        .status(1)
+        .stderr_contains("targets.claude_hook requires claude_settings")
+        .run();
+    Test::with_policy()
+        .targets()
+        .config_append("claude_hook = \"yes\"\n")
+        .args(&["generate", "claude"])
+        .status(1)
+        .stderr_contains("targets.claude_hook must be true or false")
+        .run();
+}
