@@ -17,58 +17,7 @@ pub type Schema = &'static [(&'static str, &'static [&'static str])];
 
 /// srt's settings schema (the keys of the top level, `network` and
 /// `filesystem`).
-pub const SRT_SCHEMA: Schema = &[
-    (
-        "",
-        &[
-            "enabled",
-            "filesystem",
-            "network",
-            "ignoreViolations",
-            "enableWeakerNestedSandbox",
-            "enableWeakerNetworkIsolation",
-            "allowPty",
-            "allowAppleEvents",
-            "ripgrep",
-            "mandatoryDenySearchDepth",
-            "seccomp",
-            "credentials",
-            "git",
-            "windows",
-        ],
-    ),
-    (
-        "network",
-        &[
-            "allowedDomains",
-            "deniedDomains",
-            "deniedDomainReasons",
-            "deniedResolvedAddresses",
-            "strictAllowlist",
-            "allowUnixSockets",
-            "allowAllUnixSockets",
-            "allowLocalBinding",
-            "allowMachLookup",
-            "httpProxyPort",
-            "socksProxyPort",
-            "filterRequest",
-            "tlsTerminate",
-            "mitmProxy",
-            "parentProxy",
-        ],
-    ),
-    (
-        "filesystem",
-        &[
-            "denyRead",
-            "allowRead",
-            "allowWrite",
-            "denyWrite",
-            "disabled",
-            "allowGitConfig",
-        ],
-    ),
-];
+pub const SRT_SCHEMA: Schema = crate::source::srt_schema::LEVELS;
 
 /// The bash rules document: three lists.
 pub const BASH_SCHEMA: Schema = &[("", &["allow", "ask", "deny"])];

@@ -5,6 +5,7 @@
 
 pub mod bash;
 pub mod srt;
+pub mod srt_schema;
 
 use std::path::Path;
 

@@ -6,50 +6,7 @@ use super::context::{Ctx, Frag};
 use super::coverage::{is_glob, normalize};
 use super::finding::{Finding, Severity, count, entries, quoted};
 use super::overlap::dotted;
-use crate::source::SourceKind;
-
-/// Keys srt's schema has, per level (the top level, `network`, `filesystem`).
-const TOP_KEYS: [&str; 14] = [
-    "enabled",
-    "filesystem",
-    "network",
-    "ignoreViolations",
-    "enableWeakerNestedSandbox",
-    "enableWeakerNetworkIsolation",
-    "allowPty",
-    "allowAppleEvents",
-    "ripgrep",
-    "mandatoryDenySearchDepth",
-    "seccomp",
-    "credentials",
-    "git",
-    "windows",
-];
-const NETWORK_KEYS: [&str; 15] = [
-    "allowedDomains",
-    "deniedDomains",
-    "deniedDomainReasons",
-    "deniedResolvedAddresses",
-    "strictAllowlist",
-    "allowUnixSockets",
-    "allowAllUnixSockets",
-    "allowLocalBinding",
-    "allowMachLookup",
-    "httpProxyPort",
-    "socksProxyPort",
-    "filterRequest",
-    "tlsTerminate",
-    "mitmProxy",
-    "parentProxy",
-];
-const FILESYSTEM_KEYS: [&str; 6] = [
-    "denyRead",
-    "allowRead",
-    "allowWrite",
-    "denyWrite",
-    "disabled",
-    "allowGitConfig",
-];
+use crate::source::{SourceKind, srt_schema};
 
 /// One check at a time over every srt fragment in registry order (unused
 /// ones included), the symlink check list by list.
@@ -73,12 +30,7 @@ fn unknown_keys(frag: &Frag, out: &mut Vec<Finding>) {
         return;
     };
     let mut items = Vec::new();
-    let levels: [(&str, &[&str]); 3] = [
-        ("", &TOP_KEYS),
-        ("network", &NETWORK_KEYS),
-        ("filesystem", &FILESYSTEM_KEYS),
-    ];
-    for (section, known) in levels {
+    for &(section, known) in srt_schema::LEVELS {
         let object = if section.is_empty() {
             doc.as_object()
         } else {

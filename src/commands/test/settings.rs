@@ -11,6 +11,7 @@ use super::run::{self, RunEnv};
 use crate::compile::Canonical;
 use crate::compose::equality_key;
 use crate::error::Error;
+use crate::source::srt_schema;
 use crate::ui;
 
 pub const EXIT_SETUP: i32 = 2;
@@ -112,36 +113,13 @@ fn check_list(section: &str, key: &str, list: &Value, problems: &mut Vec<String>
     }
 }
 
-const NETWORK_KEYS: &[&str] = &[
-    "allowedDomains",
-    "deniedDomains",
-    "deniedDomainReasons",
-    "strictAllowlist",
-    "deniedResolvedAddresses",
-    "allowUnixSockets",
-    "allowAllUnixSockets",
-    "allowLocalBinding",
-    "allowMachLookup",
-    "httpProxyPort",
-    "socksProxyPort",
-    "filterRequest",
-    "tlsTerminate",
-    "mitmProxy",
-    "parentProxy",
-];
-const FILESYSTEM_KEYS: &[&str] = &[
-    "disabled",
-    "denyRead",
-    "allowRead",
-    "allowWrite",
-    "denyWrite",
-    "allowGitConfig",
-];
-
 /// Keys srt silently drops (a misspelled `denyread` loses its rules).
 pub fn unknown_keys(settings: &Value) -> Vec<String> {
     let mut out = Vec::new();
-    for (section, known) in [("network", NETWORK_KEYS), ("filesystem", FILESYSTEM_KEYS)] {
+    for (section, known) in [
+        ("network", srt_schema::NETWORK_KEYS),
+        ("filesystem", srt_schema::FILESYSTEM_KEYS),
+    ] {
         if let Some(object) = settings.get(section).and_then(Value::as_object) {
             for key in object.keys() {
                 if !known.contains(&key.as_str()) {
