@@ -253,3 +253,47 @@ fn yolo_copilot_allows_what_no_deny_flag_stops() {
     let doc = explain(policy(), &["--yolo", "api.example.org"]);
     assert_eq!(row(&doc, "flags", "copilot", "network").0, "allow");
 }
+
+#[test]
+fn the_guard_hook_row_appears_only_when_the_hook_is_installed() {
+    let layers = |doc: &Value| -> Vec<String> {
+        doc["rows"]
+            .as_array()
+            .map(|rows| rows.iter().map(|r| r["layer"].to_string()).collect())
+            .unwrap_or_default()
+    };
+    let without = explain(policy(), &["--command", "cat ~/.ssh/id_rsa"]);
+    assert!(
+        !layers(&without).contains(&"\"hook\"".to_string()),
+        "{without}"
+    );
+
+    let hooked = || policy().targets().config_append("claude_hook = true\n");
+    // A command no Bash rule names: only the hook sees the file it opens.
+    let doc = explain(hooked(), &["--command", "cat ~/.ssh/id_rsa"]);
+    assert_eq!(row(&doc, "hook", "claude", "command").0, "deny", "{doc}");
+    assert_eq!(
+        row(&doc, "permissions", "claude", "command").0,
+        "not covered",
+        "{doc}"
+    );
+    // A path: the Read and Write events the file tools would send.
+    let doc = explain(hooked(), &["~/.aws/config"]);
+    assert_eq!(row(&doc, "hook", "claude", "read").0, "deny", "{doc}");
+    assert_eq!(row(&doc, "hook", "claude", "write").0, "deny", "{doc}");
+    let doc = explain(hooked(), &["~/work/notes.txt"]);
+    assert_eq!(
+        row(&doc, "hook", "claude", "read").0,
+        "not covered",
+        "{doc}"
+    );
+    // A recursive read above a denied directory asks in full mode and is
+    // denied in yolo mode, where nobody is asked.
+    let doc = explain(hooked(), &["--command", "grep -r key ~"]);
+    assert_eq!(row(&doc, "hook", "claude", "command").0, "ask", "{doc}");
+    let doc = explain(hooked(), &["--yolo", "--command", "grep -r key ~"]);
+    assert_eq!(row(&doc, "hook", "claude", "command").0, "deny", "{doc}");
+    // Domains are not the hook's business.
+    let doc = explain(hooked(), &["evil.com"]);
+    assert_eq!(row(&doc, "hook", "claude", "network").0, "not covered");
+}

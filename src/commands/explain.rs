@@ -26,10 +26,10 @@ pub const EXIT_NOT_A_QUERY: i32 = 2;
 /// domain, or a shell command (`--command`).
 ///
 /// One row per layer and agent: the srt sandbox on this platform, Claude
-/// permissions, the Claude sandbox, the Codex profile, the Codex rules,
-/// the Copilot flags. Each gives the decision (deny, ask, allow, not
-/// covered), the deciding rule, its fragment `file:line` and what the layer
-/// cannot decide. Exit codes: 0 explained, 1 an error in the policy, 2 the
+/// permissions, the Claude sandbox, the Claude guard hook (when installed),
+/// the Codex profile, the Codex rules, the Copilot flags. Each gives the
+/// decision (deny, ask, allow, not covered), the deciding rule, its fragment
+/// `file:line` and what the layer cannot decide. Exit codes: 0 explained, 1 an error in the policy, 2 the
 /// query is not a path, domain or command.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
@@ -77,12 +77,17 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
         .overrides(args.yolo)
         .get("enabled")
         .or_else(|| srt.get("enabled"));
+    let hook_policy = config
+        .targets
+        .claude_hook
+        .then(|| crate::hook::Policy::new(&compiled, &home, &cwd));
     let model = Model {
         srt,
         bash: compiled.document(SourceKind::Bash),
         places,
         claude_sandbox: enabled == Some(&Value::Bool(true)),
         yolo: args.yolo,
+        hook: hook_policy.as_ref(),
     };
     let subjects = match &query {
         Query::Path(p) => vec![Subject::Read(p), Subject::Write(p)],

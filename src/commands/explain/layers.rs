@@ -1,16 +1,17 @@
 //! The layers one access meets, each deciding it from the derived model
 //! ([`crate::drift::access`]) the way that layer enforces it.
 //!
-//! Extension point: the Claude guard hook (`twsrt hook claude`, issue 19)
-//! belongs in [`LAYERS`] after the Claude sandbox, as a [`Layer`] whose
-//! `decide` asks the hook's own decision function, shown only when the hook
-//! is configured. It is not here yet.
+//! The Claude guard hook (`twsrt hook claude`) is decided by the hook's own
+//! decision function on the event Claude Code would send for the access, so
+//! explain and the hook cannot disagree; its row is shown only when
+//! `[targets] claude_hook` installs the hook.
 
 use std::path::Path;
 
 use serde_json::Value;
 
 use crate::drift::access::{self, Decision, Places, Verdict, bash_command, covered_by, domain_in};
+use crate::hook;
 
 /// What is asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +61,8 @@ pub struct Model<'a> {
     /// after the mode's sandbox_overrides).
     pub claude_sandbox: bool,
     pub yolo: bool,
+    /// The guard hook's policy, when config.toml installs the hook.
+    pub hook: Option<&'a hook::Policy>,
 }
 
 pub struct Layer {
@@ -69,7 +72,7 @@ pub struct Layer {
 }
 
 /// Every layer, in the order the table lists them.
-pub const LAYERS: [Layer; 6] = [
+pub const LAYERS: [Layer; 7] = [
     Layer {
         layer: "srt",
         agent: "srt",
@@ -84,6 +87,11 @@ pub const LAYERS: [Layer; 6] = [
         layer: "sandbox",
         agent: "claude",
         decide: claude_sandbox,
+    },
+    Layer {
+        layer: "hook",
+        agent: "claude",
+        decide: claude_hook,
     },
     Layer {
         layer: "profile",
@@ -150,6 +158,41 @@ fn claude_sandbox(m: &Model, s: &Subject) -> Decision {
     match s {
         Subject::Command(_) => not_covered("the sandbox confines commands, it does not pick them"),
         other => srt(m, other),
+    }
+}
+
+/// The hook's verdict on the tool call Claude Code would make for the
+/// access: Read or Write on the path, Bash for a command.
+fn claude_hook(m: &Model, s: &Subject) -> Decision {
+    let Some(policy) = m.hook else {
+        return not_covered("no guard hook ([targets] claude_hook is not set)");
+    };
+    let (tool, input) = match s {
+        Subject::Read(p) => (
+            "Read",
+            serde_json::json!({"file_path": p.to_string_lossy()}),
+        ),
+        Subject::Write(p) => (
+            "Write",
+            serde_json::json!({"file_path": p.to_string_lossy(), "content": ""}),
+        ),
+        Subject::Command(c) => ("Bash", serde_json::json!({"command": c})),
+        Subject::Domain(_) => return not_covered("the hook does not look at domains"),
+    };
+    let event = hook::Event {
+        tool_name: tool.into(),
+        tool_input: input,
+        cwd: m.places.cwd.to_path_buf(),
+    };
+    let mode = if m.yolo {
+        hook::Mode::Yolo
+    } else {
+        hook::Mode::Full
+    };
+    match hook::decide(&event, policy, mode) {
+        hook::Verdict::Deny(reason) => Decision::default(Verdict::Deny, Some(&reason)),
+        hook::Verdict::Ask(reason) => Decision::default(Verdict::Ask, Some(&reason)),
+        hook::Verdict::Pass => not_covered("the hook lets it through to the other layers"),
     }
 }
 
@@ -244,6 +287,7 @@ fn network_lists(m: &Model, domain: &str, note: &str, allows: bool) -> Decision 
 pub fn decide(model: &Model, subject: &Subject) -> Vec<(&'static Layer, Decision)> {
     LAYERS
         .iter()
+        .filter(|layer| layer.layer != "hook" || model.hook.is_some())
         .map(|layer| (layer, (layer.decide)(model, subject)))
         .collect()
 }
