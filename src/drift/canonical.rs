@@ -5,7 +5,10 @@
 
 use serde_json::{Map, Value};
 
-use super::{Difference, Direction, Side, entry_direction, list_meaning, value_change};
+use super::{
+    Difference, Direction, Side, child_path, entry_direction, list_meaning, union_keys,
+    value_change,
+};
 use crate::compose::equality_key;
 use crate::source::SourceKind;
 
@@ -82,15 +85,8 @@ fn compare_objects(
         .iter()
         .find(|(p, _)| *p == path)
         .map(|(_, keys)| keys);
-    let keys = policy
-        .keys()
-        .chain(disk.keys().filter(|k| !policy.contains_key(*k)));
-    for key in keys {
-        let child = if path.is_empty() {
-            key.clone()
-        } else {
-            format!("{path}.{key}")
-        };
+    for key in union_keys(policy, disk) {
+        let child = child_path(path, key);
         let unknown = known.is_some_and(|keys| !keys.contains(&key.as_str()));
         match (policy.get(key), disk.get(key)) {
             (None, Some(value)) if unknown && !value.is_null() => out.push(Difference::plain(

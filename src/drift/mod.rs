@@ -23,7 +23,7 @@ pub mod canonical;
 mod glob;
 pub mod report;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Where an entry is: in the policy but not on disk, or the other way round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -103,6 +103,26 @@ pub enum Meaning {
     Restricts,
     /// Each entry grants access.
     Grants,
+}
+
+/// The keys of two objects compared key by key: the policy's in its order,
+/// then those only on disk, each once.
+pub fn union_keys<'a>(
+    policy: &'a Map<String, Value>,
+    disk: &'a Map<String, Value>,
+) -> impl Iterator<Item = &'a String> {
+    policy
+        .keys()
+        .chain(disk.keys().filter(|k| !policy.contains_key(*k)))
+}
+
+/// The dotted path of `key` inside the object at `path` (`""` is the top).
+pub fn child_path(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
 }
 
 /// The meaning of a list named `key` (the last part of its section), or

@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::drift::{Direction, narrowing_unless};
+use crate::drift::{Direction, child_path, narrowing_unless, union_keys};
 
 /// How much a profile value lets through; `None` for a value the model
 /// does not know.
@@ -73,15 +73,8 @@ fn walk(
     let object = |v: Option<&Value>| v.is_none_or(Value::is_object);
     if object(policy) && object(disk) {
         let (policy, disk) = (as_object(policy), as_object(disk));
-        let keys = policy
-            .keys()
-            .chain(disk.keys().filter(|k| !policy.contains_key(*k)));
-        for key in keys {
-            let child = if path.is_empty() {
-                key.clone()
-            } else {
-                format!("{path}.{key}")
-            };
+        for key in union_keys(policy, disk) {
+            let child = child_path(path, key);
             walk(&child, key, policy.get(key), disk.get(key), out);
         }
         return;
