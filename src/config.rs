@@ -22,6 +22,7 @@ mod sources;
 mod targets;
 
 pub use claude_sync::ClaudeSync;
+pub use targets::{TargetKey, TargetKind, Targets};
 
 pub const DEFAULT_CONFIG_PATH: &str = "~/.config/twsrt/config.toml";
 
@@ -52,18 +53,6 @@ pub struct ProfileDef {
 }
 
 #[derive(Debug, Clone)]
-pub struct Targets {
-    pub claude_settings: Option<PathBuf>,
-    pub claude_settings_yolo: Option<PathBuf>,
-    /// `generate claude` installs the `twsrt hook claude` PreToolUse entry.
-    pub claude_hook: bool,
-    pub copilot_output: Option<PathBuf>,
-    pub copilot_output_yolo: Option<PathBuf>,
-    pub codex_config: Option<PathBuf>,
-    pub codex_rules: Option<PathBuf>,
-}
-
-#[derive(Debug, Clone)]
 pub struct Config {
     pub path: PathBuf,
     /// The configured sources in config.toml order. srt is always there;
@@ -77,14 +66,6 @@ pub struct Config {
     pub overrides_yolo: Map<String, Value>,
     /// `[claude_sync]`, `None` when the table is absent (no sync).
     pub claude_sync: Option<ClaudeSync>,
-}
-
-impl Targets {
-    /// The full-mode Claude target. Only called for a configured Claude
-    /// agent (the commands skip an agent whose target key is not set).
-    pub fn claude_full(&self) -> &Path {
-        self.claude_settings.as_deref().unwrap_or(Path::new(""))
-    }
 }
 
 impl Config {
@@ -160,7 +141,7 @@ impl Loader<'_> {
         let profiles = self.profiles(&sources)?;
         let default_profile = self.default_profile(&profiles)?;
         self.check_profile_graph(&profiles, &sources)?;
-        let targets = self.targets()?;
+        let targets = self.targets();
         let claude_sync = self.claude_sync()?;
         let (overrides_full, overrides_yolo) = self.overrides()?;
         Ok(Config {

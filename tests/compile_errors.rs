@@ -44,8 +44,8 @@ fn a_misspelt_target_key_is_refused() {
     rejects(
         Test::with_policy().config_append("[targets]\nclaude_setings = \"~/c.json\"\n"),
         "Error: {HOME}/.config/twsrt/config.toml: targets: unknown key(s) claude_setings; the \
-         targets twsrt knows are claude_settings, claude_settings_yolo, copilot_output, \
-         copilot_output_yolo, codex_config, codex_rules, claude_hook\n",
+         targets twsrt knows are claude_settings, claude_settings_yolo, claude_hook, \
+         copilot_output, copilot_output_yolo, codex_config, codex_rules\n",
     );
 }
 

@@ -21,11 +21,13 @@ mod tests;
 
 use std::path::Path;
 
+pub use anchor::target_path;
 pub use project::{project_settings, stage_project};
 
 use serde_json::{Map, Value};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
+use crate::config::TargetKey;
 use crate::error::Result;
 use crate::paths::home_dir;
 use crate::plan::{FileKind, Plan};
@@ -33,17 +35,21 @@ use crate::pyjson::to_pretty;
 
 pub struct Claude;
 
+/// The settings file for full mode, the yolo mode's own one, and whether the
+/// guard hook's PreToolUse entry is installed into them.
+const TARGET_KEYS: [TargetKey; 3] = [
+    TargetKey::path("claude_settings").check(anchor::not_the_anchor_name),
+    TargetKey::path("claude_settings_yolo").needs("claude_settings"),
+    TargetKey::flag("claude_hook").needs("claude_settings"),
+];
+
 impl Agent for Claude {
     fn name(&self) -> &'static str {
         "claude"
     }
 
-    fn target_key(&self) -> &'static str {
-        "claude_settings"
-    }
-
-    fn configured(&self, config: &crate::config::Config) -> bool {
-        config.targets.claude_settings.is_some()
+    fn target_keys(&self) -> &'static [TargetKey] {
+        &TARGET_KEYS
     }
 
     fn target(&self, ctx: &Ctx) -> std::path::PathBuf {

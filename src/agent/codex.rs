@@ -16,13 +16,20 @@ mod tests;
 use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
-use crate::config::Config;
+use crate::config::{Config, TargetKey};
 use crate::error::{Error, Result};
 use crate::paths::home_dir;
 use crate::plan::{FileKind, Plan};
 use crate::rules::{Action, Scope};
 
 pub struct Codex;
+
+/// `codex_config` names the config.toml the profile is merged into;
+/// `codex_rules` adds the execution rules file.
+const TARGET_KEYS: [TargetKey; 2] = [
+    TargetKey::path("codex_config"),
+    TargetKey::path("codex_rules").needs("codex_config"),
+];
 
 // What `twsrt doctor` checks against the Codex layers it can see (the
 // measured facts behind the generator's own warnings).
@@ -38,8 +45,7 @@ pub const RESTART: &str = "Restart Codex to load the updated permission profile 
 pub fn config_path(config: &Config) -> Result<&Path> {
     config
         .targets
-        .codex_config
-        .as_deref()
+        .path("codex_config")
         .ok_or_else(|| Error::Policy("targets.codex_config is not set in config.toml".to_string()))
 }
 
@@ -71,7 +77,7 @@ pub fn fuzz_merge(existing: &str, fragment: &str) -> Result<String> {
 
 /// The rules file and its path, when `codex_rules` is set.
 fn render_rules(ctx: &Ctx) -> Result<Option<(PathBuf, String)>> {
-    let Some(path) = &ctx.config.targets.codex_rules else {
+    let Some(path) = ctx.config.targets.path("codex_rules") else {
         return Ok(None);
     };
     let deny = ctx
@@ -79,12 +85,12 @@ fn render_rules(ctx: &Ctx) -> Result<Option<(PathBuf, String)>> {
         .iter()
         .filter(|r| r.is(Scope::Execute, Action::Deny))
         .map(|r| r.pattern);
-    Ok(Some((path.clone(), render::rules_file(deny)?)))
+    Ok(Some((path.to_path_buf(), render::rules_file(deny)?)))
 }
 
 /// The two reminders every Codex command ends with.
 fn reminders(ctx: &Ctx, warnings: &mut Warnings) {
-    if ctx.config.targets.codex_rules.is_some() {
+    if ctx.config.targets.contains("codex_rules") {
         warnings.push(
             "Codex execution rules are consulted only for requests to run outside the sandbox; \
              commands inside the sandbox never see them."
@@ -137,12 +143,8 @@ impl Agent for Codex {
         "codex"
     }
 
-    fn target_key(&self) -> &'static str {
-        "codex_config"
-    }
-
-    fn configured(&self, config: &Config) -> bool {
-        config.targets.codex_config.is_some()
+    fn target_keys(&self) -> &'static [TargetKey] {
+        &TARGET_KEYS
     }
 
     /// One target for both modes: the profile serves full and yolo alike.
@@ -203,7 +205,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
 
 fn diff(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<AgentDiff> {
     let path = config_path(ctx.config)?;
-    let rules_path = ctx.config.targets.codex_rules.as_deref();
+    let rules_path = ctx.config.targets.path("codex_rules");
     for target in std::iter::once(path).chain(rules_path) {
         if !target.exists() {
             return Ok(AgentDiff::TargetMissing(format!(

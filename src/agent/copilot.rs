@@ -2,10 +2,10 @@
 //! launch flags, one per line, each ending in ` \` to paste into a command.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
-use crate::config::Config;
+use crate::config::TargetKey;
 use crate::drift::{self, Difference, Side};
 use crate::error::{Error, Result};
 use crate::paths::yolo_variant;
@@ -13,6 +13,12 @@ use crate::plan::{FileKind, Plan};
 use crate::rules::{Action, Scope};
 
 pub struct Copilot;
+
+/// The flags file, and the yolo mode's own one.
+const TARGET_KEYS: [TargetKey; 2] = [
+    TargetKey::path("copilot_output"),
+    TargetKey::path("copilot_output_yolo").needs("copilot_output"),
+];
 
 /// The tools a write permission opens, emitted once for the first allowWrite.
 const WRITE_TOOLS: [&str; 4] = ["shell", "read", "edit", "write"];
@@ -98,13 +104,12 @@ impl Copilot {
     /// is not configured (the commands skip it then).
     fn target(ctx: &Ctx) -> Option<PathBuf> {
         let targets = &ctx.config.targets;
-        let full = targets.copilot_output.as_deref()?;
+        let full = targets.path("copilot_output")?;
         if ctx.yolo {
             Some(
                 targets
-                    .copilot_output_yolo
-                    .clone()
-                    .unwrap_or_else(|| yolo_variant(full)),
+                    .path("copilot_output_yolo")
+                    .map_or_else(|| yolo_variant(full), Path::to_path_buf),
             )
         } else {
             Some(full.to_path_buf())
@@ -154,12 +159,8 @@ impl Agent for Copilot {
         "copilot"
     }
 
-    fn target_key(&self) -> &'static str {
-        "copilot_output"
-    }
-
-    fn configured(&self, config: &Config) -> bool {
-        config.targets.copilot_output.is_some()
+    fn target_keys(&self) -> &'static [TargetKey] {
+        &TARGET_KEYS
     }
 
     fn target(&self, ctx: &Ctx) -> PathBuf {

@@ -8,7 +8,7 @@ pub mod copilot;
 use std::path::PathBuf;
 
 use crate::compile::Compiled;
-use crate::config::Config;
+use crate::config::{Config, TargetKey};
 use crate::drift::{Difference, Side};
 use crate::error::Result;
 use crate::plan::Plan;
@@ -68,14 +68,22 @@ pub enum AgentDiff {
 pub trait Agent {
     fn name(&self) -> &'static str;
 
-    /// The `[targets]` key whose presence configures this agent (named in
-    /// the `Info:` line when the agent is skipped).
-    fn target_key(&self) -> &'static str;
+    /// The `[targets]` keys this agent reads, its primary key first: the
+    /// one whose presence configures the agent.
+    fn target_keys(&self) -> &'static [TargetKey];
 
-    /// Whether the agent's target key is set. Agents are opt-in: commands
+    /// The primary `[targets]` key (named in the `Info:` line when the
+    /// agent is skipped).
+    fn target_key(&self) -> &'static str {
+        self.target_keys()[0].name
+    }
+
+    /// Whether the agent's primary key is set. Agents are opt-in: commands
     /// skip an unconfigured agent, whether named or reached through `all`,
     /// so no other method is called for it.
-    fn configured(&self, config: &Config) -> bool;
+    fn configured(&self, config: &Config) -> bool {
+        config.targets.contains(self.target_key())
+    }
 
     /// The file the mode's `diff` header names (for Codex, config.toml also
     /// when the drift is in its rules file).
@@ -106,6 +114,16 @@ pub fn registry() -> Vec<Box<dyn Agent>> {
     ]
 }
 
+/// Every agent's `[targets]` keys, in registry order.
+pub fn target_keys() -> Vec<&'static TargetKey> {
+    registry().iter().flat_map(|a| a.target_keys()).collect()
+}
+
+/// Hold config.toml's `[targets]` to the keys the agents declare.
+pub fn check_targets(config: &Config) -> Result<()> {
+    config.targets.check(&target_keys(), &config.path)
+}
+
 pub fn names() -> Vec<&'static str> {
     registry().iter().map(|a| a.name()).collect()
 }
@@ -127,3 +145,6 @@ impl AgentDiff {
         Some((of(Side::Missing), of(Side::Extra)))
     }
 }
+
+#[cfg(test)]
+mod registry_tests;

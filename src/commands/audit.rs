@@ -100,7 +100,7 @@ impl Inputs {
             cwd,
             home: crate::paths::home_dir(),
             codex_home,
-            codex_target: config.targets.codex_config.clone(),
+            codex_target: config.targets.path("codex_config").map(Path::to_path_buf),
             copilot_flags: Vec::new(),
             yolo,
         })
@@ -191,7 +191,7 @@ fn policy_inputs(
     yolo: bool,
     agent: &str,
 ) -> Result<Inputs> {
-    let config = crate::config::load(&global.config_path)?;
+    let config = crate::commands::load_config(&global.config_path)?;
     let mut inputs = Inputs::from_env(&config, yolo)?;
     if agent == "copilot" {
         let compiled = crate::compile::compile(&config, profile)?;

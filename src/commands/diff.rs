@@ -27,7 +27,7 @@ pub const EXIT_MISSING: i32 = 2;
 /// target file is missing.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
-    /// claude, copilot, codex or all.
+    /// An agent's name, or all (every agent set in [targets]).
     #[arg(value_name = "AGENT", default_value = "all")]
     pub agent: String,
 
@@ -61,7 +61,7 @@ const LEGEND_MISSING: &str = "+ missing from target";
 const LEGEND_EXTRA: &str = "- in target, not in sources";
 
 pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
-    let config = crate::config::load(&global.config_path)?;
+    let config = crate::commands::load_config(&global.config_path)?;
     let compiled = compile(&config, args.profile.as_deref())?;
     let agents = select_agents(&args.agent, &config)?;
     ui::debug(|| lifecycle_facts(&compiled.profile.name, args.yolo, &agents));

@@ -84,7 +84,7 @@ impl DoctorArgs {
 }
 
 pub fn run(global: &Global, args: &DoctorArgs) -> Result<i32> {
-    let config = crate::config::load(&global.config_path)?;
+    let config = crate::commands::load_config(&global.config_path)?;
     let ctx = Ctx::new(&config);
     let findings = check(&ctx);
     let text = report::render(&findings, args.levels());

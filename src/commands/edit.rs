@@ -49,7 +49,7 @@ pub struct EditArgs {
 const APPLY_HINT: &str = "run `twsrt generate -w` to apply fragment changes";
 
 pub fn run(global: &Global, args: &EditArgs) -> Result<i32> {
-    let config = crate::config::load(&global.config_path)?;
+    let config = crate::commands::load_config(&global.config_path)?;
     let resolved = match &args.profile {
         Some(name) => Some(resolve(&config, Some(name))?),
         None => None,
@@ -119,7 +119,7 @@ fn fragment_paths(
 /// Compile again (config.toml included: the editor may have been used on
 /// anything) and compare every canonical output with the file on disk.
 fn report_drift(global: &Global, profile: Option<&str>) -> Result<()> {
-    let config = crate::config::load(&global.config_path)?;
+    let config = crate::commands::load_config(&global.config_path)?;
     let compiled = crate::compile::compile(&config, profile)?;
     let mut drifted = false;
     for doc in &compiled.canonical {

@@ -63,7 +63,7 @@ enum Query {
 }
 
 pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
-    let config = crate::config::load(&global.config_path)?;
+    let config = crate::commands::load_config(&global.config_path)?;
     let compiled = compile(&config, args.profile.as_deref())?;
     let home = crate::paths::home_dir();
     let cwd = std::env::current_dir().map_err(|e| Error::io(std::path::Path::new("."), e))?;
@@ -79,7 +79,7 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
         .or_else(|| srt.get("enabled"));
     let hook_policy = config
         .targets
-        .claude_hook
+        .flag("claude_hook")
         .then(|| crate::hook::Policy::new(&compiled, &home, &cwd));
     let model = Model {
         srt,

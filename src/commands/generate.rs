@@ -33,7 +33,8 @@ use crate::ui;
 /// is written then), 2 on a usage error.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// claude, copilot, codex or all (every agent set in [targets]).
+    /// An agent's name, or all (every agent set in [targets]); an unknown
+    /// name is answered with the list of agents.
     #[arg(value_name = "AGENT", default_value = "all")]
     pub agent: String,
 
@@ -74,7 +75,7 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
         return project::run(global, args);
     }
     let config_path = &global.config_path;
-    let config = crate::config::load(config_path)?;
+    let config = crate::commands::load_config(config_path)?;
     ui::debug(|| format!("config: {}", config_path.display()));
     let compiled = compile(&config, args.profile.as_deref())?;
     let agents = select_agents(&args.agent, &config)?;

@@ -61,7 +61,7 @@ fn verdict(global: &Global, args: &HookArgs, mode: Mode) -> Verdict {
         Ok(event) => event,
         Err(reason) => return Verdict::Deny(format!("twsrt hook: {reason}")),
     };
-    let compiled = crate::config::load(&global.config_path)
+    let compiled = crate::commands::load_config(&global.config_path)
         .and_then(|config| crate::compile::compile(&config, args.profile.as_deref()));
     let compiled = match compiled {
         Ok(c) => c,

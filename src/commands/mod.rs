@@ -22,7 +22,7 @@ pub mod run;
 pub mod show;
 pub mod test;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::agent::{self, Agent};
 use crate::config::Config;
@@ -35,6 +35,14 @@ use crate::ui;
 pub struct Global {
     /// The config.toml to load, `~` already expanded.
     pub config_path: PathBuf,
+}
+
+/// config.toml, with `[targets]` held to the keys the agents declare: every
+/// command loads it this way.
+pub fn load_config(path: &Path) -> Result<Config> {
+    let config = crate::config::load(path)?;
+    agent::check_targets(&config)?;
+    Ok(config)
 }
 
 /// The configured agents an AGENT argument names (`all` is every registered
@@ -58,10 +66,12 @@ pub fn select_agents(name: &str, config: &Config) -> Result<Vec<Box<dyn Agent>>>
     let (configured, skipped): (Vec<_>, Vec<_>) =
         requested.into_iter().partition(|a| a.configured(config));
     if name == "all" && configured.is_empty() {
-        ui::note(
+        let keys: Vec<&str> = agent::registry().iter().map(|a| a.target_key()).collect();
+        ui::note(&format!(
             "no agent is configured in [targets] of config.toml; only the canonical outputs \
-             are handled. Set claude_settings, copilot_output or codex_config to add one.",
-        );
+             are handled. Set {} to add one.",
+            one_of(&keys)
+        ));
         return Ok(configured);
     }
     for agent in &skipped {
@@ -75,6 +85,15 @@ pub fn select_agents(name: &str, config: &Config) -> Result<Vec<Box<dyn Agent>>>
 }
 
 /// The error for an AGENT argument that names no registered agent.
+/// `a`, `a or b`, `a, b or c`.
+fn one_of(words: &[&str]) -> String {
+    match words.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
 pub fn unknown_agent(name: &str) -> Error {
     Error::Policy(format!(
         "unknown agent '{name}'; available: {} (or all)",
@@ -96,5 +115,16 @@ pub fn lifecycle_facts(profile: &str, yolo: bool, agents: &[Box<dyn Agent>]) -> 
 pub fn print_warnings(warnings: &[String]) {
     for w in warnings {
         crate::ui::warning(w);
+    }
+}
+
+#[cfg(test)]
+mod one_of_tests {
+    #[test]
+    fn words_are_listed_with_or_before_the_last() {
+        assert_eq!(super::one_of(&[]), "");
+        assert_eq!(super::one_of(&["a"]), "a");
+        assert_eq!(super::one_of(&["a", "b"]), "a or b");
+        assert_eq!(super::one_of(&["a", "b", "c"]), "a, b or c");
     }
 }

@@ -32,7 +32,7 @@ use table::{Cell, Column, Style, Table};
 pub struct ProfilesArgs {}
 
 pub fn run(global: &Global, _args: &ProfilesArgs) -> Result<i32> {
-    let config = crate::config::load(&global.config_path)?;
+    let config = crate::commands::load_config(&global.config_path)?;
     let table = profile_table(&config);
     if ui::stdout_styled() {
         ui::data(table.boxed(terminal_columns()).trim_end_matches('\n'));

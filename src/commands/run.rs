@@ -62,7 +62,7 @@ pub struct RunArgs {
 
 pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
     let agent_name = audit::agent_of(&args.argv)?;
-    let config = crate::config::load(&global.config_path)?;
+    let config = crate::commands::load_config(&global.config_path)?;
     let compiled = compile(&config, args.profile.as_deref())?;
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     let mut warnings: Warnings = Vec::new();

@@ -28,7 +28,7 @@ pub struct ShowArgs {
 }
 
 pub fn run(global: &Global, args: &ShowArgs) -> Result<i32> {
-    let config = crate::config::load(&global.config_path)?;
+    let config = crate::commands::load_config(&global.config_path)?;
     // As in twsrt 3.3.3 the policy is compiled before the kind is looked
     // at: a broken policy is reported whatever kind was asked for.
     let compiled = compile(&config, args.profile.as_deref())?;

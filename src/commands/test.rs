@@ -127,7 +127,7 @@ fn setup(e: Error) -> Error {
 }
 
 pub fn run(global: &Global, args: &TestArgs) -> Result<i32> {
-    let config = crate::config::load(&global.config_path).map_err(setup)?;
+    let config = crate::commands::load_config(&global.config_path).map_err(setup)?;
     let compiled = compile(&config, args.profile.as_deref()).map_err(setup)?;
     let profile = compiled.profile.name.as_str();
     let doc = compiled

@@ -1,107 +1,186 @@
-//! `[targets]`: where each agent's configuration is written. An agent
-//! exists only when its primary key is set; its secondary keys refine it.
+//! `[targets]`: where each agent's configuration is written. config.toml
+//! reads the table without knowing the agents; each agent declares its keys
+//! ([`TargetKey`]) and [`Targets::check`] holds the table to those
+//! declarations, so adding an agent never touches this file.
 
 use std::path::{Path, PathBuf};
 
 use toml_edit::Item;
 
-use super::{Loader, Targets};
-use crate::error::Result;
+use super::Loader;
+use crate::error::{Error, Result};
+use crate::paths::resolve_config_path;
 
-/// The keys `[targets]` may hold.
-const TARGET_KEYS: [&str; 7] = [
-    "claude_settings",
-    "claude_settings_yolo",
-    "copilot_output",
-    "copilot_output_yolo",
-    "codex_config",
-    "codex_rules",
-    "claude_hook",
-];
+/// What a target key's value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetKind {
+    /// A non-empty path string, resolved against config.toml's directory.
+    Path,
+    /// `true` or `false`.
+    Flag,
+}
 
-/// (secondary key, the primary key it needs), in check order.
-const DEPENDENT: [(&str, &str); 4] = [
-    ("claude_settings_yolo", "claude_settings"),
-    ("claude_hook", "claude_settings"),
-    ("copilot_output_yolo", "copilot_output"),
-    ("codex_rules", "codex_config"),
-];
+/// One `[targets]` key an agent reads.
+#[derive(Debug)]
+pub struct TargetKey {
+    pub name: &'static str,
+    /// The key this one refines: alone, it would configure half an agent.
+    pub needs: Option<&'static str>,
+    pub kind: TargetKind,
+    /// A further rule on a path value: the error message when it breaks it.
+    pub check: Option<fn(&Path) -> Option<String>>,
+}
 
-impl Loader<'_> {
-    pub(super) fn targets(&self) -> Result<Targets> {
-        let table = self.root.get("targets").and_then(Item::as_table_like);
-        let has = |key: &str| table.is_some_and(|t| t.contains_key(key));
-        // A misspelt key would leave its agent silently unwritten.
-        let mut unknown: Vec<&str> = table
-            .into_iter()
-            .flat_map(|t| t.iter().map(|(key, _)| key))
-            .filter(|key| !TARGET_KEYS.contains(key))
+impl TargetKey {
+    pub const fn path(name: &'static str) -> Self {
+        TargetKey {
+            name,
+            needs: None,
+            kind: TargetKind::Path,
+            check: None,
+        }
+    }
+
+    pub const fn flag(name: &'static str) -> Self {
+        TargetKey {
+            kind: TargetKind::Flag,
+            ..TargetKey::path(name)
+        }
+    }
+
+    pub const fn needs(mut self, primary: &'static str) -> Self {
+        self.needs = Some(primary);
+        self
+    }
+
+    pub const fn check(mut self, check: fn(&Path) -> Option<String>) -> Self {
+        self.check = Some(check);
+        self
+    }
+}
+
+/// A `[targets]` value as written, read before anyone knows which kind of
+/// value its key wants.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Value {
+    Path(PathBuf),
+    Flag(bool),
+    /// Anything else (an empty string, a number, a table).
+    Other,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Targets {
+    /// (key, value, the value as config.toml spells it), in file order.
+    entries: Vec<(String, Value, String)>,
+}
+
+impl Targets {
+    /// The path `key` holds, if it is set to one.
+    pub fn path(&self, key: &str) -> Option<&Path> {
+        self.value(key).and_then(|v| match v {
+            Value::Path(p) => Some(p.as_path()),
+            _ => None,
+        })
+    }
+
+    /// Whether `key` is set to `true`.
+    pub fn flag(&self, key: &str) -> bool {
+        self.value(key) == Some(&Value::Flag(true))
+    }
+
+    pub fn contains(&self, key: &str) -> bool {
+        self.value(key).is_some()
+    }
+
+    fn value(&self, key: &str) -> Option<&Value> {
+        self.entries
+            .iter()
+            .find(|(k, _, _)| k == key)
+            .map(|(_, v, _)| v)
+    }
+
+    /// Hold the table to the agents' declared `keys`, in their order:
+    /// unknown keys first (a misspelt key would leave its agent silently
+    /// unwritten), then secondary keys without their primary, then each
+    /// value's kind, then the keys' own rules.
+    pub fn check(&self, keys: &[&TargetKey], config_path: &Path) -> Result<()> {
+        let err = |message: String| Error::config(config_path, message);
+        let mut unknown: Vec<&str> = self
+            .entries
+            .iter()
+            .map(|(k, _, _)| k.as_str())
+            .filter(|k| !keys.iter().any(|key| key.name == *k))
             .collect();
         if !unknown.is_empty() {
             unknown.sort_unstable();
-            return Err(self.err(format!(
+            let known: Vec<&str> = keys.iter().map(|k| k.name).collect();
+            return Err(err(format!(
                 "targets: unknown key(s) {}; the targets twsrt knows are {}",
                 unknown.join(", "),
-                TARGET_KEYS.join(", ")
+                known.join(", ")
             )));
         }
-        // Alone, a secondary key would configure half an agent.
-        if let Some((key, primary)) = DEPENDENT
-            .into_iter()
-            .find(|(key, primary)| has(key) && !has(primary))
-        {
-            return Err(self.err(format!(
-                "targets.{key} requires {primary}: set targets.{primary} as well, or remove targets.{key}"
-            )));
-        }
-        let get = |key: &str| -> Result<Option<PathBuf>> {
-            match table.and_then(|t| t.get(key)) {
-                None => Ok(None),
-                Some(item) => self.path_value(&format!("targets.{key}"), item).map(Some),
+        for key in keys {
+            if let Some(primary) = key
+                .needs
+                .filter(|p| self.contains(key.name) && !self.contains(p))
+            {
+                let name = key.name;
+                return Err(err(format!(
+                    "targets.{name} requires {primary}: set targets.{primary} as well, or remove targets.{name}"
+                )));
             }
-        };
-        // Read in the reference's order, so a bad value is reported first
-        // where it would be; the anchor-name check follows them all.
-        let claude_settings = get("claude_settings")?;
-        let copilot_output = get("copilot_output")?;
-        let codex_config = get("codex_config")?;
-        let codex_rules = get("codex_rules")?;
-        let claude_settings_yolo = get("claude_settings_yolo")?;
-        let copilot_output_yolo = get("copilot_output_yolo")?;
-        let claude_hook = self.hook_flag(table.and_then(|t| t.get("claude_hook")))?;
-        if claude_settings
-            .as_deref()
-            .and_then(Path::file_name)
-            .is_some_and(|n| n == "settings.json")
-        {
-            return Err(self.err(
-                "targets.claude_settings may not be called settings.json: twsrt keeps that \
-                 name for the symlink to the active settings file (try settings.full.json)",
-            ));
         }
-        Ok(Targets {
-            claude_settings,
-            claude_hook,
-            claude_settings_yolo,
-            copilot_output,
-            copilot_output_yolo,
-            codex_config,
-            codex_rules,
-        })
+        for key in keys {
+            let Some((_, value, shown)) = self.entries.iter().find(|(k, _, _)| k == key.name)
+            else {
+                continue;
+            };
+            let name = key.name;
+            match (key.kind, value) {
+                (TargetKind::Path, Value::Path(_)) | (TargetKind::Flag, Value::Flag(_)) => {}
+                // The value is named, as the reference names it.
+                (TargetKind::Path, _) => {
+                    return Err(err(format!(
+                        "targets.{name} must be a non-empty path string, found {shown}"
+                    )));
+                }
+                (TargetKind::Flag, _) => {
+                    return Err(err(format!(
+                        "targets.{name} must be true or false, found {shown}"
+                    )));
+                }
+            }
+        }
+        for key in keys {
+            let broken = key
+                .check
+                .zip(self.path(key.name))
+                .and_then(|(check, path)| check(path));
+            if let Some(message) = broken {
+                return Err(err(message));
+            }
+        }
+        Ok(())
     }
 }
 
 impl Loader<'_> {
-    /// `claude_hook`: a boolean, false when absent.
-    fn hook_flag(&self, item: Option<&Item>) -> Result<bool> {
-        match item {
-            None => Ok(false),
-            Some(item) => item.as_bool().ok_or_else(|| {
-                self.err(format!(
-                    "targets.claude_hook must be true or false, found {}",
-                    super::shown(item)
-                ))
-            }),
-        }
+    pub(super) fn targets(&self) -> Targets {
+        let table = self.root.get("targets").and_then(Item::as_table_like);
+        let entries = table
+            .into_iter()
+            .flat_map(|t| t.iter())
+            .map(|(key, item)| {
+                let value = match (item.as_str(), item.as_bool()) {
+                    (Some(s), _) if !s.is_empty() => Value::Path(resolve_config_path(s, self.dir)),
+                    (None, Some(b)) => Value::Flag(b),
+                    _ => Value::Other,
+                };
+                (key.to_string(), value, super::shown(item))
+            })
+            .collect();
+        Targets { entries }
     }
 }

@@ -21,8 +21,11 @@ extends = ["default"]
 srt = ["work"]
 "#;
 
+/// Parsed, with `[targets]` held to the agents' keys as the commands do.
 fn load(text: &str) -> Result<Config> {
-    parse(text, Path::new("/cfg/config.toml"))
+    let config = parse(text, Path::new("/cfg/config.toml"))?;
+    crate::agent::check_targets(&config)?;
+    Ok(config)
 }
 
 /// The error message, which must name the config file.
@@ -59,8 +62,8 @@ fn a_valid_config_loads_with_resolved_paths() {
         crate::paths::home_dir().join(".srt-settings.json")
     );
     // Agents are opt-in: no target key, no target path.
-    assert!(c.targets.claude_settings.is_none());
-    assert!(c.targets.codex_config.is_none());
+    assert!(!c.targets.contains("claude_settings"));
+    assert!(c.targets.path("codex_config").is_none());
     assert_eq!(c.profile_names(), vec!["default", "work"]);
 }
 
@@ -89,8 +92,8 @@ fn an_unknown_target_key_is_an_error_naming_it_and_the_known_ones() {
     assert_eq!(
         msg,
         "/cfg/config.toml: targets: unknown key(s) claude_setings, zz; the targets twsrt knows \
-         are claude_settings, claude_settings_yolo, copilot_output, copilot_output_yolo, \
-         codex_config, codex_rules, claude_hook"
+         are claude_settings, claude_settings_yolo, claude_hook, copilot_output, \
+         copilot_output_yolo, codex_config, codex_rules"
     );
 }
 
@@ -376,10 +379,13 @@ fn targets_have_defaults_and_claude_settings_cannot_be_the_anchor() {
     );
     let c = load(&text).unwrap();
     assert_eq!(
-        c.targets.codex_config,
-        Some(PathBuf::from("/cfg/codex.toml"))
+        c.targets.path("codex_config"),
+        Some(Path::new("/cfg/codex.toml"))
     );
-    assert_eq!(c.targets.copilot_output, Some(PathBuf::from("/abs/flags")));
+    assert_eq!(
+        c.targets.path("copilot_output"),
+        Some(Path::new("/abs/flags"))
+    );
     assert!(
         error(&format!("{BASE}[targets]\nclaude_settings = 3\n"))
             .contains("targets.claude_settings")

@@ -15,19 +15,38 @@ pub const ANCHOR_NAME: &str = "settings.json";
 /// `claude_settings_yolo` or its derived name (`settings.yolo.json`).
 pub fn target_path(config: &Config, yolo: bool) -> PathBuf {
     let targets = &config.targets;
+    let full = full_target(config);
     if yolo {
         targets
-            .claude_settings_yolo
-            .clone()
-            .unwrap_or_else(|| yolo_variant(targets.claude_full()))
+            .path("claude_settings_yolo")
+            .map_or_else(|| yolo_variant(full), Path::to_path_buf)
     } else {
-        targets.claude_full().to_path_buf()
+        full.to_path_buf()
     }
+}
+
+/// The full-mode target. Only called for a configured Claude agent (the
+/// commands skip an agent whose target key is not set).
+fn full_target(config: &Config) -> &Path {
+    config
+        .targets
+        .path("claude_settings")
+        .unwrap_or(Path::new(""))
+}
+
+/// `claude_settings` may not be the anchor's own name: the check config.toml
+/// loading applies to the key.
+pub fn not_the_anchor_name(path: &Path) -> Option<String> {
+    (path.file_name()? == ANCHOR_NAME).then(|| {
+        "targets.claude_settings may not be called settings.json: twsrt keeps that \
+         name for the symlink to the active settings file (try settings.full.json)"
+            .to_string()
+    })
 }
 
 /// `settings.json` in the full-mode target's directory, for both modes.
 pub fn anchor_path(config: &Config) -> PathBuf {
-    let full = config.targets.claude_full();
+    let full = full_target(config);
     full.parent().unwrap_or(Path::new("")).join(ANCHOR_NAME)
 }
 

@@ -18,7 +18,7 @@ pub const MATCHER: &str = "Bash|Read|Grep|Glob|Edit|Write|NotebookEdit";
 
 /// The generated `hooks` object, or `None` when the hook is not configured.
 pub fn generated(config: &Config, yolo: bool) -> Option<Value> {
-    if !config.targets.claude_hook {
+    if !config.targets.flag("claude_hook") {
         return None;
     }
     let cwd = std::env::current_dir().unwrap_or_default();

@@ -14,11 +14,11 @@ const LISTS: [&str; 4] = ["allowWrite", "denyWrite", "denyRead", "allowRead"];
 pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let targets = &ctx.config.targets;
     let mut files: Vec<PathBuf> = Vec::new();
-    if let Some(full) = &targets.claude_settings {
-        files.push(full.clone());
+    if targets.contains("claude_settings") {
         // The yolo file has a name of its own even when config.toml sets none.
-        let yolo = targets.claude_settings_yolo.clone();
-        files.push(yolo.unwrap_or_else(|| crate::paths::yolo_variant(full)));
+        for yolo in [false, true] {
+            files.push(crate::agent::claude::target_path(ctx.config, yolo));
+        }
     }
     files.push(ctx.cwd.join(".claude/settings.json"));
     files.push(ctx.cwd.join(".claude/settings.local.json"));

@@ -33,7 +33,7 @@ const FS_LISTS: [&str; 4] = [
 const PROTECTED: [&str; 3] = [".git", ".codex", ".agents"];
 
 pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some(managed) = ctx.config.targets.codex_config.as_deref() else {
+    let Some(managed) = ctx.config.targets.path("codex_config") else {
         return;
     };
     let selected: Vec<&Frag> = ctx

@@ -28,7 +28,7 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
     // As in twsrt 3.3.3, an agent that can never have a project file is
     // refused before config.toml is read; an unknown name only after it.
     refuse_other_agents(&args.agent)?;
-    let config = crate::config::load(&global.config_path)?;
+    let config = crate::commands::load_config(&global.config_path)?;
     if !matches!(args.agent.as_str(), "all" | "claude") {
         return Err(unknown_agent(&args.agent));
     }
