@@ -30,12 +30,38 @@ fn sort_at(node: &mut Value, segments: &[&str]) {
         } else if let Value::Array(items) = child
             && items.iter().all(Value::is_string)
         {
-            items.sort_unstable_by(|a, b| match (a, b) {
-                (Value::String(a), Value::String(b)) => a.cmp(b),
-                _ => std::cmp::Ordering::Equal,
-            });
+            sort_strings(items);
         }
     }
+}
+
+/// Sort a list of string values by their bytes. Each string is keyed by its
+/// first 16 bytes as one big-endian number (zero-padded), so most
+/// comparisons are one integer compare; only strings sharing those bytes
+/// compare in full. The static build's libc compares byte by byte, which
+/// made this sort a seventh of a 16,000-entry `generate claude`.
+fn sort_strings(items: &mut [Value]) {
+    let mut keyed: Vec<(u128, String)> = items
+        .iter_mut()
+        .map(|item| match item {
+            Value::String(s) => (prefix_key(s), std::mem::take(s)),
+            _ => (0, String::new()),
+        })
+        .collect();
+    keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+    for (item, (_, s)) in items.iter_mut().zip(keyed) {
+        *item = Value::String(s);
+    }
+}
+
+/// The first 16 bytes of `s`, zero-padded, as a big-endian number: when two
+/// keys differ, they order the strings as their bytes do (a zero pad sorts
+/// before every byte, as a shorter string sorts before a longer one).
+fn prefix_key(s: &str) -> u128 {
+    let mut bytes = [0u8; 16];
+    let n = s.len().min(16);
+    bytes[..n].copy_from_slice(&s.as_bytes()[..n]);
+    u128::from_be_bytes(bytes)
 }
 
 #[cfg(test)]
@@ -59,6 +85,33 @@ mod tests {
                 "other": ["b", "a"],
             })
         );
+    }
+
+    /// Strings sharing their first 16 bytes, NUL bytes and prefixes of one
+    /// another sort exactly as their bytes do.
+    #[test]
+    fn the_prefix_key_never_changes_the_byte_order() {
+        let words = [
+            "",
+            "\0",
+            "a",
+            "a\0",
+            "a\0b",
+            "ab",
+            "aaaaaaaaaaaaaaaa",
+            "aaaaaaaaaaaaaaaa\0",
+            "aaaaaaaaaaaaaaaab",
+            "aaaaaaaaaaaaaaaaa",
+            "aaaaaaaaaaaaaaab",
+            "\u{e4}",
+            "~/x",
+            "/x",
+        ];
+        let mut items: Vec<Value> = words.iter().rev().map(|w| json!(w)).collect();
+        sort_strings(&mut items);
+        let mut want: Vec<&str> = words.to_vec();
+        want.sort_unstable();
+        assert_eq!(items, want.iter().map(|w| json!(w)).collect::<Vec<_>>());
     }
 
     #[test]
