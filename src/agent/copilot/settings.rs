@@ -170,7 +170,9 @@ pub fn merge(existing: Option<&str>, lists: &Lists, path: &Path) -> Result<Strin
                 edits.push((range.start, range.end, value));
             }
             None => {
-                added.push_str(if object.properties.is_empty() {
+                // A comma after whatever comes before: a property of the
+                // file, or the one added just before this one.
+                added.push_str(if object.properties.is_empty() && added.is_empty() {
                     "\n"
                 } else {
                     ",\n"
