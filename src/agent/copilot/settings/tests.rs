@@ -101,7 +101,13 @@ fn a_deny_copilot_would_skip_is_warned_about() {
     for skipped in ["", " ", "a b.com", "http://"] {
         assert!(skipped_by_copilot(skipped), "{skipped:?}");
     }
-    for kept in ["evil.com", "*.evil.com", "http://evil.com", "x.com:8080", "*"] {
+    for kept in [
+        "evil.com",
+        "*.evil.com",
+        "http://evil.com",
+        "x.com:8080",
+        "*",
+    ] {
         assert!(!skipped_by_copilot(kept), "{kept:?}");
     }
 }
@@ -196,7 +202,10 @@ fn an_object_holding_only_a_comment_keeps_it() {
 
 #[test]
 fn a_merge_is_idempotent_and_leaves_no_drift() {
-    let lists = lists(&["github.com", "*.github.com"], &["evil.com", "http://evil.com"]);
+    let lists = lists(
+        &["github.com", "*.github.com"],
+        &["evil.com", "http://evil.com"],
+    );
     let before = "{\n  \"theme\": \"dim\",\n  \"allowedUrls\": [\"x.com\"]\n}\n";
     let once = merged(before, &lists);
     assert_eq!(merged(&once, &lists), once);
@@ -225,7 +234,10 @@ fn a_syntax_error_names_the_file_line_and_column() {
     assert!(err.contains("Unterminated array"), "{err}");
     assert!(!err.contains("SECRET"), "quotes the file: {err}");
     let err = refused("{\"a\": 1 \"b\": 2}");
-    assert!(err.starts_with(&format!("{PATH}:1:8: Expected comma")), "{err}");
+    assert!(
+        err.starts_with(&format!("{PATH}:1:8: Expected comma")),
+        "{err}"
+    );
 }
 
 #[test]
