@@ -9,8 +9,14 @@ For the policy in policies/copilot-settings, in full and in yolo mode:
   3. `copilot -p` (no login: it stops at the login check) must load the file
      without a settings warning, on stderr or in its log;
   4. `twsrt generate -w` must refuse a settings file broken on purpose,
-     naming its line, and leave it as it was.
-Then each mutant (a broken settings file) must make step 2 or 3 fail, so
+     naming its line, and leave it as it was;
+  5. (in the harness's network namespace only: web_fetch resolves host
+     names itself, past the dead proxies) with a stand-in model
+     (fake_model.py) asking for web_fetch, every denied domain, over HTTPS
+     and plain HTTP, is refused by Copilot although the launch allows every
+     URL (`--allow-all-urls`, or `--yolo` in yolo mode), while a URL no rule
+     names is not refused: the deny in the settings file is enforced.
+Then each mutant (a broken settings file) must make step 2, 3 or 5 fail, so
 the check can fail. The yolo file is read through COPILOT_HOME, which is how
 a second Copilot home is chosen (`copilot help environment`).
 """
@@ -24,6 +30,7 @@ import time
 from pathlib import Path
 
 import run as harness
+from fake_model import FakeModel
 
 # The twsrt binary under test (set by `run`; this module's copy of run.py
 # has its own, unset TWSRT_BIN).
@@ -63,10 +70,13 @@ def copilot_home(world) -> Path:
     return path.parent
 
 
-def copilot(world, *args: str):
+def copilot(world, *args: str, model: FakeModel | None = None):
     env = world.env.vars()
     env["COPILOT_HOME"] = str(copilot_home(world))
     env["COPILOT_AUTO_UPDATE"] = "false"
+    if model is not None:
+        env.update(COPILOT_PROVIDER_BASE_URL=model.base_url, COPILOT_MODEL="gpt-4o",
+                   NO_PROXY="127.0.0.1", no_proxy="127.0.0.1")
     try:
         return subprocess.run(
             [world.env.client("copilot"), *args], cwd=world.env.proj, env=env,
@@ -110,6 +120,52 @@ def check_loads(world) -> list[str]:
     return failures
 
 
+# Copilot's web_fetch result for a URL its rules refuse (measured).
+REFUSED = "Permission to access this URL was denied."
+
+
+def probe_urls(pattern: str) -> list[str]:
+    """URLs a denied pattern must cover: a host under a wildcard, and both
+    schemes when the pattern names none."""
+    scheme, _, host = pattern.rpartition("://")
+    if host.startswith("*."):
+        host = "twsrt-probe." + host[2:]
+    schemes = [scheme] if scheme else ["https", "http"]
+    return [f"{s}://{host}/twsrt" for s in schemes]
+
+
+def fetch(world, url: str) -> str:
+    """What Copilot answers a web_fetch of `url` under the widest launch of
+    the mode."""
+    wide = "--yolo" if world.case.yolo else "--allow-all-urls"
+    with FakeModel("web_fetch", {"url": url}) as model:
+        result = copilot(world, "-p", "twsrt client check", wide, model=model)
+    if not model.results:
+        return f"(no tool result; copilot said {harness.one_line(result.stdout + result.stderr)})"
+    return model.results[-1]
+
+
+def check_enforced(world) -> list[str]:
+    """Each denied domain refused, a URL no rule names let through."""
+    failures = []
+    for pattern in world.srt.get("network", {}).get("deniedDomains", []):
+        for url in probe_urls(pattern):
+            answer = fetch(world, url)
+            if REFUSED not in answer:
+                failures.append(f"{url} (denied {pattern!r}) was not refused: "
+                                f"{harness.one_line(answer)}")
+    control = f"https://{harness.CANARY_HOST}/twsrt"
+    answer = fetch(world, control)
+    if REFUSED in answer or "(no tool result" in answer:
+        failures.append(f"{control}, which no rule names, was not fetched: "
+                        f"{harness.one_line(answer)}")
+    return failures
+
+
+def isolated() -> bool:
+    return harness.os.environ.get("TWSRT_CLIENTS_NETNS") == "1"
+
+
 def check_refused(world) -> list[str]:
     """twsrt refuses a settings file it cannot parse, naming the line."""
     path = copilot_home(world) / "settings.json"
@@ -141,6 +197,8 @@ MUTANTS = [
      lambda w: harness.edit_text(settings_file(w), '"deniedUrls": [', '"deniedUrls": "x", "y": [')),
     (check_reads, "the closing brace removed",
      lambda w: harness.edit_text(settings_file(w), "\n}", "\n")),
+    (check_enforced, "the http:// twin of a denied domain removed",
+     lambda w: harness.edit_text(settings_file(w), ',\n    "http://pastebin.com"', "")),
 ]
 
 
@@ -172,8 +230,16 @@ def run(report, scratch: Path, bin_dir: Path, twsrt_bin: Path, mutants: bool = T
         report.result(f"{case.name}: twsrt generate -w", [], time.monotonic() - start)
         harness.run_check(report, f"{case.name}: copilot reads it", check_reads, world)
         harness.run_check(report, f"{case.name}: copilot loads it", check_loads, world)
+        if isolated():
+            harness.run_check(report, f"{case.name}: copilot refuses the denied URLs",
+                              check_enforced, world)
+        else:
+            print(f"SKIP  {case.name}: copilot refuses the denied URLs (needs the network "
+                  "namespace: web_fetch resolves host names itself)", flush=True)
         harness.run_check(report, f"{case.name}: twsrt refuses it broken", check_refused, world)
     for i, (catch, what, mutate) in enumerate(MUTANTS if mutants else []):
+        if catch is check_enforced and not isolated():
+            continue
         start = time.monotonic()
         try:
             world = world_for(harness.Case(CASE, source), scratch / f"{CASE}-mutant-{i}",
