@@ -265,3 +265,16 @@ fn copilot_settings_needs_copilot_output() {
         .unchanged()
         .run();
 }
+
+#[test]
+fn copilot_settings_yolo_needs_copilot_settings() {
+    Test::with_policy()
+        .config_append(COPILOT_ONLY)
+        .config_append("copilot_settings_yolo = \"~/.copilot-yolo/settings.json\"\n")
+        .args(&["generate", "copilot", "--yolo"])
+        .status(1)
+        .stderr_contains("targets.copilot_settings_yolo requires copilot_settings")
+        .any_stderr()
+        .unchanged()
+        .run();
+}
