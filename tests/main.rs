@@ -9,6 +9,7 @@ mod support;
 mod claude_sync;
 mod compile_errors;
 mod config_cmd;
+mod copilot_settings;
 mod diagnostics;
 mod diff_directions;
 mod diff_report;

@@ -1,5 +1,9 @@
 //! Copilot CLI: it has no settings file for tool permissions, so twsrt emits
 //! launch flags, one per line, each ending in ` \` to paste into a command.
+//! With `[targets] copilot_settings`, the URL lists also go into Copilot's
+//! own settings file ([`settings`]), which every launch reads, flags or not.
+
+mod settings;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -14,10 +18,15 @@ use crate::rules::{Action, Scope};
 
 pub struct Copilot;
 
-/// The flags file, and the yolo mode's own one.
-const TARGET_KEYS: [TargetKey; 2] = [
+/// The flags file, and the yolo mode's own one; then the settings file and
+/// its yolo mode's one. The settings file needs the flags: it can hold only
+/// the URL lists (Copilot's settings have no tool rules), so alone it would
+/// drop every bash rule without a word.
+const TARGET_KEYS: [TargetKey; 4] = [
     TargetKey::path("copilot_output"),
     TargetKey::path("copilot_output_yolo").needs("copilot_output"),
+    TargetKey::path("copilot_settings").needs("copilot_output"),
+    TargetKey::path("copilot_settings_yolo").needs("copilot_settings"),
 ];
 
 /// The tools a write permission opens, emitted once for the first allowWrite.
@@ -103,17 +112,28 @@ impl Copilot {
     /// `copilot_output_yolo` or its derived name. `None` only while Copilot
     /// is not configured (the commands skip it then).
     fn target(ctx: &Ctx) -> Option<PathBuf> {
-        let targets = &ctx.config.targets;
-        let full = targets.path("copilot_output")?;
-        if ctx.yolo {
-            Some(
-                targets
-                    .path("copilot_output_yolo")
-                    .map_or_else(|| yolo_variant(full), Path::to_path_buf),
-            )
-        } else {
-            Some(full.to_path_buf())
-        }
+        mode_path(ctx, "copilot_output", "copilot_output_yolo")
+    }
+
+    /// The settings file for the mode: `copilot_settings`, or in yolo mode
+    /// `copilot_settings_yolo` or its derived name (`settings.yolo.json`).
+    /// `None` when twsrt does not write Copilot's settings.
+    fn settings_target(ctx: &Ctx) -> Option<PathBuf> {
+        mode_path(ctx, "copilot_settings", "copilot_settings_yolo")
+    }
+
+    /// The preview: the flags, and with a settings file the owned keys too,
+    /// each under a header naming its file.
+    fn preview_text(ctx: &Ctx, flags: &str, settings: Option<(&Path, &str)>) -> String {
+        let Some((path, rendered)) = settings else {
+            return flags.to_string();
+        };
+        let flags_path = Self::target(ctx).unwrap_or_default();
+        format!(
+            "--- flags: {} ---\n{flags}\n--- settings: {} (managed keys) ---\n{rendered}",
+            flags_path.display(),
+            path.display()
+        )
     }
 
     fn unconfigured() -> Error {
@@ -168,7 +188,12 @@ impl Agent for Copilot {
     }
 
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
-        Self::render(ctx, warnings)
+        let flags = Self::render(ctx, warnings)?;
+        let Some(path) = Self::settings_target(ctx) else {
+            return Ok(flags);
+        };
+        let rendered = settings::render(&settings::Lists::of(ctx, warnings));
+        Ok(Self::preview_text(ctx, &flags, Some((&path, &rendered))))
     }
 
     fn stage(&self, ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
@@ -177,7 +202,19 @@ impl Agent for Copilot {
         let mut content = rendering.clone();
         content.push('\n');
         plan.write(path, content, FileKind::AgentTarget);
-        plan.dry_run(self.name(), rendering);
+        let Some(settings_path) = Self::settings_target(ctx) else {
+            plan.dry_run(self.name(), rendering);
+            return Ok(());
+        };
+        let lists = settings::Lists::of(ctx, warnings);
+        let existing = read_settings(&settings_path)?;
+        let merged = settings::merge(existing.as_deref(), &lists, &settings_path)?;
+        plan.write(settings_path.clone(), merged, FileKind::AgentTarget);
+        let rendered = settings::render(&lists);
+        plan.dry_run(
+            self.name(),
+            Self::preview_text(ctx, &rendering, Some((&settings_path, &rendered))),
+        );
         Ok(())
     }
 
@@ -193,9 +230,55 @@ impl Agent for Copilot {
             }
             Err(e) => return Err(Error::io(&path, e)),
         };
+        let settings = match Self::settings_target(ctx) {
+            None => None,
+            Some(settings_path) => match read_settings(&settings_path)? {
+                Some(text) => Some((settings_path, text)),
+                None => {
+                    return Ok(AgentDiff::TargetMissing(format!(
+                        "copilot settings file not found: {}",
+                        settings_path.display()
+                    )));
+                }
+            },
+        };
         let generated = Self::flags(ctx, warnings)?;
-        Ok(compare(&generated, &flag_lines(&existing)))
+        let mut result = compare(&generated, &flag_lines(&existing));
+        if let (Some((settings_path, text)), AgentDiff::Compared(differences)) =
+            (settings, &mut result)
+        {
+            let lists = settings::Lists::of(ctx, warnings);
+            differences.extend(settings::compare(&text, &lists, &settings_path)?);
+        }
+        Ok(result)
     }
+}
+
+/// The mode's path of a file with a yolo variant: `key`, or in yolo mode
+/// `yolo_key` or the derived name of `key`'s path.
+fn mode_path(ctx: &Ctx, key: &str, yolo_key: &str) -> Option<PathBuf> {
+    let targets = &ctx.config.targets;
+    let full = targets.path(key)?;
+    if ctx.yolo {
+        Some(
+            targets
+                .path(yolo_key)
+                .map_or_else(|| yolo_variant(full), Path::to_path_buf),
+        )
+    } else {
+        Some(full.to_path_buf())
+    }
+}
+
+/// The settings file's text, `None` when it does not exist.
+fn read_settings(path: &Path) -> Result<Option<String>> {
+    // Checks the file type first: a FIFO must not block the read.
+    let Some(bytes) = crate::apply::read_existing(path)? else {
+        return Ok(None);
+    };
+    crate::text_position::utf8(bytes)
+        .map(Some)
+        .map_err(|at| Error::jsonc_not_utf8(path, at))
 }
 
 /// The flags in a written file, one per entry, without the ` \`

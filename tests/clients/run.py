@@ -1089,6 +1089,9 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
         if not args.only or "hook" in args.only:
             print("\nthe guard hook", flush=True)
             run_hook_checks(report, scratch, bin_dir)
+        if not args.only or "copilot-settings" in args.only:
+            import copilot_settings  # tests/clients/copilot_settings.py
+            copilot_settings.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
         if not args.only:
             print("\nknown Codex gaps: twsrt warns, and the gap is still there", flush=True)
             run_gaps(report, scratch, bin_dir)

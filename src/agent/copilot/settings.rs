@@ -1,0 +1,351 @@
+//! Copilot CLI's user settings file (`settings.json` in `~/.copilot`, or in
+//! `$COPILOT_HOME`), which Copilot reads at every launch, with or without a
+//! login and with or without twsrt's flags (doc/clients.md, "Copilot CLI
+//! settings file", has the measurements).
+//!
+//! twsrt owns two top-level keys of it and nothing else:
+//! - `deniedUrls`: every denied domain as written, and again with `http://`
+//!   in front when it names no scheme (Copilot reads a bare pattern as
+//!   `https://` only, so the bare entry alone would leave plain HTTP open);
+//! - `allowedUrls`: every allowed domain as written (HTTPS only, which is
+//!   narrower than the policy, never wider); `[]` in yolo mode, where
+//!   `--yolo` allows every URL and nothing is generated for it.
+//!
+//! Both lists are replaced whole: an entry someone added by hand (or with
+//! `copilot config allowedUrls ...`) is gone after the next `-w`, and `diff`
+//! reports it. The merge splices the two values into the file's text, so
+//! every other byte (other keys, comments, indentation) stays as it was.
+//! Copilot reads the file as JSONC (comments and trailing commas, measured),
+//! so twsrt accepts the same; anything else is an error naming the file and
+//! the position, and nothing is written. Errors never quote the file: it
+//! can hold tokens (`sandbox.userPolicy.network.proxy.password`).
+
+use std::path::Path;
+
+use jsonc_parser::ast;
+use jsonc_parser::common::Ranged;
+use jsonc_parser::{CollectOptions, ParseOptions};
+
+use crate::agent::{Ctx, Warnings};
+use crate::drift::{self, Difference, Direction, Side};
+use crate::error::{Error, Result};
+use crate::rules::{Action, Scope};
+use crate::text_position::line_column;
+
+pub const ALLOWED: &str = "allowedUrls";
+pub const DENIED: &str = "deniedUrls";
+
+/// The two lists twsrt writes, in the order they appear in a new file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lists {
+    pub allowed: Vec<String>,
+    pub denied: Vec<String>,
+}
+
+impl Lists {
+    /// The lists for the mode's rules. Warns about a denied pattern Copilot
+    /// would skip: it ignores an invalid settings entry with a warning and
+    /// starts anyway (where the same value as `--deny-url` stops it), so
+    /// such a deny would silently not apply.
+    pub fn of(ctx: &Ctx, warnings: &mut Warnings) -> Lists {
+        let mut lists = Lists {
+            allowed: Vec::new(),
+            denied: Vec::new(),
+        };
+        for rule in ctx.rules() {
+            match (rule.scope, rule.action) {
+                (Scope::Network, Action::Allow) if !ctx.yolo => {
+                    push_once(&mut lists.allowed, rule.pattern.to_string());
+                }
+                (Scope::Network, Action::Deny) => {
+                    if skipped_by_copilot(rule.pattern) {
+                        warnings.push(format!(
+                            "Copilot ignores the {DENIED} entry {}: it is not a URL pattern \
+                             Copilot accepts, so that deny does not apply in Copilot",
+                            crate::source::quoted(rule.pattern)
+                        ));
+                    }
+                    push_once(&mut lists.denied, rule.pattern.to_string());
+                    if !rule.pattern.contains("://") {
+                        push_once(&mut lists.denied, format!("http://{}", rule.pattern));
+                    }
+                }
+                _ => {}
+            }
+        }
+        lists
+    }
+
+    fn owned(&self) -> [(&'static str, &[String]); 2] {
+        [(ALLOWED, &self.allowed), (DENIED, &self.denied)]
+    }
+}
+
+fn push_once(list: &mut Vec<String>, entry: String) {
+    if !list.contains(&entry) {
+        list.push(entry);
+    }
+}
+
+/// The patterns measured to be refused by Copilot 1.0.102's URL pattern
+/// parser (an empty one, one holding whitespace, a scheme with no host).
+fn skipped_by_copilot(pattern: &str) -> bool {
+    pattern.trim().is_empty()
+        || pattern.chars().any(char::is_whitespace)
+        || pattern.ends_with("://")
+}
+
+/// What the preview shows: the two owned keys as a JSON object (also the
+/// whole content of a new settings file).
+pub fn render(lists: &Lists) -> String {
+    let mut out = String::from("{");
+    for (i, (key, entries)) in lists.owned().into_iter().enumerate() {
+        out.push_str(if i == 0 { "\n" } else { ",\n" });
+        push_property(&mut out, key, entries, "  ", "  ");
+    }
+    out.push_str("\n}");
+    out
+}
+
+/// `"key": [ ... ]` at `indent`, its entries one level (`unit`) deeper.
+fn push_property(out: &mut String, key: &str, entries: &[String], indent: &str, unit: &str) {
+    out.push_str(indent);
+    out.push_str(&json_string(key));
+    out.push_str(": ");
+    push_array(out, entries, indent, unit);
+}
+
+fn push_array(out: &mut String, entries: &[String], indent: &str, unit: &str) {
+    if entries.is_empty() {
+        out.push_str("[]");
+        return;
+    }
+    out.push('[');
+    for (i, entry) in entries.iter().enumerate() {
+        out.push_str(if i == 0 { "\n" } else { ",\n" });
+        out.push_str(indent);
+        out.push_str(unit);
+        out.push_str(&json_string(entry));
+    }
+    out.push('\n');
+    out.push_str(indent);
+    out.push(']');
+}
+
+fn json_string(s: &str) -> String {
+    // A `&str` always serializes.
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// The file as it is after `-w`: `existing` (the current text, `None` for
+/// no file) with the two owned values replaced or added.
+pub fn merge(existing: Option<&str>, lists: &Lists, path: &Path) -> Result<String> {
+    let Some(text) = existing else {
+        return Ok(render(lists) + "\n");
+    };
+    let object = parse(text, path)?;
+    let owned = owned_props(&object, text, path)?;
+    if object.properties.is_empty()
+        && text[object.range.start + 1..object.range.end - 1]
+            .trim()
+            .is_empty()
+    {
+        // Nothing in the object to keep: a fresh one, in its place.
+        let mut out = String::with_capacity(text.len() + 256);
+        out.push_str(&text[..object.range.start]);
+        out.push_str(&render(lists));
+        out.push_str(&text[object.range.end..]);
+        return Ok(out);
+    }
+    let (indent, unit) = indentation(&object, text);
+    // (byte range to replace, replacement), applied back to front.
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    let mut added = String::new();
+    for (key, entries) in lists.owned() {
+        let mut value = String::new();
+        push_array(&mut value, entries, &indent, &unit);
+        match owned.iter().find(|(name, _)| *name == key) {
+            Some((_, prop)) => {
+                let range = prop.value.range();
+                edits.push((range.start, range.end, value));
+            }
+            None => {
+                // A comma after whatever comes before: a property of the
+                // file, or the one added just before this one.
+                added.push_str(if object.properties.is_empty() && added.is_empty() {
+                    "\n"
+                } else {
+                    ",\n"
+                });
+                push_property(&mut added, key, entries, &indent, &unit);
+            }
+        }
+    }
+    if !added.is_empty() {
+        // After the last property (before a trailing comma or comment of
+        // its own), or just inside the braces of an object with none.
+        let at = match object.properties.last() {
+            Some(last) => last.range.end,
+            None => {
+                added.push('\n');
+                object.range.start + 1
+            }
+        };
+        edits.push((at, at, added));
+    }
+    edits.sort_by_key(|(start, _, _)| std::cmp::Reverse(*start));
+    let mut out = text.to_string();
+    for (start, end, replacement) in edits {
+        out.replace_range(start..end, &replacement);
+    }
+    Ok(out)
+}
+
+/// The top-level object of the file's text.
+fn parse<'t>(text: &'t str, path: &Path) -> Result<ast::Object<'t>> {
+    let options = ParseOptions {
+        allow_comments: true,
+        allow_trailing_commas: true,
+        allow_loose_object_property_names: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    let parsed = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options)
+        .map_err(|e| at(text, path, e.range().start, e.kind().to_string()))?;
+    match parsed.value {
+        Some(ast::Value::Object(object)) => Ok(object),
+        Some(other) => Err(at(
+            text,
+            path,
+            other.range().start,
+            "expected a JSON object at the top level".to_string(),
+        )),
+        None => Err(at(
+            text,
+            path,
+            text.len(),
+            "expected a JSON object, found no value".to_string(),
+        )),
+    }
+}
+
+fn at(text: &str, path: &Path, offset: usize, message: String) -> Error {
+    let (line, column) = line_column(text, offset);
+    Error::Jsonc {
+        path: path.to_path_buf(),
+        line,
+        column,
+        message: format!("{message}; fix or remove the Copilot settings file first"),
+    }
+}
+
+/// The owned properties the file has. A key twice is an error: which of
+/// the two Copilot reads is not documented, so neither can be replaced.
+fn owned_props<'o, 't>(
+    object: &'o ast::Object<'t>,
+    text: &str,
+    path: &Path,
+) -> Result<Vec<(&'static str, &'o ast::ObjectProp<'t>)>> {
+    let mut found: Vec<(&'static str, &ast::ObjectProp)> = Vec::new();
+    for prop in &object.properties {
+        let Some(key) = [ALLOWED, DENIED]
+            .into_iter()
+            .find(|k| *k == prop.name.as_str())
+        else {
+            continue;
+        };
+        if found.iter().any(|(k, _)| *k == key) {
+            return Err(at(
+                text,
+                path,
+                prop.range.start,
+                format!("{key} appears twice; keep one"),
+            ));
+        }
+        found.push((key, prop));
+    }
+    Ok(found)
+}
+
+/// The indentation of the top-level keys and the step of one level: taken
+/// from the first key when it starts its own line, two spaces otherwise.
+fn indentation(object: &ast::Object, text: &str) -> (String, String) {
+    let fallback = || ("  ".to_string(), "  ".to_string());
+    let Some(first) = object.properties.first() else {
+        return fallback();
+    };
+    let line_start = text[..first.range.start].rfind('\n').map_or(0, |i| i + 1);
+    let lead = &text[line_start..first.range.start];
+    if lead.is_empty() || !lead.chars().all(|c| c == ' ' || c == '\t') {
+        return fallback();
+    }
+    (lead.to_string(), lead.to_string())
+}
+
+/// Every entry of the owned lists that differs between `lists` and the
+/// file's text, with its direction; the file's other keys are not looked at.
+pub fn compare(text: &str, lists: &Lists, path: &Path) -> Result<Vec<Difference>> {
+    let object = parse(text, path)?;
+    let owned = owned_props(&object, text, path)?;
+    let mut differences = Vec::new();
+    for (key, want) in lists.owned() {
+        let have = match owned.iter().find(|(name, _)| *name == key) {
+            None => Vec::new(),
+            Some((_, prop)) => match strings(&prop.value) {
+                Some(have) => have,
+                None => {
+                    // Copilot then drops the whole file, denies included
+                    // (measured): wider, whatever the policy holds.
+                    differences.push(Difference::plain(
+                        key,
+                        "(not a list of strings: Copilot ignores the whole file)",
+                        Side::Extra,
+                        Direction::Widening,
+                    ));
+                    continue;
+                }
+            },
+        };
+        let meaning = drift::list_meaning(key);
+        for (side, these, others) in [
+            (Side::Missing, want, have.as_slice()),
+            (Side::Extra, have.as_slice(), want),
+        ] {
+            for entry in these.iter().filter(|e| !others.contains(e)) {
+                let direction = drift::entry_direction(meaning, side);
+                differences.push(Difference::new(
+                    key,
+                    entry,
+                    &format!("{key}:{entry}"),
+                    side,
+                    direction,
+                ));
+            }
+        }
+    }
+    Ok(differences)
+}
+
+/// The strings of a list value; `None` for anything else (`null`
+/// included: Copilot drops the whole file for it, measured).
+fn strings(value: &ast::Value) -> Option<Vec<String>> {
+    match value {
+        ast::Value::Array(array) => array
+            .elements
+            .iter()
+            .map(|e| match e {
+                ast::Value::StringLit(s) => Some(s.value.to_string()),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;
