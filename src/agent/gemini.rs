@@ -17,25 +17,18 @@ mod tests;
 use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
-use crate::config::Config;
-use crate::config::targets::{TargetKey, TargetKind};
+use crate::config::TargetKey;
 use crate::error::{Error, Result};
 use crate::paths::{home_dir, yolo_variant};
 use crate::plan::{FileKind, Plan};
 
 pub struct Gemini;
 
+/// `gemini_policy` configures Gemini; `gemini_policy_yolo` names the yolo
+/// file (default: [`yolo_variant`] of the full one).
 const KEYS: &[TargetKey] = &[
-    TargetKey {
-        name: "gemini_policy",
-        needs: None,
-        kind: TargetKind::Path,
-    },
-    TargetKey {
-        name: "gemini_policy_yolo",
-        needs: Some("gemini_policy"),
-        kind: TargetKind::Path,
-    },
+    TargetKey::path("gemini_policy"),
+    TargetKey::path("gemini_policy_yolo").needs("gemini_policy"),
 ];
 
 /// The status line printed after the file was written.
@@ -143,7 +136,8 @@ fn diff(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<AgentDiff> {
             path.display()
         )));
     };
-    let on_disk = crate::text_position::utf8(bytes).map_err(|at| Error::toml_not_utf8(&path, at))?;
+    let on_disk =
+        crate::text_position::utf8(bytes).map_err(|at| Error::toml_not_utf8(&path, at))?;
     // Warnings are only shown when the comparison itself succeeds.
     let mut found = Vec::new();
     let mut generated = render(ctx, home, &mut found)?;

@@ -77,7 +77,11 @@ pub fn translate(
         };
         for made in made {
             check_accepted(&made)?;
-            if !out.contains(&made) {
+            // Two spellings of one path make one rule (the first names it).
+            let same = |r: &Rule| {
+                (r.tools, &r.matcher, r.decision) == (made.tools, &made.matcher, made.decision)
+            };
+            if !out.iter().any(same) {
                 out.push(made);
             }
         }
@@ -119,7 +123,7 @@ fn check_accepted(rule: &Rule) -> Result<()> {
 /// followed by whitespace, a quote or the end (`buildArgsPatterns`), and
 /// Gemini splits compound commands (`&&`, `;`, `|`, `$(...)`, `bash -c`)
 /// and checks each part (`checkShellCommand`).
-fn shell(command: &str, decision: Decision, skipped: &mut Skipped) -> Result<Vec<Rule>> {
+fn shell<'a>(command: &'a str, decision: Decision, skipped: &mut Skipped<'a>) -> Result<Vec<Rule>> {
     let prefix = command.trim();
     if prefix.is_empty() {
         // Gemini reads an empty prefix as no prefix: every command.
@@ -144,7 +148,7 @@ fn shell(command: &str, decision: Decision, skipped: &mut Skipped) -> Result<Vec
 }
 
 /// A denyRead or denyWrite path.
-fn paths(rule: &SecurityRule, home: &Path, skipped: &mut Skipped) -> Result<Vec<Rule>> {
+fn paths<'a>(rule: &SecurityRule<'a>, home: &Path, skipped: &mut Skipped<'a>) -> Result<Vec<Rule>> {
     let Some(anchor) = pattern::anchor(rule.pattern, home)? else {
         skipped.other_users.push(rule.pattern);
         return Ok(Vec::new());
@@ -157,8 +161,11 @@ fn paths(rule: &SecurityRule, home: &Path, skipped: &mut Skipped) -> Result<Vec<
         ),
         _ => ("denyWrite", &[(WRITE_TOOLS, &["file_path"])]),
     };
-    if matches!(&anchor, Anchor::AnyDepth(rest) if !rest.is_empty()) {
-        skipped.relative = true;
+    // `**/x` says "at any depth" itself; a plain relative path does not.
+    if matches!(&anchor, Anchor::AnyDepth(rest) if !rest.is_empty())
+        && !rule.pattern.starts_with("**/")
+    {
+        skipped.relative.push(rule.pattern);
     }
     Ok(groups
         .iter()
@@ -186,6 +193,15 @@ fn fetch<'a>(entry: &'a str, skipped: &mut Skipped<'a>) -> Vec<Rule> {
     }]
 }
 
+/// `'a', 'b'`, for a warning.
+fn list(items: &[&str]) -> String {
+    items
+        .iter()
+        .map(|p| quoted(p))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// What could not be said, or said only in part, for the warnings.
 #[derive(Default)]
 struct Skipped<'a> {
@@ -196,19 +212,12 @@ struct Skipped<'a> {
     allowed_domains: usize,
     /// Some path rule was written (its caveat is due).
     paths: bool,
-    relative: bool,
+    relative: Vec<&'a str>,
     fetch: bool,
 }
 
 impl Skipped<'_> {
     fn warn(self, warnings: &mut Warnings) {
-        let list = |items: &[&str]| {
-            items
-                .iter()
-                .map(|p| quoted(p))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         if !self.allow.is_empty() {
             warnings.push(format!(
                 "{} bash allow rule(s) skipped: {ALLOW_SKIPPED}: {}",
@@ -245,24 +254,20 @@ impl Skipped<'_> {
                     .into(),
             );
         }
-        if self.relative {
-            warnings.push(
-                "Relative denyRead/denyWrite paths are denied in every directory for Gemini CLI \
-                 (twsrt cannot know the directory Gemini runs in): `secrets/x` matches any \
-                 path ending in /secrets/x"
-                    .into(),
-            );
+        if !self.relative.is_empty() {
+            warnings.push(format!(
+                "Relative paths are denied in every directory for Gemini CLI (twsrt cannot know \
+                 the directory it runs in): `secrets/x` matches any path ending in /secrets/x: \
+                 {}",
+                list(&self.relative)
+            ));
         }
         if !self.domains.is_empty() {
             warnings.push(format!(
                 "{} deniedDomains entr(ies) skipped: Gemini CLI rules can match only a host name \
                  or *.domain in a web_fetch URL: {}",
                 self.domains.len(),
-                self.domains
-                    .iter()
-                    .map(|d| quoted(d))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                list(&self.domains)
             ));
         }
         if self.fetch {

@@ -147,15 +147,14 @@ fn glob(text: &str) -> String {
                 flush(&mut out, &mut literal_run);
                 out.push_str(ONE_IN_SEGMENT);
             }
-            '[' if text_has_class_end(&mut chars.clone()) => {
-                for d in chars.by_ref() {
-                    if d == ']' {
-                        break;
-                    }
+            '[' => match class_len(chars.clone()) {
+                Some(len) => {
+                    chars.nth(len - 1);
+                    flush(&mut out, &mut literal_run);
+                    out.push_str(ONE_IN_SEGMENT);
                 }
-                flush(&mut out, &mut literal_run);
-                out.push_str(ONE_IN_SEGMENT);
-            }
+                None => literal_run.push(c),
+            },
             c => literal_run.push(c),
         }
     }
@@ -163,18 +162,19 @@ fn glob(text: &str) -> String {
     out
 }
 
-/// Whether a `]` closes the bracket expression just opened (a `]` right
-/// after `[` or `[!` belongs to the class).
-fn text_has_class_end(rest: &mut impl Iterator<Item = char>) -> bool {
+/// How many characters after a `[` its bracket expression takes, up to
+/// and with the closing `]` (one right after `[` or `[!` belongs to the
+/// class); `None` when nothing closes it, and the `[` is literal.
+fn class_len(rest: impl Iterator<Item = char>) -> Option<usize> {
     let mut first = true;
-    for c in rest {
+    for (i, c) in rest.enumerate() {
         match c {
-            ']' if !first => return true,
-            '!' | '^' if first => continue,
+            ']' if !first => return Some(i + 1),
+            '!' | '^' if first && i == 0 => continue,
             _ => first = false,
         }
     }
-    false
+    None
 }
 
 /// The `argsPattern` denying a path (and everything under it) in any of

@@ -38,7 +38,10 @@ fn a_home_that_is_not_utf8_is_an_error_naming_the_rule() {
     use std::os::unix::ffi::OsStrExt;
     let home = Path::new(std::ffi::OsStr::from_bytes(b"/home/\xff"));
     let err = anchor("~/.ssh", home).unwrap_err().to_string();
-    assert!(err.contains("not valid UTF-8") && err.contains("'~/.ssh'"), "{err}");
+    assert!(
+        err.contains("not valid UTF-8") && err.contains("'~/.ssh'"),
+        "{err}"
+    );
     assert!(anchor("/etc/x", home).is_ok());
 }
 
@@ -86,10 +89,7 @@ fn globs_become_classes_that_never_narrow() {
     assert_eq!(g("/h/[!]x]c"), r#"\x00"k":[^\x00]*"/h/[^/\x00]c[/"]"#);
     // An unclosed bracket is a literal.
     assert_eq!(g("/h/[x"), r#"\x00"k":[^\x00]*"/h/\[x[/"]"#);
-    assert_eq!(
-        g("/h/**/x"),
-        r#"\x00"k":[^\x00]*"/h/(?:|[^\x00]*/)x[/"]"#
-    );
+    assert_eq!(g("/h/**/x"), r#"\x00"k":[^\x00]*"/h/(?:|[^\x00]*/)x[/"]"#);
     assert_eq!(g("/h/a**b"), r#"\x00"k":[^\x00]*"/h/a[^\x00]*b[/"]"#);
 }
 
@@ -112,7 +112,20 @@ fn hosts_are_plain_names_or_one_leading_wildcard() {
     assert_eq!(host("evil.com"), Some(Host::Exact("evil.com")));
     assert_eq!(host("*.evil.com"), Some(Host::Subdomains("evil.com")));
     assert_eq!(host("a_b-c.d9"), Some(Host::Exact("a_b-c.d9")));
-    for odd in ["", "*", "*.", "a.*.com", "evil.com:443", "evil.com/x", "[::1]", ".x", "x.", "a..b", "ex ample.com", "bücher.de"] {
+    for odd in [
+        "",
+        "*",
+        "*.",
+        "a.*.com",
+        "evil.com:443",
+        "evil.com/x",
+        "[::1]",
+        ".x",
+        "x.",
+        "a..b",
+        "ex ample.com",
+        "bücher.de",
+    ] {
         assert_eq!(host(odd), None, "{odd}");
     }
 }
@@ -186,7 +199,14 @@ fn the_redos_check_is_the_one_gemini_applies() {
 #[test]
 fn every_pattern_built_passes_the_redos_check() {
     let odd = [
-        "/h/(x)*", "/h/a)+b", "/h/**/x/**/y", "/h/[x]*", "/h/?*", "/h/{a,b}", "/(((", "/)))*",
+        "/h/(x)*",
+        "/h/a)+b",
+        "/h/**/x/**/y",
+        "/h/[x]*",
+        "/h/?*",
+        "/h/{a,b}",
+        "/(((",
+        "/)))*",
     ];
     for p in odd {
         for anchor in [Anchor::Absolute(p.into()), Anchor::AnyDepth(p[1..].into())] {
