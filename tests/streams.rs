@@ -99,7 +99,7 @@ fn errors_are_reported_before_any_note() {
     Test::with_policy()
         .args(&["generate", "nope"])
         .status(1)
-        .stderr("Error: unknown agent 'nope'; available: claude, copilot, codex (or all)\n")
+        .stderr("Error: unknown agent 'nope'; available: claude, copilot, codex, gemini (or all)\n")
         .run();
 }
 

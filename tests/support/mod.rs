@@ -67,8 +67,8 @@ pub const WOULD_WRITE_CANONICAL: &str = "Would write canonical: {HOME}/.srt-sett
 
 /// The note of a run of `all` while `[targets]` sets no agent.
 pub const NO_AGENTS: &str = "Info: no agent is configured in [targets] of config.toml; only \
-     the canonical outputs are handled. Set claude_settings, copilot_output or codex_config to \
-     add one.\n";
+     the canonical outputs are handled. Set claude_settings, copilot_output, codex_config or \
+     gemini_policy to add one.\n";
 
 /// `[targets]` configuring Copilot alone (`config_append` it).
 pub const COPILOT_ONLY: &str = "\n[targets]\ncopilot_output = \"~/flags/copilot.txt\"\n";

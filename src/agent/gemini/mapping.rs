@@ -39,6 +39,9 @@ const GLOB_TOOL: &[&str] = &["glob"];
 const WRITE_TOOLS: &[&str] = &["write_file", "replace"];
 const FETCH_TOOL: &[&str] = &["web_fetch"];
 
+/// Tools, and the arguments of theirs that name the path.
+type ToolsAndKeys = (&'static [&'static str], &'static [&'static str]);
+
 /// Why bash allow rules have no Gemini output.
 pub const ALLOW_SKIPPED: &str = "in Gemini CLI an allow rule with a command prefix runs the \
     command without asking and also skips Gemini's own shell checks for it (a command it \
@@ -154,7 +157,7 @@ fn paths<'a>(rule: &SecurityRule<'a>, home: &Path, skipped: &mut Skipped<'a>) ->
         return Ok(Vec::new());
     };
     skipped.paths = true;
-    let (kind, groups): (&str, &[(&'static [&'static str], &[&str])]) = match rule.scope {
+    let (kind, groups): (&str, &[ToolsAndKeys]) = match rule.scope {
         Scope::Read => (
             "denyRead",
             &[(READ_TOOLS, READ_KEYS), (GLOB_TOOL, &["pattern"])],
