@@ -222,4 +222,16 @@ fn gemini_is_opt_in_and_its_yolo_key_needs_the_primary() {
         .stderr_contains("targets.gemini_policy_yolo requires gemini_policy")
         .unchanged()
         .run();
+    // Gemini would never read a file that does not end in .toml.
+    Test::with_policy()
+        .config_append("\n[targets]\ngemini_policy = \"~/.gemini/policies/twsrt\"\n")
+        .args(&["generate", "gemini", "-w"])
+        .status(1)
+        .stderr(
+            "Error: {HOME}/.config/twsrt/config.toml: targets.gemini_policy must end in .toml: \
+             Gemini CLI loads only .toml files from its policy directory, so \
+             {HOME}/.gemini/policies/twsrt would never be read\n",
+        )
+        .unchanged()
+        .run();
 }

@@ -27,9 +27,24 @@ pub struct Gemini;
 /// `gemini_policy` configures Gemini; `gemini_policy_yolo` names the yolo
 /// file (default: [`yolo_variant`] of the full one).
 const KEYS: &[TargetKey] = &[
-    TargetKey::path("gemini_policy"),
-    TargetKey::path("gemini_policy_yolo").needs("gemini_policy"),
+    TargetKey::path("gemini_policy").check(|p| not_toml("gemini_policy", p)),
+    TargetKey::path("gemini_policy_yolo")
+        .needs("gemini_policy")
+        .check(|p| not_toml("gemini_policy_yolo", p)),
 ];
+
+/// Gemini loads only files ending in `.toml` from a policy directory
+/// (`readPolicyFiles`): any other name would be written and never read.
+fn not_toml(key: &str, path: &Path) -> Option<String> {
+    let toml = path.extension().is_some_and(|e| e == "toml");
+    (!toml).then(|| {
+        format!(
+            "targets.{key} must end in .toml: Gemini CLI loads only .toml files from its policy \
+             directory, so {} would never be read",
+            path.display()
+        )
+    })
+}
 
 /// The status line printed after the file was written.
 pub const RESTART: &str = "Restart Gemini CLI to load the updated policy.";
@@ -67,11 +82,30 @@ impl Gemini {
 /// `home`.
 fn render(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
     let rules = mapping::translate(ctx.rules(), ctx.yolo, home, warnings)?;
-    warnings.push(NO_SANDBOX.into());
+    warnings.extend(elsewhere(ctx, home));
     if ctx.yolo {
         warnings.extend(both_loaded(ctx));
     }
+    // Last: what every Gemini run comes down to.
+    warnings.push(NO_SANDBOX.into());
     Ok(render::file(&rules))
+}
+
+/// A file outside `~/.gemini/policies` is read only when Gemini is started
+/// with `--policy FILE`, which then replaces that directory
+/// (`getPolicyDirectories`).
+fn elsewhere(ctx: &Ctx, home: &Path) -> Option<String> {
+    let path = Gemini::target(ctx)?;
+    let dir = home.join(".gemini/policies");
+    (path.parent() != Some(dir.as_path())).then(|| {
+        format!(
+            "Gemini CLI reads its user policies from {} only; it loads {} only when started \
+             with `--policy {}`, which replaces that directory",
+            dir.display(),
+            path.display(),
+            path.display()
+        )
+    })
 }
 
 /// Gemini loads every `.toml` file of a policy directory: with the full

@@ -370,6 +370,41 @@ fn yolo_beside_the_full_file_warns_that_gemini_loads_both() {
 }
 
 #[test]
+fn a_file_outside_the_policy_directory_is_warned_about() {
+    let (dir, config) = setup(SRT, BASH, TARGET);
+    let compiled = compile(&config, None).unwrap();
+    let ctx = Ctx::new(&config, &compiled, false);
+    let mut w = Vec::new();
+    render(&ctx, Path::new(HOME), &mut w).unwrap();
+    let policy = dir.path().join("policies/twsrt.toml");
+    assert!(
+        w.iter()
+            .any(|w| w.contains(&format!("`--policy {}`", policy.display()))),
+        "{w:?}"
+    );
+    // In the policy directory of the home it is rendered for: no warning.
+    let (_d, config) = setup(SRT, BASH, "gemini_policy = \"~/.gemini/policies/t.toml\"");
+    let compiled = compile(&config, None).unwrap();
+    let mut w = Vec::new();
+    let home = crate::paths::home_dir();
+    render(&Ctx::new(&config, &compiled, false), &home, &mut w).unwrap();
+    assert!(!w.iter().any(|w| w.contains("--policy")), "{w:?}");
+}
+
+#[test]
+fn targets_must_be_toml_files() {
+    let path = Path::new("/x/twsrt.json");
+    let msg = not_toml("gemini_policy", path).unwrap();
+    assert!(
+        msg.starts_with("targets.gemini_policy must end in .toml"),
+        "{msg}"
+    );
+    assert!(msg.contains("/x/twsrt.json"), "{msg}");
+    assert_eq!(not_toml("gemini_policy", Path::new("/x/a.toml")), None);
+    assert!(not_toml("gemini_policy_yolo", Path::new("/x/toml")).is_some());
+}
+
+#[test]
 fn every_run_warns_that_gemini_has_no_sandbox_of_its_own() {
     let (_dir, config) = setup("{}", "{}", TARGET);
     let compiled = compile(&config, None).unwrap();
