@@ -18,8 +18,10 @@ scratch HOME, and:
   implied denyWrite write_file and replace), denyWrite denies the writes but
   not a read, every denied domain denies web_fetch of a URL for it in any
   letter case, while a sibling path or host is not denied.
+  A known gap is checked to still be there: `/usr/bin/CMD` escapes a CMD
+  deny rule (twsrt warns about it).
 - gemini-warned: generate warned that Gemini runs commands unconfined and
-  named `twsrt run --srt -- gemini`.
+  named `twsrt run --srt -- gemini`, and that bash rules match the text.
 
 Then each mutant breaks one generated file and its check must fail.
 """
@@ -85,10 +87,13 @@ def check_load(run, world) -> list[str]:
 
 
 def check_warned(run, world) -> list[str]:
-    if "twsrt run --srt -- gemini" not in world.generate_stderr:
-        return ["generate did not recommend `twsrt run --srt -- gemini`: "
-                f"{run.one_line(world.generate_stderr)}"]
-    return []
+    failures = []
+    for text in ["twsrt run --srt -- gemini", "Gemini CLI matches bash rules against the "
+                 "command's text"]:
+        if text not in world.generate_stderr:
+            failures.append(f"generate did not warn {text!r}: "
+                            f"{run.one_line(world.generate_stderr)}")
+    return failures
 
 
 def check_match(run, world) -> list[str]:
@@ -147,6 +152,11 @@ def shell_expectations(world, expect) -> None:
                    {"command": f"echo ok && {rule} twsrt"}, "deny")
         expect(f"bash deny {rule}: a longer word", "run_shell_command",
                {"command": f"{rule}twsrt"}, "not-deny")
+        # A known gap twsrt warns about: the rule matches the command's text,
+        # so a path spelling of the command escapes it.
+        if not any(op in rule for op in "|;&") and rule.split()[0] != "sudo":
+            expect(f"bash deny {rule}: gap, /usr/bin spelling not denied", "run_shell_command",
+                   {"command": f"/usr/bin/{rule} twsrt"}, "not-deny")
     denies = world.bash.get("deny", [])
     for rule in world.bash.get("ask", []):
         command = f"{rule} twsrt"

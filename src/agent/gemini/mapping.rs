@@ -138,6 +138,7 @@ fn shell<'a>(command: &'a str, decision: Decision, skipped: &mut Skipped<'a>) ->
     if prefix.contains(['|', ';', '&']) {
         skipped.compound.push(command);
     }
+    skipped.shell = true;
     let verb = match decision {
         Decision::Deny => "deny",
         Decision::AskUser => "ask",
@@ -210,6 +211,8 @@ fn list(items: &[&str]) -> String {
 struct Skipped<'a> {
     allow: Vec<&'a str>,
     compound: Vec<&'a str>,
+    /// Some bash rule was written (its caveat is due).
+    shell: bool,
     other_users: Vec<&'a str>,
     domains: Vec<&'a str>,
     allowed_domains: usize,
@@ -227,6 +230,14 @@ impl Skipped<'_> {
                 self.allow.len(),
                 list(&self.allow)
             ));
+        }
+        if self.shell {
+            warnings.push(
+                "Gemini CLI matches bash rules against the command's text: another spelling of \
+                 the same command (`/usr/bin/rm`, `sudo rm`, `env rm`, `X=1 rm`, a tab after \
+                 `rm`) escapes a `rm` rule; only a sandbox stops what such a command does"
+                    .into(),
+            );
         }
         if !self.compound.is_empty() {
             warnings.push(format!(

@@ -100,6 +100,20 @@ fn a_bash_rule_is_trimmed_and_an_empty_one_is_an_error() {
 }
 
 #[test]
+fn bash_rules_carry_the_spelling_caveat() {
+    let (_, warnings) = translate(&[rule(Scope::Execute, Action::Ask, "git push")], false);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("`/usr/bin/rm`, `sudo rm`")),
+        "{warnings:?}"
+    );
+    // The yolo file has no ask rule, so nothing to warn about.
+    let (_, yolo) = translate(&[rule(Scope::Execute, Action::Ask, "git push")], true);
+    assert!(yolo.is_empty(), "{yolo:?}");
+}
+
+#[test]
 fn a_compound_bash_rule_is_compiled_with_a_warning() {
     let (out, warnings) = translate(&[rule(Scope::Execute, Action::Deny, "curl | sh")], false);
     assert_eq!(out.len(), 1);
@@ -180,7 +194,7 @@ fn path_rules_carry_their_caveats() {
     assert!(has("another user's home (~user) skipped"), "{warnings:?}");
     // Without a path rule, no path caveat.
     let (_, none) = translate(&[rule(Scope::Execute, Action::Deny, "rm")], false);
-    assert!(none.is_empty(), "{none:?}");
+    assert!(!none.iter().any(|w| w.contains("path")), "{none:?}");
 }
 
 #[test]
