@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Install the real agent clients `make test-clients` checks twsrt's output
 # against: Codex CLI (npm @openai/codex), Claude Code (npm
-# @anthropic-ai/claude-code) and Copilot CLI (npm @github/copilot), into one
+# @anthropic-ai/claude-code), Copilot CLI (npm @github/copilot) and Gemini
+# CLI (npm @google/gemini-cli, pinned: its bundle is what
+# tests/clients/gemini_match.mjs imports the policy engine from), into one
 # npm prefix, plus tmux and curl with apt when they are missing. The clients
 # are large (about 1 GB together), so this is not part of `make test`.
 #
 # Idempotent: installs only what is missing. Prints the directory holding the
-# three binaries (node_modules/.bin) on stdout; everything else goes to stderr.
+# binaries (node_modules/.bin) on stdout; everything else goes to stderr.
 # This is the only step that uses the network (the npm registry, Debian's
 # archive); the checks themselves run offline.
 #
@@ -14,13 +16,15 @@
 #   TWSRT_CODEX_VERSION    npm version spec for each client (default: latest).
 #   TWSRT_CLAUDE_VERSION   A set spec that differs from the installed version
 #   TWSRT_COPILOT_VERSION  reinstalls that client.
+#   TWSRT_GEMINI_VERSION   (default 0.61.0, the version doc/clients.md read)
 #   TWSRT_CLIENTS_UPDATE=1 reinstall every client at its spec (latest when
 #                          unset): the step after an agent upgrade.
 #
 # Node: the three packages ship native binaries and only use Node for a small
 # launcher, so Node 20 runs them. Claude Code 2.1.x declares engines
 # node >= 22 (npm prints an EBADENGINE warning) but its `claude` is the native
-# binary itself, copied in place by its postinstall script.
+# binary itself, copied in place by its postinstall script. Gemini CLI is
+# JavaScript (a bundle) and declares engines node >= 20.
 set -euo pipefail
 
 cache="${TWSRT_CLIENTS_CACHE:-$HOME/.cache/twsrt-clients}"
@@ -51,6 +55,7 @@ clients=(
     "@openai/codex codex ${TWSRT_CODEX_VERSION:-}"
     "@anthropic-ai/claude-code claude ${TWSRT_CLAUDE_VERSION:-}"
     "@github/copilot copilot ${TWSRT_COPILOT_VERSION:-}"
+    "@google/gemini-cli gemini ${TWSRT_GEMINI_VERSION:-0.61.0}"
 )
 specs=()
 for entry in "${clients[@]}"; do
@@ -76,7 +81,7 @@ if ! "$bin/claude" --version >/dev/null 2>&1; then
     (cd "$cache/node_modules/@anthropic-ai/claude-code" && node install.cjs >&2)
 fi
 
-for cmd in codex claude copilot; do
+for cmd in codex claude copilot gemini; do
     if ! version="$(NO_UPDATE_NOTIFIER=1 DISABLE_AUTOUPDATER=1 "$bin/$cmd" --version 2>/dev/null | head -n1)"; then
         log "$cmd at $bin/$cmd does not run"
         exit 1

@@ -46,7 +46,7 @@ fn a_misspelt_target_key_is_refused() {
         "Error: {HOME}/.config/twsrt/config.toml: targets: unknown key(s) claude_setings; the \
          targets twsrt knows are claude_settings, claude_settings_yolo, claude_hook, \
          copilot_output, copilot_output_yolo, copilot_settings, copilot_settings_yolo, \
-         codex_config, codex_rules\n",
+         codex_config, codex_rules, gemini_policy, gemini_policy_yolo\n",
     );
 }
 
@@ -99,7 +99,7 @@ fn an_unknown_agent_exits_1_listing_the_agents() {
     Test::with_policy()
         .args(&["generate", "foo"])
         .status(1)
-        .stderr("Error: unknown agent 'foo'; available: claude, copilot, codex (or all)\n")
+        .stderr("Error: unknown agent 'foo'; available: claude, copilot, codex, gemini (or all)\n")
         .run();
 }
 

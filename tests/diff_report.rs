@@ -45,6 +45,7 @@ fn clean_targets_report_no_drift_and_exit_0() {
         lines.next(),
         Some("Info: claude skipped: [targets].claude_settings is not set in config.toml")
     );
+    assert_eq!(lines.next(), GEMINI_SKIPPED.lines().next());
     assert!(lines.all(|l| l.starts_with("Warning: ")), "{}", out.stderr);
 }
 
@@ -107,6 +108,7 @@ fn a_missing_target_exits_2_naming_it() {
         .stdout("srt canonical: drift\nbash canonical: drift\n")
         .stderr(
             "Info: claude skipped: [targets].claude_settings is not set in config.toml\n\
+             Info: gemini skipped: [targets].gemini_policy is not set in config.toml\n\
              Error: copilot target file not found: {HOME}/flags/copilot.txt\n",
         )
         .unchanged()
@@ -118,6 +120,7 @@ fn a_missing_target_exits_2_naming_it() {
         .stdout(&format!("{CLEAN_CANONICAL}copilot: no drift\n"))
         .stderr(
             "Info: claude skipped: [targets].claude_settings is not set in config.toml\n\
+             Info: gemini skipped: [targets].gemini_policy is not set in config.toml\n\
              Error: codex target file not found: {HOME}/.codex/rules/twsrt.rules\n",
         )
         .unchanged()

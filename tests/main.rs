@@ -17,6 +17,7 @@ mod divergent_inputs;
 mod explain_cmd;
 mod explain_srt;
 mod fuzz_regressions;
+mod gemini_cmd;
 mod hook_cmd;
 mod launch;
 mod mutation;

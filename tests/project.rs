@@ -120,7 +120,11 @@ fn every_refusal_writes_nothing() {
         ),
         (
             &["generate", "gemini", "--project", "-w"][..],
-            "unknown agent 'gemini'",
+            "agent 'gemini' is not supported",
+        ),
+        (
+            &["generate", "nosuchagent", "--project", "-w"][..],
+            "unknown agent 'nosuchagent'",
         ),
         (
             &["generate", "--yolo", "--project", "-w"][..],

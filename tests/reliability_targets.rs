@@ -47,7 +47,7 @@ and the managed config.toml does not enable it: sandboxed commands can reach any
 /// What `generate -w` for every agent warns in the full mode: Copilot's
 /// missing ask tier, then Codex's.
 fn all_agents_warnings() -> String {
-    format!("{NO_ASK_TIER}{CODEX_WARNINGS}")
+    format!("{GEMINI_SKIPPED}{NO_ASK_TIER}{CODEX_WARNINGS}")
 }
 
 /// The status lines of `generate -w` for every agent (on stderr, after the
@@ -230,7 +230,11 @@ fn broken_existing_targets_fail_naming_the_file_and_change_nothing() {
         for args in commands {
             let t = home();
             break_target(t.home(), rel, how);
-            t.args(args).status(1).stderr(&stderr).unchanged().run();
+            t.args(args)
+                .status(1)
+                .stderr(&format!("{GEMINI_SKIPPED}{stderr}"))
+                .unchanged()
+                .run();
         }
     }
 }
@@ -280,17 +284,17 @@ fn unreadable_targets_fail_naming_the_file_and_change_nothing() {
                 eprintln!("SKIP unreadable {rel}: running privileged and setpriv cannot drop it");
                 return;
             };
-            let stdout = if args[0] == "diff" {
-                CANONICAL_DRIFT
+            let (stdout, skipped) = if args[0] == "diff" {
+                (CANONICAL_DRIFT, "")
             } else {
-                ""
+                ("", GEMINI_SKIPPED)
             };
             t.wrapper(&wrapper)
                 .args(args)
                 .status(1)
                 .stdout(stdout)
                 .stderr(&format!(
-                    "Error: {{HOME}}/{rel}: Permission denied (os error 13)\n"
+                    "{skipped}Error: {{HOME}}/{rel}: Permission denied (os error 13)\n"
                 ))
                 .unchanged()
                 .run();
@@ -356,7 +360,7 @@ fn a_rename_failing_at_any_point_of_a_multi_file_write_restores_everything() {
             })
             .collect();
         let warnings = if yolo {
-            CODEX_WARNINGS.to_string()
+            format!("{GEMINI_SKIPPED}{CODEX_WARNINGS}")
         } else {
             all_agents_warnings()
         };
@@ -478,11 +482,11 @@ fn the_anchor_is_repointed_by_rename() {
     t.file(ANCHOR, "{}\n")
         .args(&["generate", "-w"])
         .status(1)
-        .stderr(
-            "Error: {HOME}/.claude/settings.json: is a regular file and \
-             {HOME}/.claude/settings.full.json exists as well; twsrt will not choose \
+        .stderr(&format!(
+            "{GEMINI_SKIPPED}Error: {{HOME}}/.claude/settings.json: is a regular file and \
+             {{HOME}}/.claude/settings.full.json exists as well; twsrt will not choose \
              between them, so remove one and run generate -w again\n",
-        )
+        ))
         .unchanged()
         .run();
 }

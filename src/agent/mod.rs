@@ -4,6 +4,7 @@
 pub mod claude;
 pub mod codex;
 pub mod copilot;
+pub mod gemini;
 
 use std::path::PathBuf;
 
@@ -111,6 +112,7 @@ pub fn registry() -> Vec<Box<dyn Agent>> {
         Box::new(claude::Claude),
         Box::new(copilot::Copilot),
         Box::new(codex::Codex),
+        Box::new(gemini::Gemini),
     ]
 }
 

@@ -4,7 +4,8 @@
 `make test-clients` runs this after scripts/install-clients.sh. For every
 policy case (the example policy, its yolo mode, and the edge policies in
 tests/clients/policies/) it runs `twsrt generate -w` into a scratch HOME and
-asks Codex CLI, Claude Code and Copilot CLI what they make of the result.
+asks Codex CLI, Claude Code and Copilot CLI what they make of the result
+(Gemini CLI's checks are in gemini.py, `--only gemini`).
 It then measures the known Codex gaps twsrt warns about (each must still be
 there, and the warning too), and finally breaks one generated file per check
 (a "mutant") and requires that check to fail, so a check that cannot fail is
@@ -1092,6 +1093,11 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
         if not args.only or "copilot-settings" in args.only:
             import copilot_settings  # tests/clients/copilot_settings.py
             copilot_settings.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
+        if not args.only or "gemini" in args.only:
+            print("\nGemini CLI: the policy file loads and its engine decides as the policy says",
+                  flush=True)
+            import gemini  # tests/clients/gemini.py
+            gemini.run_checks(sys.modules[__name__], report, scratch, bin_dir, not args.no_mutants)
         if not args.only:
             print("\nknown Codex gaps: twsrt warns, and the gap is still there", flush=True)
             run_gaps(report, scratch, bin_dir)

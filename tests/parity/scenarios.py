@@ -314,7 +314,8 @@ add("gen_copilot_yolo", ["generate", "--yolo", "copilot"], files={TW + "config.t
 add("gen_codex_full", ["generate", "codex"])
 add("gen_all_default", ["generate"])
 add("gen_all_yolo", ["generate", "--yolo"])
-add("gen_unknown_agent", ["generate", "gemini"])
+# 3.3.3 knew no gemini agent; the port does, so it replays an unknown name.
+add("gen_unknown_agent", ["generate", "gemini"], port_cmd=["generate", "nosuchagent"])
 add("gen_dry_run_without_write", ["generate", "claude"], port_cmd=["generate", "-n", "claude"])
 
 # Claude denyRead: /** unless a glob or an existing regular file under HOME

@@ -81,12 +81,14 @@ def _project(sc):
     add("project_codex_refused", ["generate", "codex", "--project"], prep=full)
     add("project_copilot_refused", ["generate", "copilot", "--project", "-w"],
         files={TW + "config.toml": cfg(targets={**sc.DEFAULT_TARGETS, "copilot_output": "flags.txt"})})
-    add("project_unknown_agent", ["generate", "gemini", "--project"])
+    add("project_unknown_agent", ["generate", "gemini", "--project"],
+        port_cmd=["generate", "nosuchagent", "--project"])
     # codex/copilot are refused before config.toml is read, an unknown name after it
     add("project_codex_refused_before_config", ["generate", "codex", "--project"],
         files={TW + "config.toml": "schema_version = 3\n"})
     add("project_copilot_refused_without_config", ["generate", "copilot", "--project"], base=False)
     add("project_unknown_agent_after_config", ["generate", "gemini", "--project"],
+        port_cmd=["generate", "nosuchagent", "--project"],
         files={TW + "config.toml": "schema_version = 3\n"})
     add("project_agent_checked_before_policy", ["generate", "codex", "--project"],
         files={TW + "srt/base.jsonc": "{ bad\n"})

@@ -56,6 +56,11 @@ pub const BASE_BASH: &str = r#"{"ask": ["git push"], "deny": ["rm"]}"#;
 pub const NO_ASK_TIER: &str =
     "Warning: Copilot has no ask tier: bash ask rule 'git push' becomes --deny-tool\n";
 
+/// The note of every run of `all` while Gemini CLI is not configured (the
+/// scenarios predating the agent leave `gemini_policy` unset).
+pub const GEMINI_SKIPPED: &str =
+    "Info: gemini skipped: [targets].gemini_policy is not set in config.toml\n";
+
 /// The line every preview ends with (stderr).
 pub const PREVIEW_END: &str = "Info: preview only, no file was written. Add -w/--write to \
      write the files listed above.\n";
@@ -67,8 +72,8 @@ pub const WOULD_WRITE_CANONICAL: &str = "Would write canonical: {HOME}/.srt-sett
 
 /// The note of a run of `all` while `[targets]` sets no agent.
 pub const NO_AGENTS: &str = "Info: no agent is configured in [targets] of config.toml; only \
-     the canonical outputs are handled. Set claude_settings, copilot_output or codex_config to \
-     add one.\n";
+     the canonical outputs are handled. Set claude_settings, copilot_output, codex_config or \
+     gemini_policy to add one.\n";
 
 /// `[targets]` configuring Copilot alone (`config_append` it).
 pub const COPILOT_ONLY: &str = "\n[targets]\ncopilot_output = \"~/flags/copilot.txt\"\n";

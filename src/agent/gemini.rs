@@ -1,0 +1,182 @@
+//! Gemini CLI: a policy-engine file (`~/.gemini/policies/twsrt.toml` in the
+//! docs) that twsrt owns whole, written from `[targets] gemini_policy` (or,
+//! in yolo mode, `gemini_policy_yolo` or its derived name). Gemini loads
+//! every `.toml` file of its user policy directory at start-up, in the user
+//! tier, above its built-in rules (yolo's allow-everything among them).
+//! What the rules say is in [`mapping`]; doc/clients.md "Gemini CLI" has
+//! the facts from the pinned client behind each choice.
+
+mod drift;
+mod mapping;
+mod pattern;
+mod render;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+
+use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
+use crate::config::TargetKey;
+use crate::error::{Error, Result};
+use crate::paths::{home_dir, yolo_variant};
+use crate::plan::{FileKind, Plan};
+
+pub struct Gemini;
+
+/// `gemini_policy` configures Gemini; `gemini_policy_yolo` names the yolo
+/// file (default: [`yolo_variant`] of the full one).
+const KEYS: &[TargetKey] = &[
+    TargetKey::path("gemini_policy").check(|p| not_toml("gemini_policy", p)),
+    TargetKey::path("gemini_policy_yolo")
+        .needs("gemini_policy")
+        .check(|p| not_toml("gemini_policy_yolo", p)),
+];
+
+/// Gemini loads only files ending in `.toml` from a policy directory
+/// (`readPolicyFiles`): any other name would be written and never read.
+fn not_toml(key: &str, path: &Path) -> Option<String> {
+    let toml = path.extension().is_some_and(|e| e == "toml");
+    (!toml).then(|| {
+        format!(
+            "targets.{key} must end in .toml: Gemini CLI loads only .toml files from its policy \
+             directory, so {} would never be read",
+            path.display()
+        )
+    })
+}
+
+/// The status line printed after the file was written.
+pub const RESTART: &str = "Restart Gemini CLI to load the updated policy.";
+
+/// What Gemini itself does not confine, raised by every Gemini command.
+pub const NO_SANDBOX: &str = "Gemini CLI confines shell commands only inside a sandbox it does \
+    not start by default (a container with --sandbox, its opt-in bubblewrap tool sandbox \
+    security.toolSandboxing on Linux, Seatbelt on macOS), and this policy file turns none of them \
+    on: its rules only decide which tool calls run. Start it as `twsrt run --srt -- gemini` to put \
+    it inside Sandbox Runtime.";
+
+impl Gemini {
+    /// The policy file for the mode. `None` only while Gemini is not
+    /// configured (the commands skip it then).
+    fn target(ctx: &Ctx) -> Option<PathBuf> {
+        let targets = &ctx.config.targets;
+        let full = targets.path("gemini_policy")?;
+        if !ctx.yolo {
+            return Some(full.to_path_buf());
+        }
+        Some(
+            targets
+                .path("gemini_policy_yolo")
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| yolo_variant(full)),
+        )
+    }
+
+    fn unconfigured() -> Error {
+        Error::Policy("targets.gemini_policy is not set in config.toml".to_string())
+    }
+}
+
+/// The file's text (without its final newline) and the warnings; `~` is
+/// `home`.
+fn render(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
+    let rules = mapping::translate(ctx.rules(), ctx.yolo, home, warnings)?;
+    warnings.extend(elsewhere(ctx, home));
+    if ctx.yolo {
+        warnings.extend(both_loaded(ctx));
+    }
+    // Last: what every Gemini run comes down to.
+    warnings.push(NO_SANDBOX.into());
+    Ok(render::file(&rules))
+}
+
+/// A file outside `~/.gemini/policies` is read only when Gemini is started
+/// with `--policy FILE`, which then replaces that directory
+/// (`getPolicyDirectories`).
+fn elsewhere(ctx: &Ctx, home: &Path) -> Option<String> {
+    let path = Gemini::target(ctx)?;
+    let dir = home.join(".gemini/policies");
+    (path.parent() != Some(dir.as_path())).then(|| {
+        format!(
+            "Gemini CLI reads its user policies from {} only; it loads {} only when started \
+             with `--policy {}`, which replaces that directory",
+            dir.display(),
+            path.display(),
+            path.display()
+        )
+    })
+}
+
+/// Gemini loads every `.toml` file of a policy directory: with the full
+/// and the yolo file side by side, the full file's ask rules apply in yolo
+/// runs too (`readPolicyFiles`).
+fn both_loaded(ctx: &Ctx) -> Option<String> {
+    let full = ctx.config.targets.path("gemini_policy")?;
+    let yolo = Gemini::target(ctx)?;
+    let toml = |p: &Path| p.extension().is_some_and(|e| e == "toml");
+    let same_dir = full.parent() == yolo.parent();
+    (same_dir && toml(full) && toml(&yolo)).then(|| {
+        format!(
+            "Gemini CLI loads every .toml file in {}: while {} is there as well, its ask rules \
+             apply in yolo runs too; remove the file of the mode you do not run",
+            full.parent().unwrap_or(Path::new("")).display(),
+            full.display()
+        )
+    })
+}
+
+impl Agent for Gemini {
+    fn name(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn target_keys(&self) -> &'static [TargetKey] {
+        KEYS
+    }
+
+    fn target(&self, ctx: &Ctx) -> PathBuf {
+        Self::target(ctx).unwrap_or_default()
+    }
+
+    fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
+        render(ctx, &home_dir(), warnings)
+    }
+
+    fn stage(&self, ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
+        stage(ctx, plan, &home_dir(), warnings)
+    }
+
+    fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
+        diff(ctx, &home_dir(), warnings)
+    }
+}
+
+// The commands run with `~` as $HOME; the unit tests pass their own home.
+
+fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Result<()> {
+    let path = Gemini::target(ctx).ok_or_else(Gemini::unconfigured)?;
+    let text = render(ctx, home, warnings)?;
+    plan.write_shown(Gemini.name(), path, text, FileKind::AgentTarget);
+    plan.notice(RESTART);
+    Ok(())
+}
+
+fn diff(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<AgentDiff> {
+    let path = Gemini::target(ctx).ok_or_else(Gemini::unconfigured)?;
+    let Some(bytes) = crate::apply::read_existing(&path)? else {
+        return Ok(AgentDiff::TargetMissing(format!(
+            "gemini target file not found: {}",
+            path.display()
+        )));
+    };
+    let on_disk =
+        crate::text_position::utf8(bytes).map_err(|at| Error::toml_not_utf8(&path, at))?;
+    // Warnings are only shown when the comparison itself succeeds.
+    let mut found = Vec::new();
+    let mut generated = render(ctx, home, &mut found)?;
+    generated.push('\n');
+    let differences = drift::compare(&generated, &on_disk, &path)?;
+    warnings.extend(found);
+    Ok(AgentDiff::Compared(differences))
+}
