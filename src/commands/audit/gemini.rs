@@ -71,12 +71,18 @@ pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
         flag_finding(occ, &mut out);
     }
     let layers = layers(inputs, &gemini_home)?;
-    for occ in parsed.all("--policy") {
-        policy_flag(occ, inputs, &gemini_home, &mut out)?;
-    }
-    for occ in parsed.all("--admin-policy") {
-        let label = format!("{}{}<value>", occ.typed, occ.joiner);
-        admin_paths(&occ.values, &label, inputs, &gemini_home, &mut out)?;
+    // Gemini joins every occurrence into one list (a yargs array).
+    for name in ["--policy", "--admin-policy"] {
+        let Some(first) = parsed.all(name).next() else {
+            continue;
+        };
+        let label = format!("{}{}<value>", first.typed, first.joiner);
+        let values: Vec<String> = parsed.all(name).flat_map(|o| o.values.clone()).collect();
+        if name == "--policy" {
+            user_paths(&values, &label, "", inputs, &gemini_home, &mut out)?;
+        } else {
+            admin_paths(&values, &label, inputs, &gemini_home, &mut out)?;
+        }
     }
     settings_findings(parsed, &layers, inputs, &gemini_home, &mut out)?;
     sandbox_findings(parsed, &layers, inputs, &mut out);
@@ -128,20 +134,9 @@ fn names_twsrt(path: &Path, inputs: &Inputs) -> bool {
     same(path, target) || target.parent().is_some_and(|dir| same(path, dir))
 }
 
-/// `--policy PATH`: the user-tier paths Gemini loads instead of
-/// `~/.gemini/policies` (getPolicyDirectories, chunk-JDPZ4CE3.js:365925).
-fn policy_flag(
-    occ: &Occurrence,
-    inputs: &Inputs,
-    gemini_home: &Path,
-    out: &mut Vec<Finding>,
-) -> Result<()> {
-    let label = format!("{}{}<value>", occ.typed, occ.joiner);
-    user_paths(&occ.values, &label, "", inputs, gemini_home, out)
-}
-
-/// Policy paths that replace the user directory (`--policy` or the
-/// `policyPaths` setting; `what` prefixes the message).
+/// Policy paths that replace the user directory `~/.gemini/policies`
+/// (`--policy` or the `policyPaths` setting, getPolicyDirectories,
+/// chunk-JDPZ4CE3.js:365925; `what` prefixes the message).
 fn user_paths(
     values: &[String],
     label: &str,

@@ -382,3 +382,6 @@ impl Reader<'_> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod gemini_tests;
