@@ -65,7 +65,11 @@ impl GeminiEnv {
 }
 
 pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
-    let gemini_home = inputs.gemini.cli_home.clone().unwrap_or(inputs.home.clone());
+    let gemini_home = inputs
+        .gemini
+        .cli_home
+        .clone()
+        .unwrap_or(inputs.home.clone());
     let mut out = Vec::new();
     for occ in &parsed.options {
         flag_finding(occ, &mut out);
@@ -149,7 +153,11 @@ fn user_paths(
         .map(|v| resolve(v, gemini_home, &inputs.cwd))
         .collect();
     if !paths.iter().any(|p| names_twsrt(p, inputs)) {
-        out.push(Finding::new(Severity::Error, label, format!("{what}{REPLACES}")));
+        out.push(Finding::new(
+            Severity::Error,
+            label,
+            format!("{what}{REPLACES}"),
+        ));
         return Ok(());
     }
     let mut allows = 0;
@@ -243,7 +251,14 @@ fn settings_findings(
         let warn = |why: String| Finding::new(Severity::Warning, l.label.clone(), why);
         let policy = strings(&l.doc, "/policyPaths");
         if !policy.is_empty() && !flag("--policy") {
-            user_paths(&policy, &l.label, "sets policyPaths, which ", inputs, gemini_home, out)?;
+            user_paths(
+                &policy,
+                &l.label,
+                "sets policyPaths, which ",
+                inputs,
+                gemini_home,
+                out,
+            )?;
         }
         let admin = strings(&l.doc, "/adminPolicyPaths");
         if !admin.is_empty() && !flag("--admin-policy") {
@@ -258,7 +273,9 @@ fn settings_findings(
         }
         let mode = l.doc.pointer("/general/defaultApprovalMode");
         if mode.and_then(Value::as_str) == Some("auto_edit") && !mode_flag {
-            out.push(warn(format!("sets general.defaultApprovalMode auto_edit: {AUTO_EDIT}")));
+            out.push(warn(format!(
+                "sets general.defaultApprovalMode auto_edit: {AUTO_EDIT}"
+            )));
         }
         let trust = l.doc.pointer("/security/folderTrust/enabled");
         if trust == Some(&Value::Bool(false)) && !l.project {
@@ -308,7 +325,11 @@ fn sandbox_findings(parsed: &Parsed, layers: &[Layer], inputs: &Inputs, out: &mu
     if let Some((l, command)) = setting
         && let Some((severity, why)) = sandbox_effect(&command)
     {
-        out.push(Finding::new(severity, l.label.clone(), format!("sets tools.sandbox: {why}")));
+        out.push(Finding::new(
+            severity,
+            l.label.clone(),
+            format!("sets tools.sandbox: {why}"),
+        ));
     }
 }
 

@@ -70,10 +70,14 @@ pub fn policy_files(path: &Path, shown: &str) -> Result<Vec<PathBuf>> {
     };
     if meta.is_file() {
         let toml = path.extension().is_some_and(|e| e == "toml");
-        return Ok(if toml { vec![path.to_path_buf()] } else { vec![] });
+        return Ok(if toml {
+            vec![path.to_path_buf()]
+        } else {
+            vec![]
+        });
     }
-    let entries =
-        std::fs::read_dir(path).map_err(|_| unreadable(format!("gemini: {shown}: cannot be read")))?;
+    let entries = std::fs::read_dir(path)
+        .map_err(|_| unreadable(format!("gemini: {shown}: cannot be read")))?;
     let mut files = Vec::new();
     for entry in entries.flatten() {
         let regular = entry.file_type().is_ok_and(|t| t.is_file());

@@ -17,7 +17,10 @@ fn argv(line: &[&str]) -> Vec<String> {
 fn inputs(dir: &Path) -> Inputs {
     let home = dir.join("home");
     let target = home.join(".gemini/policies/twsrt.toml");
-    write(&target, "[[rule]]\ntoolName = \"run_shell_command\"\ndecision = \"deny\"\npriority = 999\n");
+    write(
+        &target,
+        "[[rule]]\ntoolName = \"run_shell_command\"\ndecision = \"deny\"\npriority = 999\n",
+    );
     std::fs::create_dir_all(dir.join("proj")).unwrap();
     Inputs {
         cwd: dir.join("proj"),
@@ -61,7 +64,10 @@ fn yolo_and_auto_edit_in_every_spelling() {
         (&["--yolo", "true"], "--yolo true"),
         (&["--approval-mode", "yolo"], "--approval-mode yolo"),
         (&["--approvalMode=yolo"], "--approvalMode=yolo"),
-        (&["--approval-mode", "auto_edit"], "--approval-mode auto_edit"),
+        (
+            &["--approval-mode", "auto_edit"],
+            "--approval-mode auto_edit",
+        ),
     ] {
         assert_eq!(summary(line), one(Severity::Warning, flag), "{line:?}");
     }
@@ -81,10 +87,19 @@ fn yolo_and_auto_edit_in_every_spelling() {
 #[test]
 fn flags_that_run_more_without_asking() {
     for (line, flag) in [
-        (&["--allowed-tools", "run_shell_command"][..], "--allowed-tools <value>"),
+        (
+            &["--allowed-tools", "run_shell_command"][..],
+            "--allowed-tools <value>",
+        ),
         (&["--allowedTools=x"], "--allowedTools=<value>"),
-        (&["--allowed-mcp-server-names", "s"], "--allowed-mcp-server-names <value>"),
-        (&["--include-directories", "/a"], "--include-directories <value>"),
+        (
+            &["--allowed-mcp-server-names", "s"],
+            "--allowed-mcp-server-names <value>",
+        ),
+        (
+            &["--include-directories", "/a"],
+            "--include-directories <value>",
+        ),
         (&["--skip-trust"], "--skip-trust"),
     ] {
         assert_eq!(summary(line), one(Severity::Warning, flag), "{line:?}");
@@ -96,18 +111,34 @@ fn flags_that_run_more_without_asking() {
 fn the_container_sandbox_and_its_precedence() {
     let dir = tempfile::tempdir().unwrap();
     let mut inp = inputs(dir.path());
-    let container = if cfg!(target_os = "macos") { Severity::Info } else { Severity::Error };
+    let container = if cfg!(target_os = "macos") {
+        Severity::Info
+    } else {
+        Severity::Error
+    };
     assert_eq!(summary_with(&inp, &["-s"]), one(container, "-s"));
     assert!(summary_with(&inp, &["--no-sandbox"]).is_empty());
     // A project setting turns it on; the last flag wins over settings.
-    write(&dir.path().join("proj/.gemini/settings.json"), r#"{"tools": {"sandbox": "docker"}}"#);
-    assert_eq!(summary_with(&inp, &[]), one(Severity::Error, ".gemini/settings.json"));
+    write(
+        &dir.path().join("proj/.gemini/settings.json"),
+        r#"{"tools": {"sandbox": "docker"}}"#,
+    );
+    assert_eq!(
+        summary_with(&inp, &[]),
+        one(Severity::Error, ".gemini/settings.json")
+    );
     assert!(summary_with(&inp, &["-s", "false"]).is_empty());
     // $GEMINI_SANDBOX is above every flag.
     inp.gemini.sandbox = Some("podman".into());
-    assert_eq!(summary_with(&inp, &["--no-sandbox"]), one(Severity::Error, "GEMINI_SANDBOX"));
+    assert_eq!(
+        summary_with(&inp, &["--no-sandbox"]),
+        one(Severity::Error, "GEMINI_SANDBOX")
+    );
     inp.gemini.sandbox = Some("sandbox-exec".into());
-    assert_eq!(summary_with(&inp, &[]), one(Severity::Info, "GEMINI_SANDBOX"));
+    assert_eq!(
+        summary_with(&inp, &[]),
+        one(Severity::Info, "GEMINI_SANDBOX")
+    );
     inp.gemini.sandbox = Some("false".into());
     assert!(summary_with(&inp, &[]).is_empty());
     // Inside Gemini's sandbox already ($SANDBOX), it starts none.
@@ -120,17 +151,30 @@ fn the_container_sandbox_and_its_precedence() {
 fn policy_paths_replace_the_user_directory() {
     let dir = tempfile::tempdir().unwrap();
     let inp = inputs(dir.path());
-    assert_eq!(summary_with(&inp, &["--policy", "/elsewhere"]), one(Severity::Error, "--policy <value>"));
+    assert_eq!(
+        summary_with(&inp, &["--policy", "/elsewhere"]),
+        one(Severity::Error, "--policy <value>")
+    );
     // Naming twsrt's file or its directory (with ~ or in a comma list)
     // keeps it loaded.
-    for value in ["~/.gemini/policies/twsrt.toml", "~/.gemini/policies", "x.toml,~/.gemini/policies"] {
+    for value in [
+        "~/.gemini/policies/twsrt.toml",
+        "~/.gemini/policies",
+        "x.toml,~/.gemini/policies",
+    ] {
         let mut i = inputs(dir.path());
         i.gemini.cli_home = Some(i.home.clone());
         assert!(summary_with(&i, &["--policy", value]).is_empty(), "{value}");
     }
     // Another file next to it: only allow rules that tie or beat twsrt's count.
-    write(&dir.path().join("proj/mine.toml"), "[[rule]]\ntoolName = \"*\"\ndecision = \"allow\"\npriority = 999\n");
-    write(&dir.path().join("proj/low.toml"), "[[rule]]\ntoolName = \"*\"\ndecision = \"allow\"\npriority = 950\n");
+    write(
+        &dir.path().join("proj/mine.toml"),
+        "[[rule]]\ntoolName = \"*\"\ndecision = \"allow\"\npriority = 999\n",
+    );
+    write(
+        &dir.path().join("proj/low.toml"),
+        "[[rule]]\ntoolName = \"*\"\ndecision = \"allow\"\npriority = 950\n",
+    );
     let home_dir = inp.home.join(".gemini/policies").display().to_string();
     assert_eq!(
         summary_with(&inp, &["--policy", &home_dir, "--policy", "mine.toml"]),
@@ -144,9 +188,18 @@ fn admin_policy_files_with_allow_rules() {
     let dir = tempfile::tempdir().unwrap();
     let inp = inputs(dir.path());
     let proj = dir.path().join("proj");
-    write(&proj.join("admin/a.toml"), "rule = [{ toolName = \"*\", decision = \"allow\", priority = 1 }]\n");
-    write(&proj.join("deny.toml"), "[[rule]]\ntoolName = \"*\"\ndecision = \"deny\"\npriority = 1\n");
-    assert_eq!(summary_with(&inp, &["--admin-policy", "admin"]), one(Severity::Error, "--admin-policy <value>"));
+    write(
+        &proj.join("admin/a.toml"),
+        "rule = [{ toolName = \"*\", decision = \"allow\", priority = 1 }]\n",
+    );
+    write(
+        &proj.join("deny.toml"),
+        "[[rule]]\ntoolName = \"*\"\ndecision = \"deny\"\npriority = 1\n",
+    );
+    assert_eq!(
+        summary_with(&inp, &["--admin-policy", "admin"]),
+        one(Severity::Error, "--admin-policy <value>")
+    );
     assert!(summary_with(&inp, &["--admin-policy", "deny.toml"]).is_empty());
     assert!(summary_with(&inp, &["--admin-policy", "missing"]).is_empty());
     write(&proj.join("broken.toml"), "rule = [");
@@ -159,7 +212,10 @@ fn settings_layers() {
     let dir = tempfile::tempdir().unwrap();
     let mut inp = inputs(dir.path());
     let user = inp.home.join(".gemini/settings.json");
-    write(&user, r#"{"policyPaths": ["/x"], "security": {"folderTrust": {"enabled": false}}}"#);
+    write(
+        &user,
+        r#"{"policyPaths": ["/x"], "security": {"folderTrust": {"enabled": false}}}"#,
+    );
     let project = dir.path().join("proj/.gemini/settings.json");
     write(
         &project,
@@ -169,7 +225,10 @@ fn settings_layers() {
     );
     let system = dir.path().join("system.json");
     write(&system, r#"{"adminPolicyPaths": ["admin.toml"]}"#);
-    write(&dir.path().join("proj/admin.toml"), "[[rule]]\ntoolName = \"*\"\ndecision = \"allow\"\npriority = 5\n");
+    write(
+        &dir.path().join("proj/admin.toml"),
+        "[[rule]]\ntoolName = \"*\"\ndecision = \"allow\"\npriority = 5\n",
+    );
     inp.gemini.system_files = vec![(system, "$GEMINI_CLI_SYSTEM_SETTINGS_PATH".into())];
     let user_label = "~/.gemini/settings.json".to_string();
     let project_label = ".gemini/settings.json".to_string();
@@ -186,7 +245,16 @@ fn settings_layers() {
     // The flags that override a setting silence it.
     let got = summary_with(
         &inp,
-        &["--policy", "~/.gemini/policies", "--admin-policy", "/none", "--allowed-tools", "x", "--approval-mode", "plan"],
+        &[
+            "--policy",
+            "~/.gemini/policies",
+            "--admin-policy",
+            "/none",
+            "--allowed-tools",
+            "x",
+            "--approval-mode",
+            "plan",
+        ],
     );
     assert_eq!(
         got,
@@ -205,9 +273,15 @@ fn settings_layers() {
 fn the_project_settings_are_the_user_settings_in_the_home_directory() {
     let dir = tempfile::tempdir().unwrap();
     let mut inp = inputs(dir.path());
-    write(&inp.home.join(".gemini/settings.json"), r#"{"tools": {"allowed": ["x"]}}"#);
+    write(
+        &inp.home.join(".gemini/settings.json"),
+        r#"{"tools": {"allowed": ["x"]}}"#,
+    );
     inp.cwd = inp.home.clone();
-    assert_eq!(summary_with(&inp, &[]), one(Severity::Warning, "~/.gemini/settings.json"));
+    assert_eq!(
+        summary_with(&inp, &[]),
+        one(Severity::Warning, "~/.gemini/settings.json")
+    );
 }
 
 #[test]
@@ -217,17 +291,26 @@ fn where_twsrt_policy_file_must_be() {
     assert!(summary_with(&inp, &[]).is_empty());
     // Gemini's home moved: its user policies are elsewhere.
     inp.gemini.cli_home = Some(dir.path().join("other"));
-    assert_eq!(summary_with(&inp, &[]), one(Severity::Error, "GEMINI_CLI_HOME"));
+    assert_eq!(
+        summary_with(&inp, &[]),
+        one(Severity::Error, "GEMINI_CLI_HOME")
+    );
     inp.gemini.cli_home = None;
     let elsewhere = dir.path().join("twsrt.toml");
     inp.gemini_policy = Some(elsewhere.clone());
-    assert_eq!(summary_with(&inp, &[]), one(Severity::Error, &elsewhere.display().to_string()));
+    assert_eq!(
+        summary_with(&inp, &[]),
+        one(Severity::Error, &elsewhere.display().to_string())
+    );
     // A symbolic link is skipped by Gemini's directory reader.
     let target = inp.home.join(".gemini/policies/twsrt.toml");
     std::fs::rename(&target, &elsewhere).unwrap();
     std::os::unix::fs::symlink(&elsewhere, &target).unwrap();
     inp.gemini_policy = Some(target.clone());
-    assert_eq!(summary_with(&inp, &[]), one(Severity::Error, &target.display().to_string()));
+    assert_eq!(
+        summary_with(&inp, &[]),
+        one(Severity::Error, &target.display().to_string())
+    );
 }
 
 #[test]
@@ -236,12 +319,24 @@ fn other_files_in_the_user_policy_directory() {
     let inp = inputs(dir.path());
     let policies = inp.home.join(".gemini/policies");
     // "Allow always and save" writes priority 950: below twsrt's rules.
-    write(&policies.join("auto-saved.toml"), "[[rule]]\ntoolName = \"run_shell_command\"\ndecision = \"allow\"\npriority = 950\n");
-    write(&policies.join("notes.txt"), "[[rule]]\ndecision = \"allow\"\npriority = 999\n");
+    write(
+        &policies.join("auto-saved.toml"),
+        "[[rule]]\ntoolName = \"run_shell_command\"\ndecision = \"allow\"\npriority = 950\n",
+    );
+    write(
+        &policies.join("notes.txt"),
+        "[[rule]]\ndecision = \"allow\"\npriority = 999\n",
+    );
     assert!(summary_with(&inp, &[]).is_empty());
     let mine = policies.join("mine.toml");
-    write(&mine, "[[rule]]\ntoolName = \"*\"\ndecision = \"allow\"\npriority = 998\n");
-    assert_eq!(summary_with(&inp, &[]), one(Severity::Warning, &mine.display().to_string()));
+    write(
+        &mine,
+        "[[rule]]\ntoolName = \"*\"\ndecision = \"allow\"\npriority = 998\n",
+    );
+    assert_eq!(
+        summary_with(&inp, &[]),
+        one(Severity::Warning, &mine.display().to_string())
+    );
 }
 
 #[test]

@@ -116,7 +116,10 @@ fn short_groups_read_as_yargs_reads_them() {
     );
     assert_eq!(
         options(&["-yp", "x"]),
-        vec![("--yolo", vec![], true), ("--prompt", vec!["x".into()], true)]
+        vec![
+            ("--yolo", vec![], true),
+            ("--prompt", vec!["x".into()], true)
+        ]
     );
     // A value option before the last letter gets no value; yargs sets "".
     assert_eq!(
@@ -140,7 +143,16 @@ fn numbers_and_a_lone_dash_are_words() {
 
 #[test]
 fn subcommands_fail_closed_and_only_come_first() {
-    for sub in ["mcp", "extensions", "extension", "skills", "skill", "hooks", "hook", "gemma"] {
+    for sub in [
+        "mcp",
+        "extensions",
+        "extension",
+        "skills",
+        "skill",
+        "hooks",
+        "hook",
+        "gemma",
+    ] {
         let err = read(&["-d", sub, "list"]).unwrap_err();
         assert!(matches!(err, ParseError::NoGrammar { .. }), "{sub}");
     }

@@ -159,7 +159,9 @@ impl Reader<'_> {
             });
             return Ok(());
         }
-        let opt = self.yargs_find(key).ok_or_else(|| self.unknown(typed.clone()))?;
+        let opt = self
+            .yargs_find(key)
+            .ok_or_else(|| self.unknown(typed.clone()))?;
         let joiner = if inline.is_some() { "=" } else { " " };
         self.yargs_take(opt, typed, joiner, inline)
     }
