@@ -90,8 +90,13 @@ pub struct Inputs {
     pub copilot_flags: Vec<String>,
     /// The yolo variant is in force (Copilot's `--yolo` is then the policy).
     pub yolo: bool,
-    /// The Gemini CLI policy file twsrt writes (`[targets] gemini_policy`).
+    /// The Gemini CLI policy file twsrt writes for this mode (`[targets]
+    /// gemini_policy`, in yolo mode `gemini_policy_yolo` or its derived
+    /// name).
     pub gemini_policy: Option<PathBuf>,
+    /// Both of twsrt's Gemini policy files (full and yolo): twsrt's own,
+    /// wherever a policy directory holds them.
+    pub gemini_owned: Vec<PathBuf>,
     /// What Gemini CLI reads from its environment.
     pub gemini: gemini::GeminiEnv,
 }
@@ -104,6 +109,7 @@ impl Inputs {
             Some(h) if !h.is_empty() => PathBuf::from(h),
             _ => crate::paths::home_dir().join(".codex"),
         };
+        let (gemini_policy, gemini_owned) = gemini_targets(config, yolo);
         Ok(Inputs {
             cwd,
             home: crate::paths::home_dir(),
@@ -111,10 +117,28 @@ impl Inputs {
             codex_target: config.targets.path("codex_config").map(Path::to_path_buf),
             copilot_flags: Vec::new(),
             yolo,
-            gemini_policy: config.targets.path("gemini_policy").map(Path::to_path_buf),
+            gemini_policy,
+            gemini_owned,
             gemini: gemini::GeminiEnv::from_env(),
         })
     }
+}
+
+/// twsrt's Gemini policy file for the mode, and both files, as the Gemini
+/// agent names them (the yolo file defaults to the full one's yolo variant).
+fn gemini_targets(config: &crate::config::Config, yolo: bool) -> (Option<PathBuf>, Vec<PathBuf>) {
+    let Some(full) = config.targets.path("gemini_policy") else {
+        return (None, Vec::new());
+    };
+    let yolo_file = config
+        .targets
+        .path("gemini_policy_yolo")
+        .map_or_else(|| crate::paths::yolo_variant(full), Path::to_path_buf);
+    let in_force = if yolo { &yolo_file } else { full };
+    (
+        Some(in_force.to_path_buf()),
+        vec![full.to_path_buf(), yolo_file.clone()],
+    )
 }
 
 /// The agent an argv starts: its binary's file name, which must be one of

@@ -131,11 +131,11 @@ const REPLACES: &str = "replaces Gemini's user policy directory, so twsrt's poli
 
 /// Whether a policy path Gemini loads is twsrt's file or its directory.
 fn names_twsrt(path: &Path, inputs: &Inputs) -> bool {
-    let Some(target) = &inputs.gemini_policy else {
-        return false;
-    };
     let same = super::codex::same_file;
-    same(path, target) || target.parent().is_some_and(|dir| same(path, dir))
+    inputs
+        .gemini_policy
+        .iter()
+        .any(|target| same(path, target) || target.parent().is_some_and(|dir| same(path, dir)))
 }
 
 /// Policy paths that replace the user directory `~/.gemini/policies`
@@ -403,7 +403,8 @@ fn target_findings(inputs: &Inputs, gemini_home: &Path, out: &mut Vec<Finding>) 
         ));
     }
     for file in super::gemini_files::policy_files(&user_dir, "~/.gemini/policies")? {
-        if super::codex::same_file(&file, target) {
+        let own = (inputs.gemini_owned.iter()).chain(Some(target));
+        if own.into_iter().any(|o| super::codex::same_file(&file, o)) {
             continue;
         }
         let shown_file = file.display().to_string();
