@@ -130,3 +130,56 @@ fn run_srt_wraps_gemini() {
         .any_stderr()
         .run();
 }
+
+/// `[targets]` configuring Gemini alone.
+const GEMINI_ONLY: &str = "\n[targets]\ngemini_policy = \"~/.gemini/policies/twsrt.toml\"\n";
+
+#[test]
+fn run_writes_the_gemini_policy_file_first() {
+    // The stand-in shows the policy file exists when gemini starts.
+    let reader = "#!/bin/sh\ngrep -c 'decision = \"deny\"' \"$HOME/.gemini/policies/twsrt.toml\" >/dev/null && echo loaded\n";
+    let out = launch()
+        .config_append(GEMINI_ONLY)
+        .file("bin/gemini", reader)
+        .mode("bin/gemini", 0o755)
+        .args(&["run", "--", "gemini", "-p", "hi"])
+        .stdout("loaded\n")
+        .stderr_contains("wrote 3 file(s) for gemini")
+        .lacks("not configured")
+        .run();
+    // An allow rule another file puts in twsrt's tier, at twsrt's priority.
+    out.then()
+        .file(
+            ".gemini/policies/mine.toml",
+            "[[rule]]\ntoolName = \"run_shell_command\"\ndecision = \"allow\"\npriority = 999\n",
+        )
+        .args(&["audit", "--", "gemini"])
+        .stdout("warning: {HOME}/.gemini/policies/mine.toml: 1 allow rule(s) of priority 998 or more sit in twsrt's tier, where they can win over its deny or ask_user rules\n")
+        .run();
+}
+
+#[test]
+fn a_generated_setup_has_no_findings_in_either_mode() {
+    // The full and the yolo file sit in ~/.gemini/policies, where Gemini
+    // loads them; neither is a foreign file to the audit.
+    let written = launch()
+        .config_append(GEMINI_ONLY)
+        .args(&["generate", "gemini", "-w"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    let yolo = written
+        .then()
+        .args(&["generate", "gemini", "-w", "--yolo"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    yolo.then()
+        .args(&["audit", "--", "gemini"])
+        .stdout("gemini: no findings\n")
+        .run()
+        .then()
+        .args(&["audit", "--yolo", "--", "gemini"])
+        .stdout("gemini: no findings\n")
+        .run();
+}

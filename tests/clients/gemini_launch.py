@@ -10,9 +10,10 @@ launch-guard checks (`--only launch`), or on its own:
   accepted by the real parser.
 - spellings gemini: for each argv in SPELLINGS, twsrt's audit and the real
   yargs agree on whether the argv parses (a refused one stops gemini with
-  exit 1 before anything else) and on whether it turns yolo on (gemini
-  prints "YOLO mode is enabled"). `-l` makes gemini stop at the missing
-  auth method, so nothing runs and nothing reaches the network. A mutant
+  exit 1 and its usage before anything else) and on whether it turns yolo
+  on (gemini prints "YOLO mode is enabled"). With `-l` gemini lists its
+  extensions or stops at the missing auth method: no session starts and
+  nothing reaches the network. A mutant
   verdict (one argv's yolo answer flipped) must be caught.
 - twsrt run gemini: `twsrt run -- gemini --version` writes the policy file
   and starts the real client; `twsrt run -- gemini --sandbox --version` is
@@ -26,7 +27,8 @@ import sys
 import time
 from pathlib import Path
 
-AUTH_STOP = "Please set an Auth method"
+# A refused argv: yargs' failure prints the usage and gemini exits 1.
+USAGE = "Usage: gemini [options]"
 YOLO_ON = "YOLO mode is enabled"
 TWSRT_YOLO = "runs every tool call no rule matches without asking"
 TARGET = "~/.gemini/policies/twsrt.toml"
@@ -100,7 +102,7 @@ def gemini_verdict(env, client: str, words: list[str]) -> tuple[bool, bool]:
     """(parses, yolo on) as the real gemini says."""
     result = env.run([client, *words, "-l"], cwd=env.root)
     text = result.stdout + result.stderr
-    return AUTH_STOP in text, YOLO_ON in text
+    return not (result.returncode == 1 and USAGE in text), YOLO_ON in text
 
 
 def twsrt_verdict(run, env, config: Path, words: list[str]) -> tuple[bool, bool]:
@@ -125,11 +127,15 @@ def check_grammar(run, env, client: str) -> tuple[list[str], str]:
     return failures, f"{len(table_grammar(dump.stdout)[0])} options match --help"
 
 
-def check_spellings(run, env, client: str, config: Path, mutant: bool) -> list[str]:
+def spelling_verdicts(run, env, client: str, config: Path):
+    """(argv, gemini's verdict, twsrt's verdict) for each of SPELLINGS."""
+    return [(words, gemini_verdict(env, client, words), twsrt_verdict(run, env, config, words))
+            for words in SPELLINGS]
+
+
+def spelling_failures(verdicts, mutant: bool = False) -> list[str]:
     failures = []
-    for i, words in enumerate(SPELLINGS):
-        real = gemini_verdict(env, client, words)
-        mine = twsrt_verdict(run, env, config, words)
+    for i, (words, real, mine) in enumerate(verdicts):
         if mutant and i == 0:
             mine = (mine[0], not mine[1])
         if real != mine:
@@ -186,13 +192,18 @@ def run_checks(run, report, scratch: Path, bin_dir: Path, mutants: bool) -> None
     except run.CheckFailed as e:
         failures, note = [str(e)], ""
     report.result("grammar gemini", failures, time.monotonic() - start, note)
-    run.run_check(report, "spellings gemini",
-                  lambda w: check_spellings(run, w.env, str(client), config, False), world)
-    if mutants:
-        start = time.monotonic()
-        caught = check_spellings(run, env, str(client), config, True)
+    start = time.monotonic()
+    try:
+        verdicts = spelling_verdicts(run, env, str(client), config)
+        failures = spelling_failures(verdicts)
+    except run.CheckFailed as e:
+        verdicts, failures = [], [str(e)]
+    report.result("spellings gemini", failures, time.monotonic() - start,
+                  f"{len(verdicts)} command lines agree" if verdicts and not failures else "")
+    if mutants and verdicts:
+        caught = spelling_failures(verdicts, mutant=True)
         report.result("mutant spellings gemini", [] if caught else ["a flipped verdict passed"],
-                      time.monotonic() - start, f"caught: {caught[0]}" if caught else "")
+                      0.0, f"caught: {caught[0]}" if caught else "")
     run.run_check(report, "twsrt run gemini", lambda w: check_run(run, w), world)
 
 

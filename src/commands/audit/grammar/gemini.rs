@@ -1,6 +1,6 @@
 //! Gemini CLI 0.61.0 (`gemini --help`): yargs, `.strict()`.
 //!
-//! Read from parseArguments in bundle/gemini-3HFX2LNT.js (lines 7968-8255).
+//! Read from parseArguments in bundle/gemini-3HFX2LNT.js (lines 7969-8223).
 //! The arities: `boolean` is a flag; a `string` with `nargs: 1` is a value;
 //! a `string` without nargs (`--worktree`, `--resume`, `--delete-session`,
 //! the hidden test options) takes a value only if one follows; an `array`

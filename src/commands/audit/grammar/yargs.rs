@@ -7,14 +7,14 @@
 //!   camelCase at line 585, the alias added by setArg at line 1069, and
 //!   accepted by `.strict()` via isValidAndSomeAliasIsNotNew, line 3400).
 //! - `--no-NAME` sets any option to false (boolean-negation, line 852).
-//! - A boolean takes a following `true` or `false` (line 869).
+//! - A boolean takes a following `true` or `false` (line 871).
 //! - A `nargs: 1` string takes the next word unless it looks like an option
-//!   (`-` then a non-digit; eatNargs, line 1018); an array (`nargs: 1`
+//!   (`-` then a non-digit; eatNargs, line 1019); an array (`nargs: 1`
 //!   too) or a string without nargs takes it unless it starts with `-`
-//!   (eatArray line 1057, line 866); a negative number is always a value.
+//!   (eatArray line 1056, line 868); a negative number is always a value.
 //! - `-abc`: each letter but the last is a flag unless `=`, a number or a
 //!   non-word character follows it, which is then its value; the last
-//!   letter reads like a long option (lines 893-946).
+//!   letter reads like a long option (lines 896-946).
 //!
 //! A dotted key (`--yolo.x`, which yargs turns into a truthy object) finds
 //! no option and fails closed.
@@ -96,7 +96,7 @@ fn takes(word: &str, arity: Arity) -> bool {
     }
 }
 
-/// `-5` and the like after `-`: a number (line 877 pattern).
+/// `-5` and the like after `-`: a number (the pattern at line 918).
 fn is_number(text: &str) -> bool {
     let t = text.strip_prefix('-').unwrap_or(text);
     let (mantissa, exp) = match t.split_once('e') {
