@@ -15,6 +15,13 @@ launch-guard checks (`--only launch`), or on its own:
   extensions or stops at the missing auth method: no session starts and
   nothing reaches the network. A mutant
   verdict (one argv's yolo answer flipped) must be caught.
+- precedence gemini: Gemini's own policy engine (gemini_precedence.mjs
+  imports it from the bundle) decides a twsrt-denied and a twsrt-asked
+  shell command with the generated file in ~/.gemini/policies: deny and
+  ask_user in the default, yolo and auto_edit modes and with
+  `--allowed-tools run_shell_command`; not deny once `--policy` names another
+  directory; allow once `--admin-policy` adds an allow rule. The mutant asks
+  about a command twsrt does not deny, which must fail.
 - twsrt run gemini: `twsrt run -- gemini --version` writes the policy file
   and starts the real client; `twsrt run -- gemini --sandbox --version` is
   refused before gemini starts.
@@ -22,6 +29,7 @@ launch-guard checks (`--only launch`), or on its own:
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import time
@@ -144,6 +152,31 @@ def spelling_failures(verdicts, mutant: bool = False) -> list[str]:
     return failures
 
 
+# What Gemini's engine must decide in each scenario of gemini_precedence.mjs.
+PRECEDENCE = {
+    "default: denied": "deny", "default: asked": "ask_user",
+    "yolo: denied": "deny", "yolo: asked": "ask_user",
+    "auto_edit: denied": "deny", "auto_edit: asked": "ask_user",
+    "--policy elsewhere: denied": "ask_user",
+    "--admin-policy allow: denied": "allow",
+    "--allowed-tools shell: denied": "deny", "--allowed-tools shell: asked": "ask_user",
+}
+
+
+def check_precedence(run, world, mutant: bool = False) -> list[str]:
+    deny = next(c for c in world.bash["deny"] if "|" not in c)
+    ask = world.bash["ask"][0]
+    denied = "true twsrt-probe" if mutant else f"{deny} twsrt-probe"
+    script = Path(__file__).resolve().parent / "gemini_precedence.mjs"
+    bundle = world.env.bin.parent / "@google/gemini-cli/bundle"
+    result = world.env.run(["node", script, bundle, denied, f"{ask} twsrt-probe"])
+    if result.returncode != 0:
+        return [f"gemini_precedence.mjs exited {result.returncode}: {run.one_line(result.stderr)}"]
+    got = json.loads(result.stdout)
+    return [f"{label}: Gemini decides {got.get(label)}, expected {want}"
+            for label, want in PRECEDENCE.items() if got.get(label) != want]
+
+
 def check_run(run, world) -> list[str]:
     env, client = world.env, world.env.client("gemini")
     config = env.proj / "config.toml"
@@ -204,6 +237,13 @@ def run_checks(run, report, scratch: Path, bin_dir: Path, mutants: bool) -> None
         caught = spelling_failures(verdicts, mutant=True)
         report.result("mutant spellings gemini", [] if caught else ["a flipped verdict passed"],
                       0.0, f"caught: {caught[0]}" if caught else "")
+    run.run_check(report, "precedence gemini", lambda w: check_precedence(run, w), world)
+    if mutants:
+        start = time.monotonic()
+        caught = check_precedence(run, world, mutant=True)
+        report.result("mutant precedence gemini", [] if caught else ["a command twsrt does not "
+                      "deny passed as denied"], time.monotonic() - start,
+                      f"caught: {caught[0]}" if caught else "")
     run.run_check(report, "twsrt run gemini", lambda w: check_run(run, w), world)
 
 
