@@ -90,8 +90,34 @@ pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
     }
     settings_findings(parsed, &layers, inputs, &gemini_home, &mut out)?;
     sandbox_findings(parsed, &layers, inputs, &mut out);
-    target_findings(inputs, &gemini_home, &mut out)?;
+    let named = named_by_policy_paths(parsed, &layers, inputs, &gemini_home);
+    target_findings(inputs, &gemini_home, named, &mut out)?;
     Ok(out)
+}
+
+/// Whether `--policy` (or, without it, a `policyPaths` setting) names
+/// twsrt's file or directory: Gemini then loads it wherever it is.
+fn named_by_policy_paths(
+    parsed: &Parsed,
+    layers: &[Layer],
+    inputs: &Inputs,
+    gemini_home: &Path,
+) -> bool {
+    let flag: Vec<String> = parsed
+        .all("--policy")
+        .flat_map(|o| o.values.clone())
+        .collect();
+    let lists: Vec<Vec<String>> = if flag.is_empty() {
+        layers
+            .iter()
+            .map(|l| strings(&l.doc, "/policyPaths"))
+            .collect()
+    } else {
+        vec![flag]
+    };
+    lists.iter().any(|values| {
+        comma_split(values).any(|v| names_twsrt(&resolve(v, gemini_home, &inputs.cwd), inputs))
+    })
 }
 
 fn flag_finding(occ: &Occurrence, out: &mut Vec<Finding>) {
@@ -368,7 +394,12 @@ fn shown_command(command: &str) -> &str {
 
 /// twsrt's policy file where Gemini looks for user policies, a regular
 /// file, and the other files of that directory.
-fn target_findings(inputs: &Inputs, gemini_home: &Path, out: &mut Vec<Finding>) -> Result<()> {
+fn target_findings(
+    inputs: &Inputs,
+    gemini_home: &Path,
+    named: bool,
+    out: &mut Vec<Finding>,
+) -> Result<()> {
     let Some(target) = &inputs.gemini_policy else {
         return Ok(());
     };
@@ -377,7 +408,7 @@ fn target_findings(inputs: &Inputs, gemini_home: &Path, out: &mut Vec<Finding>) 
     let in_user_dir = target
         .parent()
         .is_some_and(|d| super::codex::same_file(d, &user_dir));
-    if !in_user_dir {
+    if !in_user_dir && !named {
         let (flag, why) = match &inputs.gemini.cli_home {
             Some(_) => (
                 "GEMINI_CLI_HOME",
@@ -392,6 +423,9 @@ fn target_findings(inputs: &Inputs, gemini_home: &Path, out: &mut Vec<Finding>) 
             ),
         };
         out.push(Finding::new(Severity::Error, flag, why));
+        return Ok(());
+    }
+    if !in_user_dir {
         return Ok(());
     }
     let link = std::fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_symlink());

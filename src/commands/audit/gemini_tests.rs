@@ -302,6 +302,9 @@ fn where_twsrt_policy_file_must_be() {
         summary_with(&inp, &[]),
         one(Severity::Error, &elsewhere.display().to_string())
     );
+    // Unless --policy names it: Gemini then loads it from there.
+    let named = elsewhere.display().to_string();
+    assert!(summary_with(&inp, &["--policy", &named]).is_empty());
     // A symbolic link is skipped by Gemini's directory reader.
     let target = inp.home.join(".gemini/policies/twsrt.toml");
     std::fs::rename(&target, &elsewhere).unwrap();
