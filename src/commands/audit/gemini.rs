@@ -297,6 +297,7 @@ fn settings_findings(
                     .into(),
             ));
         }
+        mcp_findings(l, flag("--allowed-mcp-server-names"), out);
         let mode = l.doc.pointer("/general/defaultApprovalMode");
         if mode.and_then(Value::as_str) == Some("auto_edit") && !mode_flag {
             out.push(warn(format!(
@@ -313,6 +314,41 @@ fn settings_findings(
         }
     }
     Ok(())
+}
+
+/// MCP servers whose tools run without asking: `mcp.allowed` (unless the
+/// flag replaces it, gemini-3HFX2LNT.js:8433) at 4.1 and
+/// `mcpServers.NAME.trust` at 4.2 (createPolicyEngineConfig,
+/// chunk-JDPZ4CE3.js:366163-366186), both below twsrt's rules.
+fn mcp_findings(l: &Layer, flag: bool, out: &mut Vec<Finding>) {
+    if !strings(&l.doc, "/mcp/allowed").is_empty() && !flag {
+        out.push(Finding::new(
+            Severity::Warning,
+            l.label.clone(),
+            "sets mcp.allowed: those MCP servers' tools run without asking where no deny or \
+             ask_user rule matches",
+        ));
+    }
+    let trusted = l
+        .doc
+        .pointer("/mcpServers")
+        .and_then(Value::as_object)
+        .map_or(0, |servers| {
+            servers
+                .values()
+                .filter(|s| s.get("trust") == Some(&Value::Bool(true)))
+                .count()
+        });
+    if trusted > 0 {
+        out.push(Finding::new(
+            Severity::Warning,
+            l.label.clone(),
+            format!(
+                "trusts {trusted} MCP server(s): their tools run without asking where no deny \
+                 or ask_user rule matches"
+            ),
+        ));
+    }
 }
 
 /// The sandbox Gemini starts: `$GEMINI_SANDBOX` above the last `-s`, above

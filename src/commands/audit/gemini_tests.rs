@@ -270,6 +270,35 @@ fn settings_layers() {
 }
 
 #[test]
+fn mcp_servers_that_run_without_asking() {
+    let dir = tempfile::tempdir().unwrap();
+    let inp = inputs(dir.path());
+    write(
+        &inp.home.join(".gemini/settings.json"),
+        r#"{"mcp": {"allowed": ["a"]}, "mcpServers": {"a": {"trust": true}, "b": {"trust": false}}}"#,
+    );
+    let label = "~/.gemini/settings.json".to_string();
+    assert_eq!(
+        summary_with(&inp, &[]),
+        [
+            (Severity::Warning, label.clone()),
+            (Severity::Warning, label.clone())
+        ]
+    );
+    // The flag replaces mcp.allowed; the trusted server stays.
+    assert_eq!(
+        summary_with(&inp, &["--allowed-mcp-server-names", "a"]),
+        [
+            (
+                Severity::Warning,
+                "--allowed-mcp-server-names <value>".into()
+            ),
+            (Severity::Warning, label)
+        ]
+    );
+}
+
+#[test]
 fn the_project_settings_are_the_user_settings_in_the_home_directory() {
     let dir = tempfile::tempdir().unwrap();
     let mut inp = inputs(dir.path());
