@@ -297,6 +297,15 @@ fn settings_findings(
                     .into(),
             ));
         }
+        if !strings(&l.doc, "/tools/core").is_empty() {
+            // An allowlist, but its tools become allow rules at 4.25
+            // (chunk-JDPZ4CE3.js:366153): they no longer ask either.
+            out.push(warn(
+                "sets tools.core: those tools run without asking where no deny or ask_user rule \
+                 matches (every other tool is denied)"
+                    .into(),
+            ));
+        }
         mcp_findings(l, flag("--allowed-mcp-server-names"), out);
         let mode = l.doc.pointer("/general/defaultApprovalMode");
         if mode.and_then(Value::as_str) == Some("auto_edit") && !mode_flag {

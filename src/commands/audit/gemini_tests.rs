@@ -285,6 +285,18 @@ fn mcp_servers_that_run_without_asking() {
             (Severity::Warning, label.clone())
         ]
     );
+    let core = dir.path().join("proj/.gemini/settings.json");
+    write(
+        &core,
+        r#"{"tools": {"core": ["run_shell_command"], "exclude": ["x"]}}"#,
+    );
+    let got = summary_with(&inp, &[]);
+    assert_eq!(
+        got.last(),
+        Some(&(Severity::Warning, ".gemini/settings.json".to_string()))
+    );
+    assert_eq!(got.len(), 3, "{got:?}");
+    std::fs::remove_file(&core).unwrap();
     // The flag replaces mcp.allowed; the trusted server stays.
     assert_eq!(
         summary_with(&inp, &["--allowed-mcp-server-names", "a"]),
