@@ -2,7 +2,7 @@
 //! precedence, the policy paths (flags and settings), the settings layers,
 //! where twsrt's policy file sits, and redaction.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::finding::{Severity, to_json};
 use super::gemini::GeminiEnv;
@@ -409,13 +409,19 @@ fn gemini_values_never_reach_a_finding() {
 }
 
 #[test]
-fn the_environment_gemini_reads() {
-    // SAFETY of the test: only the variables' absence is relied on here.
+fn the_system_settings_paths_without_the_variables() {
+    // The variables are unset in the test environment; where one is set
+    // (a developer's shell), its own label is checked instead.
     let env = GeminiEnv::from_env();
     let labels: Vec<&str> = env.system_files.iter().map(|(_, l)| l.as_str()).collect();
-    if std::env::var_os("GEMINI_CLI_SYSTEM_SETTINGS_PATH").is_none() {
-        assert_eq!(labels[1], "/etc/gemini-cli/settings.json");
+    let want_settings = match std::env::var_os("GEMINI_CLI_SYSTEM_SETTINGS_PATH") {
+        Some(_) => "$GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+        None => "/etc/gemini-cli/settings.json",
+    };
+    assert_eq!(labels[1], want_settings);
+    if std::env::var_os("GEMINI_CLI_SYSTEM_SETTINGS_PATH").is_none()
+        && std::env::var_os("GEMINI_CLI_SYSTEM_DEFAULTS_PATH").is_none()
+    {
         assert_eq!(labels[0], "/etc/gemini-cli/system-defaults.json");
     }
-    let _: Option<PathBuf> = env.cli_home;
 }
