@@ -20,6 +20,7 @@ mod fuzz_regressions;
 mod gemini_cmd;
 mod hook_cmd;
 mod launch;
+mod launch_gemini;
 mod mutation;
 mod parity;
 mod parity_table;

@@ -8,6 +8,8 @@ mod claude;
 mod codex;
 mod copilot;
 pub mod finding;
+mod gemini;
+mod gemini_files;
 pub mod grammar;
 
 use std::path::{Path, PathBuf};
@@ -25,12 +27,14 @@ pub const EXIT_UNREADABLE: i32 = 2;
 /// Check an agent launch command line against the generated policy.
 ///
 /// Reads the words after `--` with the grammar of the agent's own CLI
-/// (codex 0.171.0, claude 2.1.332, copilot 1.0.102) and prints one line per
-/// finding: error (the generated policy is not in force or is bypassed),
-/// warning (it is widened) or info. It also reads what flags point at (a
-/// `--settings` file or JSON, the Codex profile `--profile` selects) and
-/// the project files that override the policy (./.codex/config.toml,
-/// ./.claude/settings.json, ./.claude/settings.local.json). Values are
+/// (codex 0.171.0, claude 2.1.332, copilot 1.0.102, gemini 0.61.0) and
+/// prints one line per finding: error (the generated policy is not in
+/// force or is bypassed), warning (it is widened) or info. It also reads
+/// what flags point at (a `--settings` file or JSON, the Codex profile
+/// `--profile` selects, Gemini's `--policy`/`--admin-policy` files) and
+/// the files that override the policy (./.codex/config.toml,
+/// ./.claude/settings.json, ./.claude/settings.local.json, Gemini's
+/// settings layers and the other files of ~/.gemini/policies). Values are
 /// shown only when they are words of the CLI's own vocabulary; anything
 /// else reads `<value>`.
 ///
@@ -86,6 +90,15 @@ pub struct Inputs {
     pub copilot_flags: Vec<String>,
     /// The yolo variant is in force (Copilot's `--yolo` is then the policy).
     pub yolo: bool,
+    /// The Gemini CLI policy file twsrt writes for this mode (`[targets]
+    /// gemini_policy`, in yolo mode `gemini_policy_yolo` or its derived
+    /// name).
+    pub gemini_policy: Option<PathBuf>,
+    /// Both of twsrt's Gemini policy files (full and yolo): twsrt's own,
+    /// wherever a policy directory holds them.
+    pub gemini_owned: Vec<PathBuf>,
+    /// What Gemini CLI reads from its environment.
+    pub gemini: gemini::GeminiEnv,
 }
 
 impl Inputs {
@@ -96,6 +109,7 @@ impl Inputs {
             Some(h) if !h.is_empty() => PathBuf::from(h),
             _ => crate::paths::home_dir().join(".codex"),
         };
+        let (gemini_policy, gemini_owned) = gemini_targets(config, yolo);
         Ok(Inputs {
             cwd,
             home: crate::paths::home_dir(),
@@ -103,8 +117,28 @@ impl Inputs {
             codex_target: config.targets.path("codex_config").map(Path::to_path_buf),
             copilot_flags: Vec::new(),
             yolo,
+            gemini_policy,
+            gemini_owned,
+            gemini: gemini::GeminiEnv::from_env(),
         })
     }
+}
+
+/// twsrt's Gemini policy file for the mode, and both files, as the Gemini
+/// agent names them (the yolo file defaults to the full one's yolo variant).
+fn gemini_targets(config: &crate::config::Config, yolo: bool) -> (Option<PathBuf>, Vec<PathBuf>) {
+    let Some(full) = config.targets.path("gemini_policy") else {
+        return (None, Vec::new());
+    };
+    let yolo_file = config
+        .targets
+        .path("gemini_policy_yolo")
+        .map_or_else(|| crate::paths::yolo_variant(full), Path::to_path_buf);
+    let in_force = if yolo { &yolo_file } else { full };
+    (
+        Some(in_force.to_path_buf()),
+        vec![full.to_path_buf(), yolo_file.clone()],
+    )
 }
 
 /// The agent an argv starts: its binary's file name, which must be one of
@@ -117,13 +151,13 @@ pub fn agent_of(argv: &[String]) -> Result<&'static str> {
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or_default();
-    ["codex", "claude", "copilot"]
+    ["codex", "claude", "copilot", "gemini"]
         .into_iter()
         .find(|a| *a == base)
         .ok_or_else(|| {
             unreadable(format!(
                 "unknown agent binary '{base}': twsrt can read the command lines of codex, \
-                 claude and copilot only"
+                 claude, copilot and gemini only"
             ))
         })
 }
@@ -138,6 +172,7 @@ pub fn audit(argv: &[String], inputs: &Inputs) -> Result<Vec<Finding>> {
     match agent {
         "codex" => codex::check(&parsed, inputs),
         "claude" => claude::check(&parsed, inputs),
+        "gemini" => gemini::check(&parsed, inputs),
         _ => copilot::check(&parsed, inputs),
     }
 }
@@ -242,3 +277,6 @@ fn dump_grammar(agent: &str) -> Result<i32> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod gemini_tests;

@@ -869,6 +869,9 @@ def run_launch_guard(report: Report, scratch: Path, bin_dir: Path) -> None:
         return
     for agent in HELP_PAGES:
         run_check(report, f"twsrt run {agent}", lambda w, a=agent: check_run(w, a), world)
+    import gemini_launch  # tests/clients/gemini_launch.py: Gemini CLI's yargs grammar
+
+    gemini_launch.run_checks(sys.modules[__name__], report, scratch, bin_dir, True)
 
 
 # --------------------------------------------------------------------------

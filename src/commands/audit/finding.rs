@@ -67,6 +67,9 @@ const VOCABULARY: &[&str] = &[
     "user",
     "project",
     "local",
+    // Gemini CLI approval modes ("default" and "plan" are above).
+    "yolo",
+    "auto_edit",
     // Booleans.
     "true",
     "false",

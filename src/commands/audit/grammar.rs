@@ -1,16 +1,19 @@
 //! Reading an agent's argv the way its own argument parser does.
 //!
-//! Each agent's options are data ([`codex`], [`claude`], [`copilot`]), taken
-//! from the `--help` of the version `make test-clients` installs; that run
-//! compares the tables with the real `--help` again (`twsrt audit
-//! --dump-grammar AGENT`), so a flag a new release adds cannot slip past.
-//! The parser is shared: the two argument libraries the agents use differ
-//! only in whether a value option takes a following `-word` as its value.
-//! A token the table cannot place is an error, never a pass.
+//! Each agent's options are data ([`codex`], [`claude`], [`copilot`],
+//! [`gemini`]), taken from the `--help` of the version `make test-clients`
+//! installs; that run compares the tables with the real `--help` again
+//! (`twsrt audit --dump-grammar AGENT`), so a flag a new release adds cannot
+//! slip past. The parser is shared: clap and commander differ only in
+//! whether a value option takes a following `-word` as its value; yargs
+//! (Gemini CLI) reads more spellings, in [`yargs`]. A token the table cannot
+//! place is an error, never a pass.
 
 mod claude;
 mod codex;
 mod copilot;
+mod gemini;
+mod yargs;
 
 pub use copilot::COPILOT;
 
@@ -49,6 +52,10 @@ pub enum Style {
     /// Node's commander (Claude Code, Copilot CLI): a required value is the
     /// next word, whatever it looks like.
     Commander,
+    /// Node's yargs-parser (Gemini CLI): `--no-NAME`, camelCase and loose
+    /// spellings, `true`/`false` after a boolean, one value per array
+    /// occurrence (see [`yargs`]).
+    Yargs,
 }
 
 /// One option: every spelling (`-s`, `--sandbox`) and its arity. `hidden`
@@ -84,6 +91,7 @@ pub fn for_agent(agent: &str) -> Option<&'static Grammar> {
         "codex" => Some(&codex::CODEX),
         "claude" => Some(&claude::CLAUDE),
         "copilot" => Some(&COPILOT),
+        "gemini" => Some(&gemini::GEMINI),
         _ => None,
     }
 }
@@ -111,11 +119,20 @@ pub struct Occurrence {
     /// short option) or ` ` (the next word).
     pub joiner: &'static str,
     pub values: Vec<String>,
+    /// Typed as yargs' `--no-NAME`: the option set to false.
+    pub negated: bool,
 }
 
 impl Occurrence {
     pub fn value(&self) -> Option<&str> {
         self.values.first().map(String::as_str)
+    }
+
+    /// A boolean option switched on: not negated and not given `false`
+    /// (yargs reads `--yolo false`, `--yolo=false` and `--no-yolo` as off;
+    /// any other value counts as on, which errs towards a finding).
+    pub fn on(&self) -> bool {
+        !self.negated && self.value() != Some("false")
     }
 }
 
@@ -212,6 +229,8 @@ impl Reader<'_> {
                 self.parsed.positionals.push(word);
             } else if word == "--" {
                 self.parsed.terminator = Some(self.at - 1);
+            } else if self.grammar.style == Style::Yargs && word.starts_with('-') {
+                self.yargs_word(&word)?;
             } else if let Some(long) = word.strip_prefix("--") {
                 self.long(long)?;
             } else if word.len() > 1 && word.starts_with('-') {
@@ -334,6 +353,7 @@ impl Reader<'_> {
             name: opt.names[0],
             joiner,
             values,
+            negated: false,
         });
     }
 
@@ -362,3 +382,6 @@ impl Reader<'_> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod gemini_tests;
