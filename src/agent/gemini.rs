@@ -17,7 +17,7 @@ mod tests;
 use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
-use crate::config::TargetKey;
+use crate::config::{Config, TargetKey};
 use crate::error::{Error, Result};
 use crate::paths::{home_dir, yolo_variant};
 use crate::plan::{FileKind, Plan};
@@ -56,21 +56,27 @@ pub const NO_SANDBOX: &str = "Gemini CLI confines shell commands only inside a s
     on: its rules only decide which tool calls run. Start it as `twsrt run --srt -- gemini` to put \
     it inside Sandbox Runtime.";
 
+/// The policy file of the mode: `gemini_policy`, or in yolo mode
+/// `gemini_policy_yolo` or the full one's [`yolo_variant`]. `None` while
+/// Gemini is not configured. `twsrt audit` names the same files.
+pub fn policy_path(config: &Config, yolo: bool) -> Option<PathBuf> {
+    let targets = &config.targets;
+    let full = targets.path("gemini_policy")?;
+    if !yolo {
+        return Some(full.to_path_buf());
+    }
+    Some(
+        targets
+            .path("gemini_policy_yolo")
+            .map_or_else(|| yolo_variant(full), Path::to_path_buf),
+    )
+}
+
 impl Gemini {
     /// The policy file for the mode. `None` only while Gemini is not
     /// configured (the commands skip it then).
     fn target(ctx: &Ctx) -> Option<PathBuf> {
-        let targets = &ctx.config.targets;
-        let full = targets.path("gemini_policy")?;
-        if !ctx.yolo {
-            return Some(full.to_path_buf());
-        }
-        Some(
-            targets
-                .path("gemini_policy_yolo")
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| yolo_variant(full)),
-        )
+        policy_path(ctx.config, ctx.yolo)
     }
 
     fn unconfigured() -> Error {

@@ -127,18 +127,13 @@ impl Inputs {
 /// twsrt's Gemini policy file for the mode, and both files, as the Gemini
 /// agent names them (the yolo file defaults to the full one's yolo variant).
 fn gemini_targets(config: &crate::config::Config, yolo: bool) -> (Option<PathBuf>, Vec<PathBuf>) {
-    let Some(full) = config.targets.path("gemini_policy") else {
+    use crate::agent::gemini::policy_path;
+    let (Some(full), Some(yolo_file)) = (policy_path(config, false), policy_path(config, true))
+    else {
         return (None, Vec::new());
     };
-    let yolo_file = config
-        .targets
-        .path("gemini_policy_yolo")
-        .map_or_else(|| crate::paths::yolo_variant(full), Path::to_path_buf);
-    let in_force = if yolo { &yolo_file } else { full };
-    (
-        Some(in_force.to_path_buf()),
-        vec![full.to_path_buf(), yolo_file.clone()],
-    )
+    let in_force = if yolo { &yolo_file } else { &full };
+    (Some(in_force.clone()), vec![full, yolo_file])
 }
 
 /// The agent an argv starts: its binary's file name, which must be one of
