@@ -10,6 +10,7 @@ const COPILOT_FLAGS: &str = "\
 --allow-tool 'write' \\
 --allow-url 'github.com' \\
 --deny-url 'evil.com' \\
+--deny-url 'http://evil.com' \\
 --deny-tool 'shell(git push)' \\
 --deny-tool 'shell(rm)' \\
 ";
@@ -54,7 +55,7 @@ fn no_ansi_codes_off_a_terminal_even_without_no_color() {
             "Info: srt canonical: {{HOME}}/.srt-settings.json is missing, which widens\n\
              Info: bash canonical: {{HOME}}/.config/twsrt/bash-rules.json is missing, which \
              widens\n\
-             Info: copilot: 3 of 9 differences widen\n{NO_ASK_TIER}"
+             Info: copilot: 4 of 10 differences widen\n{NO_ASK_TIER}"
         ))
         .run();
 }

@@ -186,7 +186,7 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
 
     // stdout, exactly
     let stdout = normalise(&output.stdout, &homes);
-    let expected_stdout = read_text(&exp.join("stdout"))?;
+    let expected_stdout = with_http_twins(&read_text(&exp.join("stdout"))?);
     let (want, got) = divergence.compared_stdout(&expected_stdout, &stdout);
     if want != got {
         problems.push(format!("stdout differs:\n{}", diff(&want, &got)));
@@ -234,7 +234,7 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
             continue; // else an unexpected path: already reported by the tree comparison
         };
         let got = normalise(&fs::read(home.join(rel)).unwrap_or_default(), &homes);
-        let want = String::from_utf8_lossy(&want).into_owned();
+        let want = with_http_twins(&String::from_utf8_lossy(&want));
         let existed = before.get(rel).is_some_and(|b| b.kind == Kind::File);
         let verdict = if divergence.parsed_equal.contains(rel) {
             compare_parsed(rel, &want, &got)
@@ -299,7 +299,9 @@ fn materialise(dir: &Path, home: &Path) -> Result<(), String> {
             set_mode(&to, 0o755)?;
         } else {
             let data = replace_bytes(
-                &fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?,
+                &with_http_twins_bytes(
+                    fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?,
+                ),
                 PLACEHOLDER.as_bytes(),
                 home_str.as_bytes(),
             );
@@ -511,6 +513,51 @@ fn contains_bounded_exact(hay: &str, needle: &str) -> bool {
         let glued_after = last_word && after.is_some_and(is_word);
         !(glued_before || glued_after)
     })
+}
+
+/// Copilot flags text as the port writes it from what 3.3.3 recorded: after each
+/// `--deny-url 'X' \` line whose pattern names no scheme, the port adds
+/// `--deny-url 'http://X' \` (Copilot reads a bare pattern as HTTPS only; README.md
+/// "Deliberate divergences"). Applied to the reference's side only (expected stdout,
+/// expected files, and the `home/` files given as input, which 3.3.3 wrote), so a port
+/// without the twin fails. Only Copilot flags have lines of this shape. A twin the
+/// text already holds is not added again (the port emits each flag once).
+fn with_http_twins(text: &str) -> String {
+    const PREFIX: &str = "--deny-url '";
+    const SUFFIX: &str = "' \\";
+    let present: BTreeSet<&str> = text.lines().collect();
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        out.push_str(line);
+        let bare = line.strip_suffix('\n').unwrap_or(line);
+        let Some(pattern) = bare
+            .strip_prefix(PREFIX)
+            .and_then(|rest| rest.strip_suffix(SUFFIX))
+        else {
+            continue;
+        };
+        let twin = format!("{PREFIX}http://{pattern}{SUFFIX}");
+        // An independent reading of "names a scheme", not the port's function.
+        if pattern.contains("://") || present.contains(twin.as_str()) {
+            continue;
+        }
+        if !line.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&twin);
+        if line.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// [`with_http_twins`] for a file's bytes; bytes that are not UTF-8 are left alone.
+fn with_http_twins_bytes(data: Vec<u8>) -> Vec<u8> {
+    match String::from_utf8(data) {
+        Ok(text) => with_http_twins(&text).into_bytes(),
+        Err(e) => e.into_bytes(),
+    }
 }
 
 /// Directives of expected/divergence (see README.md).
@@ -765,6 +812,28 @@ fn parsed_equal_ignores_comments_and_order() {
         compare_parsed("x.toml", "a = 1\n", "a = 1.0\n"),
         Err("--- expected (reference)\n+++ actual (port)\n@@ -1 +1 @@\n-a = 1\n+a = 1.0\n".into())
     );
+}
+
+#[test]
+fn a_scheme_less_deny_url_line_gets_its_http_twin() {
+    let recorded = "--yolo \\\n--deny-url 'a.example' \\\n--deny-url 'https://b.example' \\\n\
+                    --deny-tool 'shell(rm)' \\\n--deny-url 'z.example' \\";
+    assert_eq!(
+        with_http_twins(recorded),
+        "--yolo \\\n--deny-url 'a.example' \\\n--deny-url 'http://a.example' \\\n\
+         --deny-url 'https://b.example' \\\n--deny-tool 'shell(rm)' \\\n\
+         --deny-url 'z.example' \\\n--deny-url 'http://z.example' \\"
+    );
+    // A twin already listed is kept once; other lines are not touched.
+    let listed = "--deny-url 'a.io' \\\n--deny-url 'http://a.io' \\\n";
+    assert_eq!(with_http_twins(listed), listed);
+    for other in [
+        "x --deny-url 'a.io' \\\n",
+        "--deny-url 'a.io'\n",
+        "{\"deniedUrls\": []}",
+    ] {
+        assert_eq!(with_http_twins(other), other);
+    }
 }
 
 #[test]

@@ -88,6 +88,7 @@ fn a_dry_run_is_the_preview_and_writes_nothing() {
                  --allow-tool 'write' \\\n\
                  --allow-url 'github.com' \\\n\
                  --deny-url 'evil.com' \\\n\
+                 --deny-url 'http://evil.com' \\\n\
                  --deny-tool 'shell(git push)' \\\n\
                  --deny-tool 'shell(rm)' \\\n",
             )

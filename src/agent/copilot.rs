@@ -2,6 +2,9 @@
 //! launch flags, one per line, each ending in ` \` to paste into a command.
 //! With `[targets] copilot_settings`, the URL lists also go into Copilot's
 //! own settings file ([`settings`]), which every launch reads, flags or not.
+//! A denied domain without a scheme is denied twice, bare and with `http://`,
+//! in the flags as in the settings file: Copilot reads a bare pattern as
+//! HTTPS only (twsrt 3.3.3 emits the bare `--deny-url` alone).
 
 mod settings;
 
@@ -42,6 +45,7 @@ impl Copilot {
             flags.push("--yolo".to_string());
         }
         let mut write_tools_done = false;
+        let mut denied_urls = HashSet::new();
         for rule in ctx.rules() {
             match (rule.scope, rule.action) {
                 (Scope::Write, Action::Allow) if !ctx.yolo && !write_tools_done => {
@@ -53,7 +57,18 @@ impl Copilot {
                 (Scope::Network, Action::Allow) if !ctx.yolo => {
                     flags.push(flag("--allow-url", rule.pattern));
                 }
-                (Scope::Network, Action::Deny) => flags.push(flag("--deny-url", rule.pattern)),
+                (Scope::Network, Action::Deny) => {
+                    // The pattern, then its http:// twin (a bare pattern is
+                    // HTTPS only to Copilot); each once, as a twin may be a
+                    // rule the policy lists too.
+                    for value in std::iter::once(rule.pattern.to_string())
+                        .chain(settings::http_twin(rule.pattern))
+                    {
+                        if denied_urls.insert(value.clone()) {
+                            flags.push(flag("--deny-url", &value));
+                        }
+                    }
+                }
                 (Scope::Execute, Action::Ask) if !ctx.yolo => {
                     warnings.push(format!(
                         "Copilot has no ask tier: bash ask rule {} becomes --deny-tool",

@@ -15,8 +15,11 @@ For the policy in policies/copilot-settings, in full and in yolo mode:
      (fake_model.py) asking for web_fetch, every denied domain, over HTTPS
      and plain HTTP, is refused by Copilot although the launch allows every
      URL (`--allow-all-urls`, or `--yolo` in yolo mode), while a URL no rule
-     names is not refused: the deny in the settings file is enforced.
-Then each mutant (a broken settings file) must make step 2, 3 or 5 fail, so
+     names is not refused: the deny in the settings file is enforced;
+  6. (likewise) the same with the settings file emptied to `{}` and the
+     mode's flags file added to the launch: the `--deny-url` flags alone
+     refuse every denied domain over both schemes (the http:// twin).
+Then each mutant (a broken settings or flags file) must make step 2, 3, 5 or 6 fail, so
 the check can fail. The yolo file is read through COPILOT_HOME, which is how
 a second Copilot home is chosen (`copilot help environment`).
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import time
 from pathlib import Path
@@ -134,32 +138,56 @@ def probe_urls(pattern: str) -> list[str]:
     return [f"{s}://{host}/twsrt" for s in schemes]
 
 
-def fetch(world, url: str) -> str:
+def fetch(world, url: str, flags: tuple[str, ...] = ()) -> str:
     """What Copilot answers a web_fetch of `url` under the widest launch of
-    the mode."""
+    the mode, with `flags` (words) added to the launch."""
     wide = "--yolo" if world.case.yolo else "--allow-all-urls"
+    extra = [w for w in flags if w != wide]
     with FakeModel("web_fetch", {"url": url}) as model:
-        result = copilot(world, "-p", "twsrt client check", wide, model=model)
+        result = copilot(world, "-p", "twsrt client check", wide, *extra, model=model)
     if not model.results:
         return f"(no tool result; copilot said {harness.one_line(result.stdout + result.stderr)})"
     return model.results[-1]
 
 
-def check_enforced(world) -> list[str]:
+def check_enforced(world, flags: tuple[str, ...] = ()) -> list[str]:
     """Each denied domain refused, a URL no rule names let through."""
     failures = []
     for pattern in world.srt.get("network", {}).get("deniedDomains", []):
         for url in probe_urls(pattern):
-            answer = fetch(world, url)
+            answer = fetch(world, url, flags)
             if REFUSED not in answer:
                 failures.append(f"{url} (denied {pattern!r}) was not refused: "
                                 f"{harness.one_line(answer)}")
     control = f"https://{harness.CANARY_HOST}/twsrt"
-    answer = fetch(world, control)
+    answer = fetch(world, control, flags)
     if REFUSED in answer or "(no tool result" in answer:
         failures.append(f"{control}, which no rule names, was not fetched: "
                         f"{harness.one_line(answer)}")
     return failures
+
+
+def flag_words(world) -> tuple[str, ...]:
+    """The mode's flags file as launch words: one flag a line, ` \\` at the end."""
+    words: list[str] = []
+    for line in harness.copilot_snippet(world).read_text().splitlines():
+        line = line.rstrip()
+        words += shlex.split(line[:-1] if line.endswith("\\") else line)
+    return tuple(words)
+
+
+def check_flags_enforced(world) -> list[str]:
+    """The same refusals from the flags alone: the settings file emptied to
+    `{}` for the while, the launch given the mode's flags (the bare
+    `--deny-url` is HTTPS only to Copilot, so plain HTTP needs the http://
+    twin twsrt adds)."""
+    path = settings_file(world)
+    saved = path.read_text()
+    path.write_text("{}\n")
+    try:
+        return check_enforced(world, flag_words(world))
+    finally:
+        path.write_text(saved)
 
 
 def isolated() -> bool:
@@ -199,6 +227,9 @@ MUTANTS = [
      lambda w: harness.edit_text(settings_file(w), "\n}", "\n")),
     (check_enforced, "the http:// twin of a denied domain removed",
      lambda w: harness.edit_text(settings_file(w), ',\n    "http://pastebin.com"', "")),
+    (check_flags_enforced, "the --deny-url http:// twin removed from the flags",
+     lambda w: harness.edit_text(harness.copilot_snippet(w),
+                                 "--deny-url 'http://pastebin.com' \\\n", "")),
 ]
 
 
@@ -233,12 +264,15 @@ def run(report, scratch: Path, bin_dir: Path, twsrt_bin: Path, mutants: bool = T
         if isolated():
             harness.run_check(report, f"{case.name}: copilot refuses the denied URLs",
                               check_enforced, world)
+            harness.run_check(report, f"{case.name}: the flags alone refuse them",
+                              check_flags_enforced, world)
         else:
-            print(f"SKIP  {case.name}: copilot refuses the denied URLs (needs the network "
-                  "namespace: web_fetch resolves host names itself)", flush=True)
+            print(f"SKIP  {case.name}: copilot refuses the denied URLs, from the settings "
+                  "and from the flags (needs the network namespace: web_fetch resolves host "
+                  "names itself)", flush=True)
         harness.run_check(report, f"{case.name}: twsrt refuses it broken", check_refused, world)
     for i, (catch, what, mutate) in enumerate(MUTANTS if mutants else []):
-        if catch is check_enforced and not isolated():
+        if catch in (check_enforced, check_flags_enforced) and not isolated():
             continue
         start = time.monotonic()
         try:

@@ -66,8 +66,8 @@ impl Lists {
                         ));
                     }
                     push_once(&mut lists.denied, rule.pattern.to_string());
-                    if !rule.pattern.contains("://") {
-                        push_once(&mut lists.denied, format!("http://{}", rule.pattern));
+                    if let Some(twin) = http_twin(rule.pattern) {
+                        push_once(&mut lists.denied, twin);
                     }
                 }
                 _ => {}
@@ -79,6 +79,21 @@ impl Lists {
     fn owned(&self) -> [(&'static str, &[String]); 2] {
         [(ALLOWED, &self.allowed), (DENIED, &self.denied)]
     }
+}
+
+/// The same pattern over plain HTTP, for a denied pattern that names no
+/// scheme: Copilot reads a scheme-less URL pattern as `https://` only
+/// (measured, doc/clients.md "The URL keys"), so denying the bare pattern
+/// alone leaves `http://` open. `None` when the pattern has a scheme.
+/// The flags (`--deny-url`) and `deniedUrls` both add it.
+pub fn http_twin(pattern: &str) -> Option<String> {
+    (!has_scheme(pattern)).then(|| format!("http://{pattern}"))
+}
+
+/// Whether a URL pattern names its scheme (`http://x`, `wss://x`), as
+/// Copilot tells the two apart: by the `://` separator.
+pub fn has_scheme(pattern: &str) -> bool {
+    pattern.contains("://")
 }
 
 fn push_once(list: &mut Vec<String>, entry: String) {

@@ -29,13 +29,15 @@ const SRT: &str = r#"{"filesystem": {"allowWrite": [".", "/tmp"], "denyRead": ["
 const BASH: &str = r#"{"allow": ["gh pr view"], "ask": ["git push"], "deny": ["rm", "sudo"]}"#;
 
 // Recorded from twsrt 3.3.3 (`generate [--yolo] copilot` on the same policy,
-// `copilot_output` set): the compile sorts the domain lists.
+// `copilot_output` set; the compile sorts the domain lists), plus the one
+// deliberate difference: the `http://` twin after the scheme-less
+// `--deny-url` (doc/compatibility.md).
 const FULL: &str = "--allow-tool 'shell' \\\n--allow-tool 'read' \\\n--allow-tool 'edit' \\\n\
 --allow-tool 'write' \\\n--allow-url '*.github.com' \\\n--allow-url 'github.com' \\\n\
---deny-url 'evil.com' \\\n--deny-tool 'shell(git push)' \\\n--deny-tool 'shell(rm)' \\\n\
---deny-tool 'shell(sudo)' \\";
-const YOLO: &str =
-    "--yolo \\\n--deny-url 'evil.com' \\\n--deny-tool 'shell(rm)' \\\n--deny-tool 'shell(sudo)' \\";
+--deny-url 'evil.com' \\\n--deny-url 'http://evil.com' \\\n--deny-tool 'shell(git push)' \\\n\
+--deny-tool 'shell(rm)' \\\n--deny-tool 'shell(sudo)' \\";
+const YOLO: &str = "--yolo \\\n--deny-url 'evil.com' \\\n--deny-url 'http://evil.com' \\\n\
+--deny-tool 'shell(rm)' \\\n--deny-tool 'shell(sudo)' \\";
 
 #[test]
 fn full_mode_matches_the_reference_and_warns_per_ask_rule() {
@@ -251,5 +253,117 @@ fn a_missing_deny_flag_or_an_extra_allow_flag_widens() {
             row("--deny-tool", "'shell(dd)'", Extra, Narrowing),
             row("--yolo", "", Extra, Widening),
         ]
+    );
+}
+
+/// The `--deny-url` values of the flags for `denied` (a deniedDomains list),
+/// in full and in yolo mode (both must be the same).
+fn denied_url_values(denied: &str) -> Vec<String> {
+    let srt = format!(r#"{{"network": {{"deniedDomains": {denied}}}}}"#);
+    let (_d, config) = setup(&srt, "{}", "");
+    let compiled = compile(&config, None).unwrap();
+    let mut modes = Vec::new();
+    for yolo in [false, true] {
+        let ctx = Ctx::new(&config, &compiled, yolo);
+        let words = Copilot::launch_args(&ctx, &mut Vec::new()).unwrap();
+        let values: Vec<String> = words
+            .windows(2)
+            .filter(|w| w[0] == "--deny-url")
+            .map(|w| w[1].clone())
+            .collect();
+        modes.push(values);
+    }
+    assert_eq!(modes[0], modes[1], "full and yolo mode deny different URLs");
+    modes.remove(0)
+}
+
+#[test]
+fn a_denied_domain_without_a_scheme_is_denied_over_http_too() {
+    assert_eq!(
+        denied_url_values(r#"["pastebin.com", "*.evil.com"]"#),
+        [
+            "*.evil.com",
+            "http://*.evil.com",
+            "pastebin.com",
+            "http://pastebin.com"
+        ]
+    );
+}
+
+#[test]
+fn a_pattern_with_a_scheme_gets_no_twin() {
+    assert_eq!(
+        denied_url_values(r#"["https://x.example", "wss://w.example", "http://h.example"]"#),
+        ["http://h.example", "https://x.example", "wss://w.example"]
+    );
+}
+
+#[test]
+fn a_twin_the_policy_also_lists_is_emitted_once() {
+    // Sorted, the explicit http:// entry comes before the bare one here and
+    // after it for `a.io`: both orders give each value once.
+    assert_eq!(
+        denied_url_values(r#"["x.io", "http://x.io", "a.io", "http://a.io"]"#),
+        ["a.io", "http://a.io", "http://x.io", "x.io"]
+    );
+}
+
+#[test]
+fn the_twin_is_quoted_like_its_pattern() {
+    let srt = r#"{"network": {"deniedDomains": ["it's.example"]}}"#;
+    let (_d, config) = setup(srt, "{}", "");
+    let (text, _) = preview(&config, true);
+    assert_eq!(
+        text,
+        r"--yolo \
+--deny-url 'it'\''s.example' \
+--deny-url 'http://it'\''s.example' \"
+    );
+}
+
+#[test]
+fn flags_and_settings_share_one_reading_of_a_scheme() {
+    for (pattern, twin) in [
+        ("pastebin.com", Some("http://pastebin.com")),
+        ("*.evil.com", Some("http://*.evil.com")),
+        ("x.io:8080", Some("http://x.io:8080")),
+        ("https://x.io", None),
+        ("ftp://x.io", None),
+        ("ws://x.io", None),
+    ] {
+        assert_eq!(settings::http_twin(pattern).as_deref(), twin, "{pattern}");
+        assert_eq!(settings::has_scheme(pattern), twin.is_none(), "{pattern}");
+    }
+}
+
+#[test]
+fn a_flags_file_without_the_twin_misses_it_and_widens() {
+    use crate::drift::{Direction, Side};
+    let (dir, config) = setup(SRT, BASH, "copilot_output = \"flags.txt\"");
+    let compiled = compile(&config, None).unwrap();
+    let ctx = Ctx::new(&config, &compiled, false);
+    // What twsrt 3.3.3 wrote for this policy: the bare --deny-url alone.
+    let by_reference = FULL.replace("--deny-url 'http://evil.com' \\\n", "") + "\n";
+    std::fs::write(dir.path().join("flags.txt"), by_reference).unwrap();
+    let AgentDiff::Compared(differences) = Copilot.diff(&ctx, &mut Vec::new()).unwrap() else {
+        panic!("compared expected");
+    };
+    let got: Vec<_> = differences
+        .iter()
+        .map(|d| (d.shown.as_str(), d.side, d.direction))
+        .collect();
+    assert_eq!(
+        got,
+        [(
+            "--deny-url 'http://evil.com'",
+            Side::Missing,
+            Direction::Widening
+        )]
+    );
+    // The file the port writes compares clean.
+    std::fs::write(dir.path().join("flags.txt"), format!("{FULL}\n")).unwrap();
+    assert_eq!(
+        Copilot.diff(&ctx, &mut Vec::new()).unwrap().texts(),
+        Some((vec![], vec![]))
     );
 }
