@@ -297,3 +297,42 @@ fn the_guard_hook_row_appears_only_when_the_hook_is_installed() {
     let doc = explain(hooked(), &["evil.com"]);
     assert_eq!(row(&doc, "hook", "claude", "network").0, "not covered");
 }
+
+/// Gemini CLI's row follows its policy file: deny rules on its file tools
+/// (denyRead for reads, denyWrite for writes), on web_fetch and on the
+/// shell; ask rules only outside yolo; yolo runs the rest.
+#[test]
+fn the_gemini_row_appears_only_when_a_gemini_policy_is_compiled() {
+    let doc = explain(policy(), &["~/.ssh/id_rsa"]);
+    assert!(!doc["rows"].to_string().contains("\"gemini\""), "{doc}");
+    let gemini = || {
+        policy()
+            .targets()
+            .config_append("gemini_policy = \"~/.gemini/policies/twsrt.toml\"\n")
+    };
+    // A denyRead path is in the compiled denyWrite too.
+    let doc = explain(gemini(), &["~/.ssh/id_rsa"]);
+    assert_eq!(row(&doc, "policy", "gemini", "read").0, "deny", "{doc}");
+    assert_eq!(row(&doc, "policy", "gemini", "write").0, "deny", "{doc}");
+    let doc = explain(gemini(), &["~/work/.env"]);
+    assert_eq!(
+        row(&doc, "policy", "gemini", "read").0,
+        "not covered",
+        "{doc}"
+    );
+    assert_eq!(row(&doc, "policy", "gemini", "write").0, "deny", "{doc}");
+    let doc = explain(gemini(), &["evil.com"]);
+    assert_eq!(row(&doc, "policy", "gemini", "network").0, "deny", "{doc}");
+    let doc = explain(gemini(), &["api.example.org"]);
+    assert_eq!(
+        row(&doc, "policy", "gemini", "network").0,
+        "not covered",
+        "{doc}"
+    );
+    let doc = explain(gemini(), &["--command", "git push origin"]);
+    assert_eq!(row(&doc, "policy", "gemini", "command").0, "ask", "{doc}");
+    let doc = explain(gemini(), &["--yolo", "--command", "git push origin"]);
+    assert_eq!(row(&doc, "policy", "gemini", "command").0, "allow", "{doc}");
+    let doc = explain(gemini(), &["--yolo", "--command", "rm -rf x"]);
+    assert_eq!(row(&doc, "policy", "gemini", "command").0, "deny", "{doc}");
+}

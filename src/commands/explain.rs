@@ -88,6 +88,7 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
         claude_sandbox: enabled == Some(&Value::Bool(true)),
         yolo: args.yolo,
         hook: hook_policy.as_ref(),
+        gemini: config.targets.contains("gemini_policy"),
     };
     let subjects = match &query {
         Query::Path(p) => vec![Subject::Read(p), Subject::Write(p)],

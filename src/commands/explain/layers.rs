@@ -4,7 +4,8 @@
 //! The Claude guard hook (`twsrt hook claude`) is decided by the hook's own
 //! decision function on the event Claude Code would send for the access, so
 //! explain and the hook cannot disagree; its row is shown only when
-//! `[targets] claude_hook` installs the hook.
+//! `[targets] claude_hook` installs the hook. Gemini CLI's row is shown only
+//! when `[targets] gemini_policy` compiles a policy file for it.
 
 use std::path::Path;
 
@@ -63,6 +64,8 @@ pub struct Model<'a> {
     pub yolo: bool,
     /// The guard hook's policy, when config.toml installs the hook.
     pub hook: Option<&'a hook::Policy>,
+    /// Whether config.toml compiles a Gemini CLI policy file.
+    pub gemini: bool,
 }
 
 pub struct Layer {
@@ -72,7 +75,7 @@ pub struct Layer {
 }
 
 /// Every layer, in the order the table lists them.
-pub const LAYERS: [Layer; 7] = [
+pub const LAYERS: [Layer; 8] = [
     Layer {
         layer: "srt",
         agent: "srt",
@@ -107,6 +110,11 @@ pub const LAYERS: [Layer; 7] = [
         layer: "flags",
         agent: "copilot",
         decide: copilot_flags,
+    },
+    Layer {
+        layer: "policy",
+        agent: "gemini",
+        decide: gemini_policy,
     },
 ];
 
@@ -270,6 +278,43 @@ fn copilot_flags(m: &Model, s: &Subject) -> Decision {
     decision
 }
 
+/// Gemini CLI's policy file, as the Gemini agent compiles it: deny rules on
+/// its file tools (denyRead for the read tools, denyWrite for write_file and
+/// replace), on web_fetch for denied domains, and on the shell for bash deny
+/// and (outside yolo) ask rules. What no rule matches, Gemini asks about,
+/// or in yolo mode runs.
+fn gemini_policy(m: &Model, s: &Subject) -> Decision {
+    let fs = |key: &str, p: &Path| covered_by(m.srt, "filesystem", &[key], p, &m.places);
+    let decision = match s {
+        Subject::Read(p) => fs("denyRead", p)
+            .map(|rule| Decision::rule(Verdict::Deny, rule, Some("deny rule on the read tools"))),
+        Subject::Write(p) => fs("denyWrite", p).map(|rule| {
+            Decision::rule(
+                Verdict::Deny,
+                rule,
+                Some("deny rule on write_file and replace"),
+            )
+        }),
+        Subject::Domain(d) => domain_in(m.srt, "deniedDomains", d).map(|rule| {
+            let rule = ("network.deniedDomains".to_string(), rule);
+            Decision::rule(Verdict::Deny, rule, Some("deny rule on web_fetch"))
+        }),
+        Subject::Command(c) => {
+            let decision = bash_command(m.bash, c);
+            match decision.verdict {
+                Verdict::Deny => Some(decision),
+                Verdict::Ask if !m.yolo => Some(decision),
+                _ => None,
+            }
+        }
+    };
+    match decision {
+        Some(decision) => decision,
+        None if m.yolo => Decision::default(Verdict::Allow, Some("yolo runs what no rule stops")),
+        None => not_covered("no rule: Gemini asks"),
+    }
+}
+
 /// An app layer holding the domain lists as its own rules: a denied
 /// domain first, then (when `allows`) an allowed one.
 fn network_lists(m: &Model, domain: &str, note: &str, allows: bool) -> Decision {
@@ -288,6 +333,7 @@ pub fn decide(model: &Model, subject: &Subject) -> Vec<(&'static Layer, Decision
     LAYERS
         .iter()
         .filter(|layer| layer.layer != "hook" || model.hook.is_some())
+        .filter(|layer| layer.agent != "gemini" || model.gemini)
         .map(|layer| (layer, (layer.decide)(model, subject)))
         .collect()
 }
