@@ -97,7 +97,8 @@ pub fn plain_json_error_offset(text: &str) -> Option<usize> {
     }
 }
 
-fn strict_options() -> ParseOptions {
+/// JSON plus comments, nothing else jsonc-parser could let through.
+pub(crate) fn strict_options() -> ParseOptions {
     ParseOptions {
         allow_comments: true,
         allow_loose_object_property_names: false,

@@ -218,17 +218,10 @@ pub fn merge(existing: Option<&str>, lists: &Lists, path: &Path) -> Result<Strin
 
 /// The top-level object of the file's text.
 fn parse<'t>(text: &'t str, path: &Path) -> Result<ast::Object<'t>> {
+    // Copilot reads its settings with comments and trailing commas.
     let options = ParseOptions {
-        allow_comments: true,
         allow_trailing_commas: true,
-        allow_loose_object_property_names: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
+        ..crate::fragment::strict_options()
     };
     let parsed = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options)
         .map_err(|e| at(text, path, e.range().start, e.kind().to_string()))?;
