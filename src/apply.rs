@@ -277,6 +277,20 @@ fn read_before(path: &Path) -> Result<Before> {
     })
 }
 
+/// [`read_existing`] as text; `not_utf8` makes the error for a file that is
+/// not UTF-8 from where its first bad byte sits.
+pub fn read_existing_text(
+    path: &Path,
+    not_utf8: impl FnOnce(&Path, crate::text_position::NotUtf8) -> Error,
+) -> Result<Option<String>> {
+    let Some(bytes) = read_existing(path)? else {
+        return Ok(None);
+    };
+    crate::text_position::utf8(bytes)
+        .map(Some)
+        .map_err(|at| not_utf8(path, at))
+}
+
 /// The content of an existing target that is about to be merged into, or
 /// `None` when there is no file at `path`.
 ///

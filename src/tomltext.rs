@@ -1,5 +1,8 @@
-//! Small helpers for TOML text: error positions and conversion of TOML values
-//! into JSON values (for the sandbox overrides).
+//! Small helpers for TOML text: error positions, conversion of TOML values
+//! into JSON values (for the sandbox overrides), and basic strings as the
+//! TOML files twsrt writes spell them.
+
+use std::fmt::Write as _;
 
 use serde_json::{Map, Number, Value};
 use toml_edit::Item;
@@ -75,9 +78,102 @@ fn value_to_json(v: &toml_edit::Value) -> Option<Value> {
     })
 }
 
+/// A TOML basic string (Codex config.toml and rules, the Gemini policy): `"`, `\` and control characters escaped, everything
+/// else (non-ASCII included) as it is.
+pub fn basic_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    push_basic_string(&mut out, text);
+    out
+}
+
+/// [`basic_string`] appended to `out`.
+pub fn push_basic_string(out: &mut String, text: &str) {
+    out.push('"');
+    // Runs of characters that need no escape are copied whole.
+    let mut run = 0;
+    for (i, c) in text.char_indices() {
+        let escape = match c {
+            '"' => "\\\"",
+            '\\' => "\\\\",
+            '\u{8}' => "\\b",
+            '\t' => "\\t",
+            '\n' => "\\n",
+            '\u{c}' => "\\f",
+            '\r' => "\\r",
+            c if (c as u32) < 0x20 || c == '\u{7f}' => "",
+            _ => continue,
+        };
+        out.push_str(&text[run..i]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push_str(escape);
+        }
+        run = i + c.len_utf8();
+    }
+    out.push_str(&text[run..]);
+    out.push('"');
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strings_escape_quotes_backslashes_and_controls_only() {
+        assert_eq!(basic_string("q\"uo\\te"), r#""q\"uo\\te""#);
+        assert_eq!(basic_string("\u{8}\t\n\u{c}\r"), r#""\b\t\n\f\r""#);
+        assert_eq!(
+            basic_string("\u{1}\u{1b}\u{1f}\u{7f}"),
+            r#""\u0001\u001b\u001f\u007f""#
+        );
+        assert_eq!(basic_string("/ü/😀"), "\"/ü/😀\"");
+    }
+
+    #[test]
+    fn run_copying_escapes_like_character_by_character() {
+        let slow = |text: &str| {
+            let mut out = String::from("\"");
+            for c in text.chars() {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\u{8}' => out.push_str("\\b"),
+                    '\t' => out.push_str("\\t"),
+                    '\n' => out.push_str("\\n"),
+                    '\u{c}' => out.push_str("\\f"),
+                    '\r' => out.push_str("\\r"),
+                    c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                        out.push_str(&format!("\\u{:04x}", c as u32))
+                    }
+                    c => out.push(c),
+                }
+            }
+            out.push('"');
+            out
+        };
+        let pieces = [
+            "",
+            "a",
+            "\"",
+            "\\",
+            "\n",
+            "\u{1}",
+            "\u{7f}",
+            "\u{e9}",
+            "\u{1F600}",
+            "x y",
+            "\u{2028}",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let text = format!("{a}{b}{c}");
+                    assert_eq!(basic_string(&text), slow(&text), "{text:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn toml_values_convert_with_their_types() {

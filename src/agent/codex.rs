@@ -129,13 +129,7 @@ fn preview_text(config: &Path, fragment: &str, rules: Option<&(PathBuf, String)>
 
 /// A file's text, `None` when it does not exist.
 fn read_text(path: &Path) -> Result<Option<String>> {
-    // Checks the file type first: a FIFO must not block the read.
-    let Some(bytes) = crate::apply::read_existing(path)? else {
-        return Ok(None);
-    };
-    crate::text_position::utf8(bytes)
-        .map(Some)
-        .map_err(|at| Error::toml_not_utf8(path, at))
+    crate::apply::read_existing_text(path, Error::toml_not_utf8)
 }
 
 impl Agent for Codex {

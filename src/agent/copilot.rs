@@ -15,7 +15,6 @@ use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::TargetKey;
 use crate::drift::{self, Difference, Side};
 use crate::error::{Error, Result};
-use crate::paths::yolo_variant;
 use crate::plan::{FileKind, Plan};
 use crate::rules::{Action, Scope};
 
@@ -127,14 +126,16 @@ impl Copilot {
     /// `copilot_output_yolo` or its derived name. `None` only while Copilot
     /// is not configured (the commands skip it then).
     fn target(ctx: &Ctx) -> Option<PathBuf> {
-        mode_path(ctx, "copilot_output", "copilot_output_yolo")
+        let targets = &ctx.config.targets;
+        targets.for_mode("copilot_output", "copilot_output_yolo", ctx.yolo)
     }
 
     /// The settings file for the mode: `copilot_settings`, or in yolo mode
     /// `copilot_settings_yolo` or its derived name (`settings.yolo.json`).
     /// `None` when twsrt does not write Copilot's settings.
     fn settings_target(ctx: &Ctx) -> Option<PathBuf> {
-        mode_path(ctx, "copilot_settings", "copilot_settings_yolo")
+        let targets = &ctx.config.targets;
+        targets.for_mode("copilot_settings", "copilot_settings_yolo", ctx.yolo)
     }
 
     /// The preview: the flags, and with a settings file the owned keys too,
@@ -269,31 +270,9 @@ impl Agent for Copilot {
     }
 }
 
-/// The mode's path of a file with a yolo variant: `key`, or in yolo mode
-/// `yolo_key` or the derived name of `key`'s path.
-fn mode_path(ctx: &Ctx, key: &str, yolo_key: &str) -> Option<PathBuf> {
-    let targets = &ctx.config.targets;
-    let full = targets.path(key)?;
-    if ctx.yolo {
-        Some(
-            targets
-                .path(yolo_key)
-                .map_or_else(|| yolo_variant(full), Path::to_path_buf),
-        )
-    } else {
-        Some(full.to_path_buf())
-    }
-}
-
 /// The settings file's text, `None` when it does not exist.
 fn read_settings(path: &Path) -> Result<Option<String>> {
-    // Checks the file type first: a FIFO must not block the read.
-    let Some(bytes) = crate::apply::read_existing(path)? else {
-        return Ok(None);
-    };
-    crate::text_position::utf8(bytes)
-        .map(Some)
-        .map_err(|at| Error::jsonc_not_utf8(path, at))
+    crate::apply::read_existing_text(path, Error::jsonc_not_utf8)
 }
 
 /// The flags in a written file, one per entry, without the ` \`

@@ -19,13 +19,13 @@ use std::path::{Path, PathBuf};
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::{Config, TargetKey};
 use crate::error::{Error, Result};
-use crate::paths::{home_dir, yolo_variant};
+use crate::paths::home_dir;
 use crate::plan::{FileKind, Plan};
 
 pub struct Gemini;
 
 /// `gemini_policy` configures Gemini; `gemini_policy_yolo` names the yolo
-/// file (default: [`yolo_variant`] of the full one).
+/// file (default: [`crate::paths::yolo_variant`] of the full one).
 const KEYS: &[TargetKey] = &[
     TargetKey::path("gemini_policy").check(|p| not_toml("gemini_policy", p)),
     TargetKey::path("gemini_policy_yolo")
@@ -57,19 +57,12 @@ pub const NO_SANDBOX: &str = "Gemini CLI confines shell commands only inside a s
     it inside Sandbox Runtime.";
 
 /// The policy file of the mode: `gemini_policy`, or in yolo mode
-/// `gemini_policy_yolo` or the full one's [`yolo_variant`]. `None` while
+/// `gemini_policy_yolo` or the full one's [`crate::paths::yolo_variant`]. `None` while
 /// Gemini is not configured. `twsrt audit` names the same files.
 pub fn policy_path(config: &Config, yolo: bool) -> Option<PathBuf> {
-    let targets = &config.targets;
-    let full = targets.path("gemini_policy")?;
-    if !yolo {
-        return Some(full.to_path_buf());
-    }
-    Some(
-        targets
-            .path("gemini_policy_yolo")
-            .map_or_else(|| yolo_variant(full), Path::to_path_buf),
-    )
+    config
+        .targets
+        .for_mode("gemini_policy", "gemini_policy_yolo", yolo)
 }
 
 impl Gemini {
@@ -170,14 +163,12 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
 
 fn diff(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<AgentDiff> {
     let path = Gemini::target(ctx).ok_or_else(Gemini::unconfigured)?;
-    let Some(bytes) = crate::apply::read_existing(&path)? else {
+    let Some(on_disk) = crate::apply::read_existing_text(&path, Error::toml_not_utf8)? else {
         return Ok(AgentDiff::TargetMissing(format!(
             "gemini target file not found: {}",
             path.display()
         )));
     };
-    let on_disk =
-        crate::text_position::utf8(bytes).map_err(|at| Error::toml_not_utf8(&path, at))?;
     // Warnings are only shown when the comparison itself succeeds.
     let mut found = Vec::new();
     let mut generated = render(ctx, home, &mut found)?;

@@ -9,7 +9,7 @@ use toml_edit::Item;
 
 use super::Loader;
 use crate::error::{Error, Result};
-use crate::paths::resolve_config_path;
+use crate::paths::{resolve_config_path, yolo_variant};
 
 /// What a target key's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +87,20 @@ impl Targets {
     /// Whether `key` is set to `true`.
     pub fn flag(&self, key: &str) -> bool {
         self.value(key) == Some(&Value::Flag(true))
+    }
+
+    /// The file of a target with a yolo variant, for the mode: `key`'s
+    /// path, or in yolo mode `yolo_key`'s or else the derived name of
+    /// `key`'s ([`yolo_variant`]). `None` while `key` is not set.
+    pub fn for_mode(&self, key: &str, yolo_key: &str, yolo: bool) -> Option<PathBuf> {
+        let full = self.path(key)?;
+        if !yolo {
+            return Some(full.to_path_buf());
+        }
+        Some(
+            self.path(yolo_key)
+                .map_or_else(|| yolo_variant(full), Path::to_path_buf),
+        )
     }
 
     pub fn contains(&self, key: &str) -> bool {

@@ -440,3 +440,31 @@ fn sandbox_overrides_are_kept_per_mode() {
         error(&format!("{BASE}[sandbox_overrides]\nfull = 3\n")).contains("sandbox_overrides.full")
     );
 }
+
+/// A target with a yolo variant: the full path, the yolo key's path, or
+/// the derived `.yolo` name when the yolo key is unset.
+#[test]
+fn a_target_for_the_mode_falls_back_to_the_derived_yolo_name() {
+    let c = load(&format!(
+        "{BASE}[targets]\ncopilot_output = \"/f/flags.txt\"\ncodex_config = \"/c/config.toml\"\n\
+         codex_rules = \"/c/r.rules\"\n"
+    ))
+    .unwrap();
+    let t = &c.targets;
+    let mode = |key: &str, yolo_key: &str, yolo: bool| t.for_mode(key, yolo_key, yolo);
+    let path = |p: &str| Some(PathBuf::from(p));
+    assert_eq!(
+        mode("copilot_output", "copilot_output_yolo", false),
+        path("/f/flags.txt")
+    );
+    assert_eq!(
+        mode("copilot_output", "copilot_output_yolo", true),
+        path("/f/flags.yolo.txt")
+    );
+    // Any path key can stand as the yolo one.
+    assert_eq!(
+        mode("codex_config", "codex_rules", true),
+        path("/c/r.rules")
+    );
+    assert_eq!(mode("claude_settings", "claude_settings_yolo", true), None);
+}

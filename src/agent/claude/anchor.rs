@@ -6,23 +6,19 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::paths::yolo_variant;
 
 /// The anchor's file name.
 pub const ANCHOR_NAME: &str = "settings.json";
 
 /// The settings file for the mode: `claude_settings`, or in yolo mode
 /// `claude_settings_yolo` or its derived name (`settings.yolo.json`).
+/// Only called for a configured Claude agent (the commands skip an agent
+/// whose target key is not set).
 pub fn target_path(config: &Config, yolo: bool) -> PathBuf {
-    let targets = &config.targets;
-    let full = full_target(config);
-    if yolo {
-        targets
-            .path("claude_settings_yolo")
-            .map_or_else(|| yolo_variant(full), Path::to_path_buf)
-    } else {
-        full.to_path_buf()
-    }
+    config
+        .targets
+        .for_mode("claude_settings", "claude_settings_yolo", yolo)
+        .unwrap_or_default()
 }
 
 /// The full-mode target. Only called for a configured Claude agent (the

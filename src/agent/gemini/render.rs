@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 
+use crate::tomltext::push_basic_string;
+
 /// What a rule does when it matches (Gemini's `PolicyDecision`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
@@ -61,14 +63,14 @@ pub fn file(rules: &[Rule]) -> String {
         out.push_str("\n[[rule]]\n");
         out.push_str("toolName = ");
         match rule.tools {
-            [one] => push_basic(&mut out, one),
+            [one] => push_basic_string(&mut out, one),
             many => {
                 out.push('[');
                 for (i, tool) in many.iter().enumerate() {
                     if i > 0 {
                         out.push_str(", ");
                     }
-                    push_basic(&mut out, tool);
+                    push_basic_string(&mut out, tool);
                 }
                 out.push(']');
             }
@@ -77,7 +79,7 @@ pub fn file(rules: &[Rule]) -> String {
         match &rule.matcher {
             Matcher::CommandPrefix(prefix) => {
                 out.push_str("commandPrefix = ");
-                push_basic(&mut out, prefix);
+                push_basic_string(&mut out, prefix);
             }
             Matcher::ArgsPattern(pattern) => {
                 out.push_str("argsPattern = ");
@@ -90,7 +92,7 @@ pub fn file(rules: &[Rule]) -> String {
             rule.decision.as_str(),
             rule.decision.priority()
         );
-        push_basic(&mut out, &rule.message);
+        push_basic_string(&mut out, &rule.message);
         out.push('\n');
     }
     out.truncate(out.trim_end_matches('\n').len());
@@ -106,26 +108,6 @@ fn push_regex(out: &mut String, regex: &str) {
         out.push_str(regex);
         out.push('\'');
     } else {
-        push_basic(out, regex);
+        push_basic_string(out, regex);
     }
-}
-
-/// A TOML basic string: `"`, `\` and control characters escaped, all else
-/// as it is.
-pub fn push_basic(out: &mut String, text: &str) {
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
