@@ -8,7 +8,13 @@ use serde_json::json;
 
 use super::*;
 
-const TABLE: &str = include_str!("testdata/decisions.txt");
+/// The decision table, one file per topic (each in the format of the first).
+const TABLES: &[(&str, &str)] = &[
+    ("decisions.txt", include_str!("testdata/decisions.txt")),
+    ("walk.txt", include_str!("testdata/walk.txt")),
+    ("programs.txt", include_str!("testdata/programs.txt")),
+    ("links.txt", include_str!("testdata/links.txt")),
+];
 
 /// The world the table describes, under a fresh directory.
 struct World {
@@ -66,10 +72,10 @@ fn decision_table() {
     let home = w.home.to_string_lossy().into_owned();
     let mut failures = Vec::new();
     let mut rows = 0;
-    for line in TABLE
-        .lines()
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
+    for line in TABLES.iter().flat_map(|(_, text)| {
+        text.lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    }) {
         let (want, command) = line.split_once(" | ").expect("row: `verdict | command`");
         let command = command.replace("@H", &home).replace("\\n", "\n");
         let e = event(&w, "Bash", json!({ "command": command }));
