@@ -3,9 +3,12 @@
 //!
 //! Setup (exit 2 on any failure): compile the profile, read the srt settings
 //! file on disk (the file srt reads), find srt, run a preflight. Then one
-//! probe per effective rule, derived from the settings, each run plainly (the
-//! control) and inside `srt -s SETTINGS -c`; a verdict per probe; a table or
-//! one JSON object. Exit 0 when every probe is PASS or SKIP, 1 otherwise.
+//! probe per rule of the policy (the compiled srt document, not the file:
+//! a rule the file lost is a FAIL naming it, and so is every entry or
+//! change of the file that widens the policy), each run plainly (the
+//! control, filesystem probes only) and inside `srt -s SETTINGS -c`; a
+//! verdict per probe; a table or one JSON object. Exit 0 when every probe
+//! is PASS or SKIP, 1 otherwise.
 //!
 //! - `settings.rs`: the file on disk, what srt refuses in it, srt, preflight
 //! - `derive.rs` (with `glob.rs`, `domain.rs`): rules to probes
@@ -139,7 +142,7 @@ pub fn run(global: &Global, args: &TestArgs) -> Result<i32> {
         .map_err(|e| setup_error(format!("the working directory is unusable: {e}")))?;
     let session = Session::open(doc, profile, &cwd, args.timeout)?;
     let ctx = derive::Ctx::new(cwd, settings::find_program("curl").is_some());
-    let mut derived = derive::derive(&session.disk, &ctx, &args.sections());
+    let mut derived = derive::derive(doc.value(), &session.disk, &ctx, &args.sections());
     if let Some(text) = &args.keyword {
         derived
             .probes
@@ -150,6 +153,7 @@ pub fn run(global: &Global, args: &TestArgs) -> Result<i32> {
         srt_version: &session.srt_version,
     };
     let witnesses = Witnesses::create(&derived)?;
+    // srt creates its placeholders from the file it reads.
     let placeholders = schedule::placeholders(&session.disk, &ctx);
     ui::debug(|| format!("srt placeholder paths: {placeholders:?}"));
     let outcomes = probe_all(derived.probes, &placeholders, &session.env, args.timeout);
@@ -199,7 +203,8 @@ impl Drop for Witnesses {
 /// What the probes run against, set up before the first one: the settings
 /// file srt reads, srt itself (preflighted), a scratch directory.
 struct Session {
-    /// The settings file as it is on disk: what the probes are derived from.
+    /// The settings file as it is on disk, which srt reads: the probes
+    /// hold it to the policy.
     disk: Value,
     env: run::RunEnv,
     /// Removed when dropped.
@@ -214,8 +219,9 @@ impl Session {
         let (disk, differs) = settings::load(doc)?;
         if differs {
             ui::warning(&format!(
-                "{} differs from what profile '{}' compiles to; probing the file on disk \
-                 (`twsrt diff` shows the drift, `twsrt generate -w` rewrites it)",
+                "{} differs from what profile '{}' compiles to; probing the policy against it: \
+                 each rule it lacks and each entry that widens is a FAIL (`twsrt diff` shows \
+                 the drift, `twsrt generate -w` rewrites it)",
                 settings_path.display(),
                 profile
             ));

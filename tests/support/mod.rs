@@ -81,8 +81,8 @@ pub const COPILOT_ONLY: &str = "\n[targets]\ncopilot_output = \"~/flags/copilot.
 /// The warning before `twsrt test` probes a settings file the policy does
 /// not compile to.
 pub const DIFFERS: &str = "Warning: {HOME}/.srt-settings.json differs from what profile \
-     'default' compiles to; probing the file on disk (`twsrt diff` shows the drift, \
-     `twsrt generate -w` rewrites it)\n";
+     'default' compiles to; probing the policy against it: each rule it lacks and each entry \
+     that widens is a FAIL (`twsrt diff` shows the drift, `twsrt generate -w` rewrites it)\n";
 
 /// Every agent target in HOME (`Test::targets`), for the scenarios that
 /// write or read the agents' own files.

@@ -1,7 +1,12 @@
-//! Probes derived from the settings file srt reads: one per rule (two for a
-//! read-denied path behind a symlink), plus a canary host outside the
-//! allowlist. Deriving creates nothing: the witness directories a write
-//! glob needs are named here and created by the run (see `Derived`).
+//! Probes derived from the policy (the srt document the profile compiles
+//! to): one per rule (two for a read-denied path behind a symlink), plus a
+//! canary host outside the allowlist. The settings file srt reads is
+//! compared with the policy first: a rule of the policy missing from it, an
+//! entry in it that widens what the policy allows, and any other widening
+//! change of it is a probe marked with its drift, a FAIL without a run (the
+//! file no longer holds the policy, whatever a run would show). Deriving
+//! creates nothing: the witness directories a write glob needs are named
+//! here and created by the run (see `Derived`).
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +15,8 @@ use serde_json::Value;
 use super::domain;
 use super::glob;
 use super::probe::{Action, Expect, Probe, Section};
+use crate::drift::canonical::{SRT_SCHEMA, compare};
+use crate::drift::{Difference, Direction, Side};
 use crate::paths::expand_tilde;
 
 pub struct Ctx {
@@ -70,24 +77,90 @@ pub fn list(settings: &Value, section: Section) -> Vec<String> {
         .collect()
 }
 
-/// Every probe of the selected sections, in report order; the canary last.
-pub fn derive(settings: &Value, ctx: &Ctx, sections: &[Section]) -> Derived {
+/// Every probe of the selected sections of `policy`, in report order, each
+/// marked when `disk` (the file srt reads) lacks its rule; after each
+/// section the entries `disk` adds to it that widen; the canary; last,
+/// when every section is selected, the other widening changes of `disk`.
+pub fn derive(policy: &Value, disk: &Value, ctx: &Ctx, sections: &[Section]) -> Derived {
     let mut out = Derived {
         probes: Vec::new(),
         witness_dirs: Vec::new(),
     };
+    let drift = compare(policy, disk, SRT_SCHEMA);
     for section in Section::ALL {
         if !sections.contains(&section) {
             continue;
         }
-        for rule in list(settings, section) {
-            derive_rule(ctx, settings, section, &rule, &mut out);
+        let lacking = entries(&drift, section, Side::Missing);
+        for rule in list(policy, section) {
+            let first = out.probes.len();
+            derive_rule(ctx, policy, section, &rule, &mut out);
+            if lacking.contains(&rule.as_str()) {
+                for probe in &mut out.probes[first..] {
+                    probe.drift = Some(Side::Missing);
+                }
+            }
+        }
+        for rule in entries(&drift, section, Side::Extra) {
+            out.probes.push(extra(section, rule));
         }
     }
     if sections.contains(&Section::AllowedDomains) {
-        out.probes.push(canary(ctx, settings));
+        out.probes.push(canary(ctx, policy));
+    }
+    if sections.len() == Section::ALL.len() {
+        out.probes
+            .extend(drift.iter().filter(|d| other_widening(d)).map(setting));
     }
     out
+}
+
+/// The dotted place of a section's list in the settings.
+fn place(section: Section) -> String {
+    format!("{}.{}", section.object(), section.name())
+}
+
+/// The entries of `section` found on `side` only; extra ones only when
+/// they widen (an extra deny holds more than the policy asks).
+fn entries(drift: &[Difference], section: Section, side: Side) -> Vec<&str> {
+    let place = place(section);
+    drift
+        .iter()
+        .filter(|d| d.section == place && d.side == side)
+        .filter(|d| side == Side::Missing || d.direction == Direction::Widening)
+        .map(|d| d.entry.as_str())
+        .collect()
+}
+
+/// An entry the settings file adds to a list and the policy does not have.
+fn extra(section: Section, rule: &str) -> Probe {
+    Probe {
+        section,
+        rule: rule.to_string(),
+        expect: match section {
+            Section::AllowWrite | Section::AllowedDomains => Expect::Allow,
+            _ => Expect::Deny,
+        },
+        action: Err("not in the policy".into()),
+        drift: Some(Side::Extra),
+    }
+}
+
+/// A widening difference outside the probed lists.
+fn other_widening(d: &Difference) -> bool {
+    d.direction == Direction::Widening && !Section::ALL.iter().any(|s| d.section == place(*s))
+}
+
+/// A widening change of the file beyond the probed lists, as one row:
+/// the key (dotted) and the value the file has or lacks.
+fn setting(d: &Difference) -> Probe {
+    Probe {
+        section: Section::Settings,
+        rule: format!("{}: {}", d.section, d.entry),
+        expect: Expect::Deny,
+        action: Err("not a rule to probe".into()),
+        drift: Some(d.side),
+    }
 }
 
 fn derive_rule(ctx: &Ctx, settings: &Value, section: Section, rule: &str, out: &mut Derived) {
@@ -100,6 +173,7 @@ fn derive_rule(ctx: &Ctx, settings: &Value, section: Section, rule: &str, out: &
         rule,
         expect,
         action,
+        drift: None,
     };
     if section.is_network() {
         out.probes
@@ -265,6 +339,7 @@ fn canary(ctx: &Ctx, settings: &Value) -> Probe {
         } else {
             Err("curl not found on PATH".into())
         },
+        drift: None,
     }
 }
 
@@ -310,7 +385,7 @@ mod tests {
         );
         let ctx = Ctx::new(r.clone(), true);
         let sections = [Section::DenyRead, Section::DenyWrite, Section::AllowWrite];
-        let derived = derive(&v, &ctx, &sections);
+        let derived = derive(&v, &v, &ctx, &sections);
         let (rd, pid, tag) = (r.display(), std::process::id(), &ctx.tag);
         let want = vec![
             format!("read-deny ./token | head -c 1 -- {rd}/token"),
@@ -352,7 +427,7 @@ mod tests {
             json!({"allowedDomains": [], "deniedDomains": []}),
         );
         let ctx = Ctx::new(r.clone(), true);
-        let derived = derive(&v, &ctx, &[Section::DenyWrite]);
+        let derived = derive(&v, &v, &ctx, &[Section::DenyWrite]);
         let tag = &ctx.tag;
         assert_eq!(
             rows(&derived),
@@ -387,35 +462,104 @@ mod tests {
         let ctx = Ctx::new(PathBuf::from("/"), true);
         let all = [Section::AllowedDomains, Section::DeniedDomains];
         let curl = "curl -sS -m 10 -o /dev/null";
+        let head = "curl -sS -m 10 -o /dev/null -I -w '%{http_connect}'";
         assert_eq!(
-            rows(&derive(&v, &ctx, &all)),
+            rows(&derive(&v, &v, &ctx, &all)),
             vec![
                 format!(
                     "net-allow *.example.org | {curl} -w '%{{http_connect}}' \
                      https://twsrt-probe.example.org/"
                 ),
-                format!("net-allow example.com | {curl} -I https://example.com/"),
-                format!("net-allow x.io:8443 | {curl} -I https://x.io:8443/"),
+                format!("net-allow example.com | {head} https://example.com/"),
+                format!("net-allow x.io:8443 | {head} https://x.io:8443/"),
                 "net-deny * | SKIP wildcard domain: no concrete host".into(),
-                format!("net-deny evil.com | {curl} -I https://evil.com/"),
+                format!("net-deny evil.com | {head} https://evil.com/"),
                 // example.com is allowlisted, and `*.example.org` admits
                 // only subdomains.
-                format!("net-deny example.org (not allowlisted) | {curl} -I https://example.org/"),
+                format!("net-deny example.org (not allowlisted) | {head} https://example.org/"),
             ]
         );
         let every = settings(
             json!({}),
             json!({"allowedDomains": ["example.com", "example.org", "example.net"]}),
         );
-        let got = rows(&derive(&every, &ctx, &[Section::AllowedDomains]));
+        let got = rows(&derive(&every, &every, &ctx, &[Section::AllowedDomains]));
         assert_eq!(
             got.last().map(String::as_str),
             Some(
-                "net-deny example.net (not allowlisted) | curl -sS -m 10 -o /dev/null -I https://example.net/"
+                "net-deny example.net (not allowlisted) | curl -sS -m 10 -o /dev/null -I -w \
+                 '%{http_connect}' https://example.net/"
             )
         );
         let no_curl = Ctx::new(PathBuf::from("/"), false);
-        let got = rows(&derive(&v, &no_curl, &[Section::DeniedDomains]));
+        let got = rows(&derive(&v, &v, &no_curl, &[Section::DeniedDomains]));
         assert_eq!(got[1], "net-deny evil.com | SKIP curl not found on PATH");
+    }
+
+    fn marked(derived: &Derived) -> Vec<String> {
+        derived
+            .probes
+            .iter()
+            .map(|p| {
+                let drift = p.drift.map_or("held", |d| d.name());
+                format!("{} {} {drift} runs={}", p.kind(), p.rule, p.runs())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_policy_is_probed_and_what_the_file_lost_or_widens_is_marked() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path().canonicalize().unwrap();
+        fs::create_dir_all(r.join(".aws")).unwrap();
+        fs::write(r.join(".aws/credentials"), "x").unwrap();
+        fs::create_dir_all(r.join(".ssh")).unwrap();
+        let policy = settings(
+            json!({"denyRead": ["~/.aws", "~/.ssh"], "denyWrite": [], "allowWrite": []}),
+            json!({"allowedDomains": ["github.com"], "deniedDomains": ["evil.com"],
+                   "allowLocalBinding": false}),
+        );
+        // The file srt reads lost `~/.aws` and evil.com, and gained an
+        // allowed domain, an extra deny, a loosener and a misspelt key.
+        let disk = settings(
+            json!({"denyRead": ["~/.ssh", "~/.gnupg"], "denyWrite": [], "allowWrite": [],
+                   "denyread": ["~/.aws"]}),
+            json!({"allowedDomains": ["github.com", "pastebin.com"], "deniedDomains": [],
+                   "allowLocalBinding": true}),
+        );
+        let abs = |v: Value| {
+            let text = v.to_string().replace('~', &r.display().to_string());
+            serde_json::from_str::<Value>(&text).unwrap()
+        };
+        let (policy, disk) = (abs(policy), abs(disk));
+        let home = r.display().to_string();
+        let ctx = Ctx::new(r.clone(), true);
+        let got = marked(&derive(&policy, &disk, &ctx, &Section::ALL));
+        assert_eq!(
+            got,
+            vec![
+                format!("read-deny {home}/.aws missing runs=false"),
+                format!("read-deny {home}/.ssh held runs=true"),
+                "net-allow github.com held runs=true".into(),
+                "net-allow pastebin.com extra runs=false".into(),
+                "net-deny evil.com missing runs=false".into(),
+                "net-deny example.com (not allowlisted) held runs=true".into(),
+                format!("settings filesystem.denyread: [\"{home}/.aws\"] extra runs=false"),
+                "settings network.allowLocalBinding: false missing runs=false".into(),
+                "settings network.allowLocalBinding: true extra runs=false".into(),
+            ],
+        );
+        // A section flag keeps its own rows, and nothing else.
+        let got = marked(&derive(&policy, &disk, &ctx, &[Section::DenyRead]));
+        assert_eq!(
+            got,
+            vec![
+                format!("read-deny {home}/.aws missing runs=false"),
+                format!("read-deny {home}/.ssh held runs=true"),
+            ]
+        );
+        // The same file as the policy: nothing is marked.
+        let same = marked(&derive(&policy, &policy, &ctx, &Section::ALL));
+        assert!(same.iter().all(|row| row.contains(" held ")), "{same:#?}");
     }
 }

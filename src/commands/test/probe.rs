@@ -4,7 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-/// The rule lists of an srt settings file that twsrt probes, in report order.
+use crate::drift::Side;
+
+/// The rule lists of an srt settings file that twsrt probes, in report order;
+/// `Settings` holds what the file changes beyond those lists (a key, a
+/// switch, a list twsrt does not probe) in a way that widens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Section {
     DenyRead,
@@ -12,6 +16,7 @@ pub enum Section {
     AllowWrite,
     AllowedDomains,
     DeniedDomains,
+    Settings,
 }
 
 impl Section {
@@ -31,6 +36,7 @@ impl Section {
             Section::AllowWrite => "allowWrite",
             Section::AllowedDomains => "allowedDomains",
             Section::DeniedDomains => "deniedDomains",
+            Section::Settings => "settings",
         }
     }
 
@@ -39,6 +45,7 @@ impl Section {
         match self {
             Section::DenyRead | Section::DenyWrite | Section::AllowWrite => "filesystem",
             Section::AllowedDomains | Section::DeniedDomains => "network",
+            Section::Settings => "",
         }
     }
 
@@ -77,10 +84,11 @@ pub enum Action {
     /// directories twsrt creates for it first (outermost first) and removes
     /// after the probe.
     Create { file: PathBuf, dirs: Vec<PathBuf> },
-    /// A HEAD request to a concrete host, plainly and in the sandbox.
+    /// A HEAD request to a concrete host, in the sandbox only: srt's proxy
+    /// answers the CONNECT (403 when it refuses), and curl prints that
+    /// answer (`%{http_connect}`). Run plainly it would prove nothing.
     Http(String),
-    /// A request to a made-up subdomain of a `*.domain` rule, only in the
-    /// sandbox: srt's proxy answers the CONNECT (403 when it blocks).
+    /// The same request to a made-up subdomain of a `*.domain` rule.
     Connect(String),
 }
 
@@ -93,7 +101,11 @@ impl Action {
             Action::Append(p) | Action::Create { file: p, .. } => {
                 format!(": >> {}", quote_path(p))
             }
-            Action::Http(url) => format!("curl -sS -m 10 -o /dev/null -I {}", quote(url)),
+            Action::Http(url) => format!(
+                "curl -sS -m 10 -o /dev/null -I -w {} {}",
+                quote("%{http_connect}"),
+                quote(url)
+            ),
             Action::Connect(url) => format!(
                 "curl -sS -m 10 -o /dev/null -w {} {}",
                 quote("%{http_connect}"),
@@ -102,9 +114,11 @@ impl Action {
         }
     }
 
-    /// A wildcard probe has no control run: the made-up host need not exist.
+    /// A network probe has no control run: the verdict is srt's proxy
+    /// answer, which only the sandboxed run gets (and a made-up host need
+    /// not exist).
     pub fn has_control(&self) -> bool {
-        !matches!(self, Action::Connect(_))
+        !self.is_network()
     }
 
     pub fn is_network(&self) -> bool {
@@ -121,18 +135,29 @@ pub struct Probe {
     pub expect: Expect,
     /// The access to attempt, or why this rule cannot be probed (SKIP).
     pub action: Result<Action, String>,
+    /// `None`: the rule is the policy's and in the settings file srt reads.
+    /// `Missing`: the policy's rule is not in that file; `Extra`: the file
+    /// holds it, the policy does not, and it widens. Either is a FAIL
+    /// without a run.
+    pub drift: Option<Side>,
 }
 
 impl Probe {
     /// `read-deny`, `write-deny`, `write-allow`, `net-allow`, `net-deny`.
     pub fn kind(&self) -> &'static str {
         match (self.section, self.expect) {
+            (Section::Settings, _) => "settings",
             (Section::DenyRead, _) => "read-deny",
             (s, Expect::Deny) if s.is_network() => "net-deny",
             (s, Expect::Allow) if s.is_network() => "net-allow",
             (_, Expect::Deny) => "write-deny",
             (_, Expect::Allow) => "write-allow",
         }
+    }
+
+    /// Whether the probe runs at all (a SKIP and a drifted rule do not).
+    pub fn runs(&self) -> bool {
+        self.action.is_ok() && self.drift.is_none()
     }
 
     pub fn command(&self) -> String {
@@ -184,7 +209,7 @@ mod tests {
         assert_eq!(create.command(), ": >> /w/.twsrt-probe-1");
         assert_eq!(
             Action::Http("https://github.com/".into()).command(),
-            "curl -sS -m 10 -o /dev/null -I https://github.com/"
+            "curl -sS -m 10 -o /dev/null -I -w '%{http_connect}' https://github.com/"
         );
         let connect = Action::Connect("https://twsrt-probe.x.io/".into());
         assert_eq!(
@@ -201,6 +226,7 @@ mod tests {
             rule: "r".into(),
             expect,
             action: Err("x".into()),
+            drift: None,
         };
         assert_eq!(probe(Section::DenyRead, Expect::Deny).kind(), "read-deny");
         assert_eq!(probe(Section::DenyWrite, Expect::Deny).kind(), "write-deny");

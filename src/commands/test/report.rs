@@ -207,10 +207,16 @@ fn write_details(out: &mut impl Write, o: &Outcome) -> std::io::Result<()> {
         o.probe.rule
     )?;
     writeln!(out, "  reason: {}", o.verdict.reason)?;
+    if o.ran().is_none() {
+        return Ok(());
+    }
     writeln!(out, "  command: {}", o.probe.command())?;
-    let stderr = o.sandbox().map_or("", |s| s.out.stderr.trim());
-    if !stderr.is_empty() {
-        writeln!(out, "  stderr: {stderr}")?;
+    // Each output says whose it is: the run inside srt, or the plain one.
+    for (label, side) in [("sandbox", o.sandbox()), ("control", o.control())] {
+        let stderr = side.map_or("", |s| s.out.stderr.trim());
+        if !stderr.is_empty() {
+            writeln!(out, "  {label} stderr: {stderr}")?;
+        }
     }
     Ok(())
 }
@@ -295,6 +301,7 @@ mod tests {
                 rule: rule.into(),
                 expect,
                 action,
+                drift: None,
             },
             executed: runs.map(|(control, sandbox)| Executed { control, sandbox }),
             verdict: Verdict {
@@ -335,21 +342,39 @@ mod tests {
                 "proxy answered 502",
             ),
             outcome(
-                Section::AllowedDomains,
-                "github.com",
-                Expect::Allow,
-                Ok(Action::Http("https://github.com/".into())),
+                Section::DenyRead,
+                "~/gone",
+                Expect::Deny,
+                Ok(Action::Read(PathBuf::from("/h/gone"))),
                 Some((
-                    Some(side(Some(6), 40, "curl: (6) Could not resolve host\n")),
+                    Some(side(
+                        Some(1),
+                        40,
+                        "head: cannot open '/h/gone': No such file\n",
+                    )),
                     side(
-                        Some(56),
+                        Some(1),
                         527,
-                        "curl: (56) CONNECT tunnel failed, response 502\n",
+                        "head: cannot open '/h/gone': Input/output error\n",
                     ),
                 )),
                 Status::Invalid,
-                "probe fails even without sandbox (exit 6)",
+                "probe fails even without sandbox (exit 1)",
             ),
+            Outcome {
+                probe: Probe {
+                    section: Section::DeniedDomains,
+                    rule: "evil.com".into(),
+                    expect: Expect::Deny,
+                    action: Ok(Action::Http("https://evil.com/".into())),
+                    drift: Some(crate::drift::Side::Missing),
+                },
+                executed: None,
+                verdict: Verdict {
+                    status: Status::Fail,
+                    reason: "missing from the settings file".into(),
+                },
+            },
         ]
     }
 
@@ -376,25 +401,34 @@ mod tests {
         let long = format!("~/{}", "x".repeat(50));
         let pad = " ".repeat(48 - "*.github.com".len());
         let curl = "curl -sS -m 10 -o /dev/null";
+        // A probe that did not run (a rule the file lost) has no command
+        // or output in its details; each output is labelled with its run.
         let want = format!(
-            "srt 0.0.83, settings /h/.srt-settings.json, 4 probes\n\
+            "srt 0.0.83, settings /h/.srt-settings.json, 5 probes\n\
              STATUS   KIND      RULE{rule_pad} CTL SBX     MS  PROBE\n\
              SKIP     read-deny **/*.pem{skip_pad}   -   -      -  glob pattern: no concrete probe\n\
              PASS     read-deny {long}   0   1    563  head -c 1 -- /h/x\n\
              PASS     net-allow *.github.com{pad}   -  56    452  {curl} -w '%{{http_connect}}' https://twsrt-probe.github.com/\n\
-             INVALID  net-allow github.com{gpad}   6  56    567  {curl} -I https://github.com/\n\
+             INVALID  read-deny ~/gone{gpad}   1   1    567  head -c 1 -- /h/gone\n\
+             FAIL     net-deny  evil.com{epad}   -   -      -  missing from the settings file\n\
              \n\
-             INVALID net-allow github.com\n  \
-             reason: probe fails even without sandbox (exit 6)\n  \
-             command: {curl} -I https://github.com/\n  \
-             stderr: curl: (56) CONNECT tunnel failed, response 502\n\
+             INVALID read-deny ~/gone\n  \
+             reason: probe fails even without sandbox (exit 1)\n  \
+             command: head -c 1 -- /h/gone\n  \
+             sandbox stderr: head: cannot open '/h/gone': Input/output error\n  \
+             control stderr: head: cannot open '/h/gone': No such file\n\
+             \n\
+             FAIL net-deny evil.com\n  \
+             reason: missing from the settings file\n\
              --- summary ---\n\
              SKIP     read-deny **/*.pem{skip_pad}  glob pattern: no concrete probe\n\
-             INVALID  net-allow github.com{gpad}  probe fails even without sandbox (exit 6)\n\
-             passed=2 failed=0 invalid=1 error=0 skipped=1\n",
+             INVALID  read-deny ~/gone{gpad}  probe fails even without sandbox (exit 1)\n\
+             FAIL     net-deny  evil.com{epad}  missing from the settings file\n\
+             passed=2 failed=1 invalid=1 error=0 skipped=1\n",
             rule_pad = " ".repeat(44),
             skip_pad = " ".repeat(40),
-            gpad = " ".repeat(38),
+            gpad = " ".repeat(48 - "~/gone".len()),
+            epad = " ".repeat(48 - "evil.com".len()),
         );
         assert_eq!(text, want);
     }
@@ -410,7 +444,7 @@ mod tests {
         assert_eq!(keys(&v), ["srt_version", "settings", "summary", "results"]);
         assert_eq!(
             v["summary"],
-            json!({"total": 4, "passed": 2, "failed": 0, "invalid": 1, "error": 0, "skipped": 1})
+            json!({"total": 5, "passed": 2, "failed": 1, "invalid": 1, "error": 0, "skipped": 1})
         );
         assert_eq!(
             v["results"][0],
@@ -424,6 +458,11 @@ mod tests {
         assert_eq!(v["results"][2]["control_exit"], Value::Null);
         assert_eq!(v["results"][2]["sandbox_exit"], 56);
         assert_eq!(v["results"][3]["duration_ms"], 567);
+        assert_eq!(
+            v["results"][3]["control_stderr"],
+            "head: cannot open '/h/gone': No such file\n"
+        );
+        assert_eq!(v["results"][4]["sandbox_exit"], Value::Null);
         assert_eq!(tail(&"é".repeat(500)).chars().count(), 400);
     }
 }

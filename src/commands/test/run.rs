@@ -272,7 +272,7 @@ fn cleanup(action: &Action) {
     }
 }
 
-/// Run every probe that has an action, `jobs` at a time as the schedule
+/// Run every probe that runs (see [`Probe::runs`]), `jobs` at a time as the schedule
 /// allows, results in report order. A progress line goes to a terminal
 /// stderr.
 pub fn execute_all(
@@ -285,11 +285,15 @@ pub fn execute_all(
         .iter()
         .map(|p| schedule::claims(p, placeholders))
         .collect();
-    let runnable = probes.iter().filter(|p| p.action.is_ok()).count();
+    let runnable = probes.iter().filter(|p| p.runs()).count();
     let done = AtomicUsize::new(0);
     let progress = Progress::new(runnable);
     let results = schedule::run_all(&claims, jobs, |i| {
-        let action = probes[i].action.as_ref().ok()?;
+        let action = probes[i]
+            .action
+            .as_ref()
+            .ok()
+            .filter(|_| probes[i].runs())?;
         let executed = execute(action, env);
         let finished = done.fetch_add(1, Ordering::SeqCst) + 1;
         progress.show(finished, &probes[i]);

@@ -112,10 +112,11 @@ fn first_missing(path: &Path) -> Option<PathBuf> {
     Some(missing)
 }
 
-/// What one probe claims (nothing for a SKIP: it does not run).
+/// What one probe claims (nothing for one that does not run).
 pub fn claims(probe: &Probe, placeholders: &[PathBuf]) -> Vec<Claim> {
-    let Ok(action) = &probe.action else {
-        return Vec::new();
+    let action = match &probe.action {
+        Ok(action) if probe.runs() => action,
+        _ => return Vec::new(),
     };
     let tree = match action {
         Action::Create { .. } => Use::Exclusive,
@@ -291,6 +292,7 @@ mod tests {
             rule: "r".into(),
             expect: Expect::Deny,
             action,
+            drift: None,
         };
         let create = probe(Ok(Action::Create {
             file: cwd.join("f"),

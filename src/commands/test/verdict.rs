@@ -1,23 +1,33 @@
 //! From the runs of one probe (control and sandbox) to one verdict.
 //!
+//! - FAIL, without a run: the settings file srt reads lacks the policy's
+//!   rule, or holds an entry or a change that widens the policy.
 //! - SKIP: the rule cannot be probed here (the reason says why).
 //! - ERROR: a run timed out, could not start, srt could not build the
 //!   sandbox (`sandbox_apply`, a `bwrap:` or srt `Error:` line), the probe
 //!   command was missing inside it (126, 127), or srt's proxy gave no
-//!   answer to a wildcard probe (`000`).
-//! - INVALID: the control failed, so the probe proves nothing; except a
-//!   deny probe whose control the OS itself refused (the access is refused
-//!   either way): that is a PASS.
+//!   answer to a network probe (`000`) and curl failed.
+//! - INVALID: no verdict is possible: a filesystem probe's control failed
+//!   (except a deny probe whose control the OS itself refused: the access
+//!   is refused either way, a PASS), or srt's proxy answered a network
+//!   probe with a code that neither refuses nor lets through.
 //! - FAIL: a deny probe succeeded in the sandbox, or an allow probe was
 //!   blocked.
 //! - PASS: otherwise.
+//!
+//! A network probe is judged by srt's proxy alone, so it works offline:
+//! 403 is the proxy refusing (srt 0.0.78-0.0.83 add `X-Proxy-Error:
+//! blocked-by-allowlist`); a 2xx is the tunnel opened, a 502 or 504 the
+//! proxy trying the upstream and failing, both the request let through
+//! (doc/clients.md, "srt's proxy answers").
 //!
 //! A write "succeeds" only when its file arrived on the host: a write that
 //! landed in a throwaway tmpfs (srt mounts one over a read-denied
 //! directory) did not reach the path the rule protects.
 
-use super::probe::{Action, Expect, Probe};
+use super::probe::{Action, Expect, Probe, Section};
 use super::run::{Executed, Side, exit_text};
+use crate::drift;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -108,7 +118,29 @@ fn broken(side: &Side, in_sandbox: bool, timeout: &str) -> Option<String> {
     }
 }
 
+/// Why a probe whose rule drifted fails.
+fn drifted(probe: &Probe, side: drift::Side) -> Verdict {
+    let reason = match (side, probe.section) {
+        (drift::Side::Missing, Section::Settings) => {
+            "the settings file lacks this value of the policy, which widens"
+        }
+        (drift::Side::Missing, _) => {
+            "missing from the settings file: srt does not enforce this rule of the policy"
+        }
+        (drift::Side::Extra, Section::Settings) => {
+            "in the settings file, not in the policy: it widens"
+        }
+        (drift::Side::Extra, _) => {
+            "in the settings file, not in the policy: it widens what srt allows"
+        }
+    };
+    verdict(Status::Fail, reason)
+}
+
 pub fn judge(probe: &Probe, executed: Option<&Executed>, timeout: &str) -> Verdict {
+    if let Some(side) = probe.drift {
+        return drifted(probe, side);
+    }
     let action = match &probe.action {
         Err(reason) => return verdict(Status::Skip, reason.clone()),
         Ok(action) => action,
@@ -120,8 +152,8 @@ pub fn judge(probe: &Probe, executed: Option<&Executed>, timeout: &str) -> Verdi
     if let Some(reason) = control_broken.or_else(|| broken(&ex.sandbox, true, timeout)) {
         return verdict(Status::Error, reason);
     }
-    if let Action::Connect(_) = action {
-        return judge_connect(probe.expect, &ex.sandbox);
+    if action.is_network() {
+        return judge_proxy(probe.expect, &ex.sandbox);
     }
     let deny = probe.expect == Expect::Deny;
     if let Some(control) = &ex.control
@@ -179,36 +211,65 @@ fn succeeded(action: &Action, sandbox: &Side, listing: Option<&[u8]>) -> (bool, 
     }
 }
 
-/// A wildcard probe: only srt's proxy answer counts (`%{http_connect}`).
-fn judge_connect(expect: Expect, sandbox: &Side) -> Verdict {
+/// What srt's proxy did with the request.
+enum Proxy {
+    Refused,
+    LetThrough,
+    /// An answer that says neither.
+    Unclear,
+}
+
+/// The proxy's answer to the CONNECT, as curl prints `%{http_connect}`.
+fn proxy_answer(code: &str) -> Proxy {
+    match code {
+        "403" => Proxy::Refused,
+        "502" | "504" => Proxy::LetThrough,
+        c if c.len() == 3 && c.starts_with('2') => Proxy::LetThrough,
+        _ => Proxy::Unclear,
+    }
+}
+
+/// A network probe: only srt's proxy answer counts. No answer at all
+/// (`000`) is an ERROR unless curl succeeded, which means the request
+/// reached its host without the proxy.
+fn judge_proxy(expect: Expect, sandbox: &Side) -> Verdict {
     let code = String::from_utf8_lossy(&sandbox.out.stdout)
         .trim()
         .to_string();
+    let exit = exit_text(sandbox.out.exit);
     if code.is_empty() || code == "000" {
-        return verdict(
-            Status::Error,
-            format!(
-                "no answer from srt's proxy (exit {})",
-                exit_text(sandbox.out.exit)
+        if sandbox.out.exit != Some(0) {
+            return verdict(
+                Status::Error,
+                format!("no answer from srt's proxy (exit {exit})"),
+            );
+        }
+        return match expect {
+            Expect::Deny => verdict(
+                Status::Fail,
+                "not blocked: the request succeeded without srt's proxy",
             ),
-        );
+            Expect::Allow => verdict(Status::Pass, "the request succeeded without srt's proxy"),
+        };
     }
-    let blocked = code == "403";
-    match (expect, blocked) {
-        (Expect::Allow, true) => verdict(
+    match (expect, proxy_answer(&code)) {
+        (Expect::Allow, Proxy::Refused) => verdict(
             Status::Fail,
             format!("blocked but should be allowed: proxy answered {code}"),
         ),
-        (Expect::Deny, false) => {
+        (Expect::Deny, Proxy::LetThrough) => {
             verdict(Status::Fail, format!("not blocked: proxy answered {code}"))
         }
+        (_, Proxy::Unclear) => verdict(
+            Status::Invalid,
+            format!("proxy answered {code}: neither a refusal (403) nor a request let through"),
+        ),
         _ => verdict(Status::Pass, format!("proxy answered {code}")),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::probe::Section;
     use super::super::run::Output;
     use super::*;
     use std::path::PathBuf;
@@ -219,6 +280,7 @@ mod tests {
             rule: "~/.ssh".into(),
             expect,
             action: Ok(action),
+            drift: None,
         }
     }
 
@@ -381,5 +443,64 @@ mod tests {
         );
         assert_eq!(judged(&deny, None, answer(b"502")).0, Status::Fail);
         assert_eq!(judged(&deny, None, answer(b"000")).0, Status::Error);
+    }
+
+    #[test]
+    fn concrete_hosts_are_judged_by_the_proxy_without_a_control() {
+        let http = Action::Http("https://github.com/".into());
+        let allow = probe(http.clone(), Expect::Allow);
+        let deny = probe(http, Expect::Deny);
+        let answer = |code: &[u8]| side(56, code, "curl: (56) CONNECT tunnel failed");
+        // Offline (measured with srt 0.0.78 and 0.0.83): 502 for an
+        // allowed host, 403 for a denied one.
+        assert_eq!(
+            judged(&allow, None, answer(b"502")),
+            (Status::Pass, "proxy answered 502".into())
+        );
+        assert_eq!(
+            judged(&deny, None, answer(b"403")),
+            (Status::Pass, "proxy answered 403".into())
+        );
+        assert_eq!(
+            judged(&deny, None, answer(b"502")),
+            (Status::Fail, "not blocked: proxy answered 502".into())
+        );
+        // Online: the tunnel opens.
+        assert_eq!(judged(&allow, None, side(0, b"200", "")).0, Status::Pass);
+        assert_eq!(judged(&deny, None, side(0, b"200", "")).0, Status::Fail);
+        // An answer that says neither.
+        assert_eq!(
+            judged(&deny, None, answer(b"407")),
+            (
+                Status::Invalid,
+                "proxy answered 407: neither a refusal (403) nor a request let through".into()
+            )
+        );
+        // No proxy in the way and curl succeeded: the host was reached.
+        assert_eq!(judged(&deny, None, side(0, b"000", "")).0, Status::Fail);
+        assert_eq!(
+            judged(&allow, None, side(7, b"000", "")),
+            (Status::Error, "no answer from srt's proxy (exit 7)".into())
+        );
+    }
+
+    #[test]
+    fn a_drifted_rule_fails_without_a_run() {
+        let mut lost = probe(Action::Read(PathBuf::from("/s")), Expect::Deny);
+        lost.drift = Some(drift::Side::Missing);
+        let v = judge(&lost, None, "30.0");
+        assert_eq!(
+            (v.status, v.reason.as_str()),
+            (
+                Status::Fail,
+                "missing from the settings file: srt does not enforce this rule of the policy"
+            )
+        );
+        let mut added = probe(Action::Http("https://x.io/".into()), Expect::Allow);
+        added.section = Section::AllowedDomains;
+        added.drift = Some(drift::Side::Extra);
+        let v = judge(&added, None, "30.0");
+        assert_eq!(v.status, Status::Fail);
+        assert!(v.reason.contains("not in the policy"), "{}", v.reason);
     }
 }
