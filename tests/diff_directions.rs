@@ -179,11 +179,148 @@ fn the_kill_switch_turned_off_on_disk_widens_while_every_list_matches() {
     let srt = target(&json(&out), "srt").clone();
     assert_eq!(
         srt["differences"],
+        // One changed key is one difference; `policy` holds what the
+        // policy has instead.
         json!([
-            {"section": "enabled", "entry": "true", "side": "missing", "direction": "widening"},
-            {"section": "enabled", "entry": "false", "side": "extra", "direction": "widening"}
+            {"section": "enabled", "entry": "false", "side": "extra", "direction": "widening",
+             "policy": "true"}
         ])
     );
+}
+
+/// The base policy with Codex and its rules written by `generate -w`.
+fn codex_written() -> Test {
+    Test::with_policy()
+        .config_append(
+            "\n[targets]\ncodex_config = \"~/.codex/config.toml\"\n\
+             codex_rules = \"~/.codex/rules/twsrt.rules\"\n",
+        )
+        .args(&["generate", "-w"])
+        .any_stderr()
+        .run()
+        .then()
+}
+
+const CODEX_CONFIG: &str = ".codex/config.toml";
+const CODEX_RULES: &str = ".codex/rules/twsrt.rules";
+
+#[test]
+fn codex_drift_is_one_difference_per_value_and_per_rule() {
+    let t = codex_written();
+    // One deny dropped from the profile, one rule dropped from the rules.
+    let config = std::fs::read_to_string(t.home().join(CODEX_CONFIG)).unwrap();
+    let deny = config
+        .lines()
+        .find(|l| l.ends_with("= \"deny\"") && l.contains(".ssh"))
+        .unwrap_or_else(|| panic!("no ~/.ssh deny in\n{config}"))
+        .to_string();
+    edit(&t, CODEX_CONFIG, &format!("{deny}\n"), "");
+    let rules = std::fs::read_to_string(t.home().join(CODEX_RULES)).unwrap();
+    let start = rules.find("prefix_rule(").unwrap();
+    std::fs::write(t.home().join(CODEX_RULES), &rules[..start]).unwrap();
+    let out = t
+        .args(&["diff", "codex", "--json"])
+        .status(1)
+        .any_stdout()
+        .any_stderr()
+        .unchanged()
+        .run();
+    let key = deny.split(" = ").next().unwrap();
+    let json_doc = json(&out);
+    let t = out.then();
+    assert_eq!(
+        target(&json_doc, "codex")["differences"],
+        json!([
+            {"section": format!("permissions.twsrt.filesystem.{key}"), "entry": "deny",
+             "side": "missing", "direction": "widening"},
+            {"section": "rules", "entry": "[\"rm\"]", "side": "missing",
+             "direction": "widening"}
+        ])
+    );
+    // The text report keeps 3.3.3's lines; stderr names each change.
+    t.args(&["diff", "codex"])
+        .status(1)
+        .stdout(
+            "srt canonical: no drift\nbash canonical: no drift\n\
+             codex: 2 missing, 2 extra  {HOME}/.codex/config.toml\n\
+             \x20 + config:permissions.twsrt\n\
+             \x20 + rules:{HOME}/.codex/rules/twsrt.rules\n\
+             \x20 - config:permissions.twsrt\n\
+             \x20 - rules:{HOME}/.codex/rules/twsrt.rules\n\
+             \n\
+             + missing from target   - in target, not in sources\n",
+        )
+        .stderr_contains(&format!(
+            "Info: codex: permissions.twsrt.filesystem.{key} missing (the policy has deny) \
+             (widening)\n\
+             Info: codex: rules: [\"rm\"] missing (widening)\n\
+             Info: codex: 2 of 2 differences widen\n"
+        ))
+        .any_stderr()
+        .unchanged()
+        .run();
+}
+
+#[test]
+fn a_changed_codex_key_names_the_key_and_the_policy_value_not_the_one_on_disk() {
+    let t = codex_written();
+    edit(
+        &t,
+        CODEX_CONFIG,
+        "approval_policy = \"on-request\"",
+        "approval_policy = \"never\"",
+    );
+    let out = t
+        .args(&["diff", "codex", "--json"])
+        .status(1)
+        .any_stdout()
+        .any_stderr()
+        .unchanged()
+        .run();
+    let json_doc = json(&out);
+    let t = out.then();
+    assert_eq!(
+        target(&json_doc, "codex")["differences"],
+        json!([{"section": "approval_policy", "entry": "never", "side": "extra",
+                "direction": "widening", "policy": "on-request"}])
+    );
+    t.args(&["diff", "codex"])
+        .status(1)
+        .stdout_contains("  + config:approval_policy\n  - config:approval_policy\n")
+        .stderr_contains(
+            "Info: codex: approval_policy changed (the policy has on-request) (widening)\n\
+             Info: codex: 1 of 1 differences widen\n",
+        )
+        .any_stderr()
+        .unchanged()
+        .run();
+}
+
+#[test]
+fn srt_canonical_drift_names_each_entry_on_stderr_with_its_direction() {
+    let t = written();
+    edit(&t, SRT_OUT, "\"~/.ssh\"", "\"~/.sshx\"");
+    edit(
+        &t,
+        SRT_OUT,
+        "\"denyRead\"",
+        "\"denyread\": [\"~/.gnupg\"], \"denyRead\"",
+    );
+    t.args(&["diff", "copilot"])
+        .status(1)
+        // stdout is 3.3.3's: the canonical line lists nothing.
+        .stdout("srt canonical: drift\nbash canonical: no drift\ncopilot: no drift\n")
+        .stderr_contains(
+            "Info: srt canonical: filesystem.denyRead: ~/.ssh missing (widening)\n\
+             Info: srt canonical: filesystem.denyWrite: ~/.ssh missing (widening)\n\
+             Info: srt canonical: filesystem.denyRead: ~/.sshx extra (narrowing)\n\
+             Info: srt canonical: filesystem.denyWrite: ~/.sshx extra (narrowing)\n\
+             Info: srt canonical: filesystem.denyread: ~/.gnupg extra (widening)\n\
+             Info: srt canonical: 3 of 5 differences widen\n",
+        )
+        .any_stderr()
+        .unchanged()
+        .run();
 }
 
 #[test]

@@ -91,7 +91,9 @@ fn canonical_drift_alone_has_no_legend() {
         .status(1)
         .stdout("srt canonical: no drift\nbash canonical: drift\ncopilot: no drift\n")
         .stderr(&format!(
-            "Info: bash canonical: 2 of 2 differences widen\n{NO_ASK_TIER}"
+            "Info: bash canonical: ask: git push missing (widening)\n\
+             Info: bash canonical: deny: rm missing (widening)\n\
+             Info: bash canonical: 2 of 2 differences widen\n{NO_ASK_TIER}"
         ))
         .unchanged()
         .run();

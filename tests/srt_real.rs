@@ -309,8 +309,8 @@ fn what_the_file_adds_that_widens_is_a_fail() {
             "FAIL write-deny **/.env not blocked: command succeeded inside the sandbox",
             "FAIL net-allow pastebin.com in the settings file, not in the policy: it widens what \
              srt allows",
-            "FAIL settings filesystem.denyread: [\"~/.gnupg\"] in the settings file, not in the \
-             policy: it widens",
+            "FAIL settings filesystem.denyread: ~/.gnupg in the settings file, not in the policy: \
+             it widens",
             "FAIL settings network.allowLocalBinding: true in the settings file, not in the \
              policy: it widens",
         ],

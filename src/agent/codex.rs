@@ -220,5 +220,8 @@ fn diff(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<AgentDiff> {
     reminders(ctx, &mut found);
     network_reminder(&fragment, Some(&existing), &mut found);
     warnings.extend(found);
-    Ok(AgentDiff::Compared(result.differences))
+    Ok(AgentDiff::Listed {
+        differences: result.differences,
+        lines: result.lines,
+    })
 }

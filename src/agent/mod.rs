@@ -59,8 +59,15 @@ pub type Warnings = Vec<String>;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AgentDiff {
     /// Both sides were read: every difference with its direction, unsorted
-    /// (the caller sorts them).
+    /// (the caller sorts them); the text report lists each by its `shown`.
     Compared(Vec<Difference>),
+    /// Both sides were read, and the text report lists whole items (3.3.3's
+    /// `config:<key>` lines) rather than each difference: the differences,
+    /// and the report's lines in the order found.
+    Listed {
+        differences: Vec<Difference>,
+        lines: Vec<(Side, String)>,
+    },
     /// The agent's target file does not exist (diff exits 2). The message
     /// is printed as an error.
     TargetMissing(String),
@@ -134,14 +141,21 @@ impl AgentDiff {
     /// How the text report spells the missing and the extra entries, in
     /// the order they were found (`None` for a missing target).
     pub fn texts(&self) -> Option<(Vec<String>, Vec<String>)> {
-        let AgentDiff::Compared(differences) = self else {
-            return None;
+        let lines: Vec<(Side, &str)> = match self {
+            AgentDiff::Compared(differences) => differences
+                .iter()
+                .map(|d| (d.side, d.shown.as_str()))
+                .collect(),
+            AgentDiff::Listed { lines, .. } => {
+                lines.iter().map(|(s, t)| (*s, t.as_str())).collect()
+            }
+            AgentDiff::TargetMissing(_) => return None,
         };
         let of = |side: Side| {
-            differences
+            lines
                 .iter()
-                .filter(|d| d.side == side)
-                .map(|d| d.shown.clone())
+                .filter(|(s, _)| *s == side)
+                .map(|(_, t)| t.to_string())
                 .collect()
         };
         Some((of(Side::Missing), of(Side::Extra)))

@@ -11,7 +11,7 @@ use crate::agent::{AgentDiff, Ctx, Warnings};
 use crate::commands::{Global, lifecycle_facts, print_warnings, select_agents};
 use crate::compile::compile;
 use crate::drift::report::{self, Status, Target};
-use crate::drift::{Side, widening};
+use crate::drift::{Difference, Side, widening};
 use crate::error::{Error, Result};
 use crate::ui;
 
@@ -84,6 +84,7 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
             path,
             status: Status::NoDrift,
             differences: Vec::new(),
+            listed: None,
         };
         match agent.diff(&ctx, &mut warnings)? {
             // In the text report a missing target ends it; the warnings of
@@ -99,14 +100,10 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
                 target.status = Status::Missing;
             }
             AgentDiff::Compared(differences) => {
-                if !differences.is_empty() {
-                    target.status = Status::Drift;
-                    agent_drift = true;
-                }
-                target.differences = differences;
-                if !args.json {
-                    print_agent(&target);
-                }
+                agent_drift |= compared(&mut target, differences, None, args.json);
+            }
+            AgentDiff::Listed { differences, lines } => {
+                agent_drift |= compared(&mut target, differences, Some(lines), args.json);
             }
         }
         targets.push(target);
@@ -125,6 +122,26 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
     print_warnings(&warnings);
     crate::commands::generate::exit_without_freeing(compiled);
     Ok(exit_code(&targets, canonical_count, args.fail_on))
+}
+
+/// Record an agent's differences (and the report's own lines, if it has
+/// them) and print its report unless `json`; whether it drifted.
+fn compared(
+    target: &mut Target,
+    differences: Vec<Difference>,
+    listed: Option<Vec<(Side, String)>>,
+    json: bool,
+) -> bool {
+    let drifted = !differences.is_empty();
+    if drifted {
+        target.status = Status::Drift;
+    }
+    target.differences = differences;
+    target.listed = listed;
+    if !json {
+        print_agent(target);
+    }
+    drifted
 }
 
 /// 2 when an agent's target is missing (a missing canonical file is drift,
@@ -166,11 +183,22 @@ fn print_agent(target: &Target) {
     }
     let sorted = report::sorted(&target.differences);
     let shown = |side: Side| -> Vec<&str> {
-        sorted
-            .iter()
-            .filter(|d| d.side == side)
-            .map(|d| d.shown.as_str())
-            .collect()
+        match &target.listed {
+            Some(lines) => {
+                let mut these: Vec<&str> = lines
+                    .iter()
+                    .filter(|(s, _)| *s == side)
+                    .map(|(_, t)| t.as_str())
+                    .collect();
+                these.sort_unstable();
+                these
+            }
+            None => sorted
+                .iter()
+                .filter(|d| d.side == side)
+                .map(|d| d.shown.as_str())
+                .collect(),
+        }
     };
     let (missing, extra) = (shown(Side::Missing), shown(Side::Extra));
     ui::drift_header(
@@ -187,13 +215,27 @@ fn print_agent(target: &Target) {
     ui::plain("");
 }
 
-/// The stderr line of a drifted target: how many of its differences widen.
+/// The stderr lines of a drifted target: when stdout did not list its
+/// differences one by one (a canonical output, Codex's whole keys), one
+/// line per difference saying what changed and which way it points; then
+/// how many of them widen.
 fn widening_line(target: &Target, canonical: bool) {
     let label = if canonical {
         format!("{} canonical", target.name)
     } else {
         target.name.clone()
     };
+    // A canonical output is twsrt's own file, so its entries are shown; a
+    // listed target's differences spell their own line (`shown`).
+    if canonical {
+        for d in report::sorted(&target.differences) {
+            ui::note(&format!("{label}: {}", d.describe()));
+        }
+    } else if target.listed.is_some() {
+        for d in report::sorted(&target.differences) {
+            ui::note(&format!("{label}: {} ({})", d.shown, d.direction.name()));
+        }
+    }
     match target.status {
         Status::NoDrift => {}
         Status::Missing => ui::note(&format!(

@@ -1,7 +1,11 @@
 //! Directions for a JSON document against the one on disk: the canonical
 //! srt and bash outputs, and (through [`compare_values`]) any other JSON
 //! shaped like them. Objects are walked key by key, lists compared as sets
-//! of entries, other values as a change of the key they belong to.
+//! of entries, other values as a change of the key they belong to: one
+//! difference per entry or key. A value of another shape on disk (a string
+//! where a list belongs) is one extra difference, and what the policy holds
+//! there is missing entry by entry: never a whole object standing in for
+//! its contents.
 
 use serde_json::{Map, Value};
 
@@ -60,19 +64,62 @@ pub fn compare_values(
     }
     let object = |v: Option<&Value>| v.is_none_or(Value::is_object);
     let array = |v: Option<&Value>| v.is_none_or(Value::is_array);
+    let container = |v: Option<&Value>| v.is_some_and(|v| v.is_object() || v.is_array());
     if object(policy) && object(disk) {
         compare_objects(path, as_object(policy), as_object(disk), schema, out);
     } else if array(policy) && array(disk) {
         compare_lists(path, key, as_list(policy), as_list(disk), out);
-    } else {
-        let direction = value_change(key, policy, disk);
+    } else if container(policy) || container(disk) {
+        // Two shapes: each side's contents against nothing, so every entry
+        // is named; a scalar side is one difference of its own.
         for (side, value) in [(Side::Missing, policy), (Side::Extra, disk)] {
-            if let Some(value) = value {
-                out.push(Difference::plain(path, &shown(value), side, direction));
+            match value {
+                Some(v) if !is_empty_container(v) && (v.is_object() || v.is_array()) => {
+                    let (want, have) = match side {
+                        Side::Missing => (Some(v), None),
+                        Side::Extra => (None, Some(v)),
+                    };
+                    compare_values(path, key, want, have, schema, out);
+                }
+                Some(v) => out.push(Difference::plain(
+                    &odd_place(path),
+                    &shown(v),
+                    side,
+                    Direction::Widening,
+                )),
+                None => {}
             }
         }
+    } else {
+        let direction = value_change(key, policy, disk);
+        out.push(match (policy, disk) {
+            (Some(want), Some(have)) => {
+                Difference::changed(path, &shown(have), &shown(want), direction)
+            }
+            (Some(want), None) => Difference::plain(path, &shown(want), Side::Missing, direction),
+            (None, Some(have)) => Difference::plain(path, &shown(have), Side::Extra, direction),
+            (None, None) => return,
+        });
     }
 }
+
+fn is_empty_container(v: &Value) -> bool {
+    v.as_object().is_some_and(Map::is_empty) || v.as_array().is_some_and(Vec::is_empty)
+}
+
+/// The section of a value found where the other side has a container: its
+/// path, or `(document)` for the top level.
+fn odd_place(path: &str) -> String {
+    if path.is_empty() {
+        DOCUMENT.to_string()
+    } else {
+        path.to_string()
+    }
+}
+
+/// The section of a difference about the whole file (not JSON, not an
+/// object).
+pub const DOCUMENT: &str = "(document)";
 
 fn compare_objects(
     path: &str,
@@ -89,12 +136,18 @@ fn compare_objects(
         let child = child_path(path, key);
         let unknown = known.is_some_and(|keys| !keys.contains(&key.as_str()));
         match (policy.get(key), disk.get(key)) {
-            (None, Some(value)) if unknown && !value.is_null() => out.push(Difference::plain(
-                &child,
-                &shown(value),
-                Side::Extra,
-                Direction::Widening,
-            )),
+            (None, Some(value)) if unknown && !value.is_null() => {
+                // Its reader drops it: each entry it would have held widens.
+                let entries = value.as_array().filter(|list| !list.is_empty());
+                for item in entries.map_or_else(|| vec![value], |list| list.iter().collect()) {
+                    out.push(Difference::plain(
+                        &child,
+                        &shown(item),
+                        Side::Extra,
+                        Direction::Widening,
+                    ));
+                }
+            }
             (want, have) => compare_values(&child, key, want, have, schema, out),
         }
     }

@@ -66,17 +66,24 @@ impl Direction {
     }
 }
 
-/// One difference of one target.
+/// One difference of one target: one entry of a list, one key's value, one
+/// rule. Never a whole file or table standing in for what changed in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Difference {
-    /// Where it is, dotted (`filesystem.denyRead`, `permissions.deny`).
+    /// Where it is, dotted (`filesystem.denyRead`, `permissions.deny`); for
+    /// a key's value, the key itself (`network.allowLocalBinding`).
     pub section: String,
-    /// The entry itself (`~/.aws`), or the value of a key.
+    /// The entry itself (`~/.aws`), or the value of a key (on disk for a
+    /// changed value).
     pub entry: String,
     /// How the text report spells it (`network:github.com`, `Read(~/.aws)`).
     pub shown: String,
     pub side: Side,
     pub direction: Direction,
+    /// A value changed in place: what the policy has instead of `entry`
+    /// (the side is then `Extra`: the file holds a value the policy does
+    /// not).
+    pub policy: Option<String>,
 }
 
 impl Difference {
@@ -87,12 +94,34 @@ impl Difference {
             shown: shown.to_string(),
             side,
             direction,
+            policy: None,
         }
     }
 
     /// A difference the text report spells as the entry itself.
     pub fn plain(section: &str, entry: &str, side: Side, direction: Direction) -> Self {
         Self::new(section, entry, entry, side, direction)
+    }
+
+    /// The value at `section` is `disk` on disk where the policy has
+    /// `policy`: one difference.
+    pub fn changed(section: &str, disk: &str, policy: &str, direction: Direction) -> Self {
+        Difference {
+            policy: Some(policy.to_string()),
+            ..Self::plain(section, disk, Side::Extra, direction)
+        }
+    }
+
+    /// One line saying what changed and which way it points:
+    /// `filesystem.denyRead: ~/.aws missing (widening)`,
+    /// `network.allowLocalBinding: true instead of false (widening)`.
+    pub fn describe(&self) -> String {
+        let what = match (&self.policy, self.side) {
+            (Some(policy), _) => format!("{} instead of {policy}", self.entry),
+            (None, Side::Missing) => format!("{} missing", self.entry),
+            (None, Side::Extra) => format!("{} extra", self.entry),
+        };
+        format!("{}: {what} ({})", self.section, self.direction.name())
     }
 }
 

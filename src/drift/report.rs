@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Difference, Direction};
+use super::{Difference, Direction, Side};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -29,6 +29,10 @@ pub struct Target {
     pub path: String,
     pub status: Status,
     pub differences: Vec<Difference>,
+    /// The text report's lines when they are not the differences one by
+    /// one (Codex lists whole keys, as 3.3.3 does); `None`: each difference
+    /// is a line, spelt by its `shown`.
+    pub listed: Option<Vec<(Side, String)>>,
 }
 
 impl Target {
@@ -44,7 +48,8 @@ impl Target {
 }
 
 /// `{"targets": [...]}`, differences in the order of the text report
-/// (missing before extra, each sorted by how it is shown).
+/// (missing before extra, each sorted by how it is shown). A changed value
+/// also has `policy`: what the policy holds instead of `entry`.
 pub fn to_json(targets: &[Target]) -> Value {
     let targets: Vec<Value> = targets
         .iter()
@@ -52,12 +57,16 @@ pub fn to_json(targets: &[Target]) -> Value {
             let differences: Vec<Value> = sorted(&t.differences)
                 .iter()
                 .map(|d| {
-                    json!({
+                    let mut one = json!({
                         "section": d.section,
                         "entry": d.entry,
                         "side": d.side.name(),
                         "direction": d.direction.name(),
-                    })
+                    });
+                    if let Some(policy) = &d.policy {
+                        one["policy"] = Value::String(policy.clone());
+                    }
+                    one
                 })
                 .collect();
             json!({

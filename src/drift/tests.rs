@@ -6,11 +6,18 @@ use super::*;
 use Direction::{Narrowing, Widening};
 use Side::{Extra, Missing};
 
-/// (section, entry, side, direction) of each difference, in order.
+/// (section, entry, side, direction) of each difference, in order; a
+/// changed value's entry reads `DISK instead of POLICY`.
 fn found(policy: Value, disk: Value) -> Vec<(String, String, Side, Direction)> {
     compare(&policy, &disk, SRT_SCHEMA)
         .into_iter()
-        .map(|d| (d.section, d.entry, d.side, d.direction))
+        .map(|d| {
+            let entry = match &d.policy {
+                Some(p) => format!("{} instead of {p}", d.entry),
+                None => d.entry,
+            };
+            (d.section, entry, d.side, d.direction)
+        })
         .collect()
 }
 
@@ -70,10 +77,7 @@ fn the_kill_switch_is_judged_on_its_own_and_asymmetrically() {
     // On in the policy, off or absent on disk: every list is bypassed.
     assert_eq!(
         found(json!({"enabled": true}), json!({"enabled": false})),
-        [
-            one("enabled", "true", Missing, Widening),
-            one("enabled", "false", Extra, Widening)
-        ]
+        [one("enabled", "false instead of true", Extra, Widening)]
     );
     assert_eq!(
         found(json!({"enabled": true}), json!({})),
@@ -82,10 +86,7 @@ fn the_kill_switch_is_judged_on_its_own_and_asymmetrically() {
     // Turning enforcement on where the policy leaves it off narrows.
     assert_eq!(
         found(json!({"enabled": false}), json!({"enabled": true})),
-        [
-            one("enabled", "false", Missing, Narrowing),
-            one("enabled", "true", Extra, Narrowing)
-        ]
+        [one("enabled", "true instead of false", Extra, Narrowing)]
     );
     assert_eq!(
         found(json!({}), json!({"enabled": true})),
@@ -115,18 +116,12 @@ fn looseners_turned_on_widen_and_turned_off_narrow() {
         };
         assert_eq!(
             found(nest(json!(false)), nest(json!(true))),
-            [
-                one(&section, "false", Missing, Widening),
-                one(&section, "true", Extra, Widening)
-            ],
+            [one(&section, "true instead of false", Extra, Widening)],
             "{key}"
         );
         assert_eq!(
             found(nest(json!(true)), nest(json!(false))),
-            [
-                one(&section, "true", Missing, Narrowing),
-                one(&section, "false", Extra, Narrowing)
-            ],
+            [one(&section, "false instead of true", Extra, Narrowing)],
             "{key}"
         );
     }
@@ -140,9 +135,9 @@ fn keys_srt_does_not_know_widen_at_every_level() {
     assert_eq!(
         found(policy, disk),
         [
-            one("filesystem.denyread", "[\"~/.aws\"]", Extra, Widening),
+            one("filesystem.denyread", "~/.aws", Extra, Widening),
             one("enabeld", "true", Extra, Widening),
-            one("network.allowedDomain", "[\"x\"]", Extra, Widening),
+            one("network.allowedDomain", "x", Extra, Widening),
         ]
     );
     // Known keys the policy does not set are judged by their meaning.
@@ -189,10 +184,12 @@ fn values_the_model_does_not_know_fail_closed() {
             json!({"network": {"httpProxyPort": 8080}}),
             json!({"network": {"httpProxyPort": 9090}})
         ),
-        [
-            one("network.httpProxyPort", "8080", Missing, Widening),
-            one("network.httpProxyPort", "9090", Extra, Widening)
-        ]
+        [one(
+            "network.httpProxyPort",
+            "9090 instead of 8080",
+            Extra,
+            Widening
+        )]
     );
     assert_eq!(value_change("x", Some(&json!("a")), None), Widening);
     assert_eq!(entry_direction(None, Missing), Widening);
@@ -218,4 +215,36 @@ fn copilot_flags_read_by_their_name() {
     assert_eq!(list_meaning("--allow-tool"), Some(Meaning::Grants));
     assert_eq!(list_meaning("--allow-url"), Some(Meaning::Grants));
     assert_eq!(list_meaning("--yolo"), None);
+}
+
+#[test]
+fn a_value_of_another_shape_is_one_difference_and_the_policy_entries_are_named() {
+    // A string where the list belongs: each policy entry is missing, the
+    // string is one extra difference; never the whole list as one entry.
+    assert_eq!(
+        found(
+            json!({"filesystem": {"denyRead": ["~/.aws", "~/.ssh"]}}),
+            json!({"filesystem": {"denyRead": "~/.aws"}})
+        ),
+        [
+            one("filesystem.denyRead", "~/.aws", Missing, Widening),
+            one("filesystem.denyRead", "~/.ssh", Missing, Widening),
+            one("filesystem.denyRead", "~/.aws", Extra, Widening),
+        ]
+    );
+    // A document that is not an object: every key of the policy is named.
+    assert_eq!(
+        found(
+            json!({"network": {"deniedDomains": ["x"]}, "enabled": true}),
+            json!([])
+        ),
+        [
+            one("network.deniedDomains", "x", Missing, Widening),
+            one("enabled", "true", Missing, Widening),
+            one("(document)", "[]", Extra, Widening),
+        ]
+    );
+    // Nothing is ever an empty entry.
+    let odd = compare(&json!({"a": {"b": []}}), &json!({"a": 3}), SRT_SCHEMA);
+    assert!(odd.iter().all(|d| !d.entry.is_empty()), "{odd:?}");
 }

@@ -1,12 +1,15 @@
 //! Which way a Codex drift entry points (see [`crate::drift`]). The text
-//! report names whole keys (`config:permissions.twsrt`); the direction looks
-//! inside them: a profile entry that reads or writes more than the policy
-//! says (`deny` to `read` or `write`), a domain `allow` added, the network
-//! or every unix socket turned on, `default_permissions` pointing elsewhere,
-//! or a lower approval policy widens. What the model does not know widens.
+//! report names whole keys (`config:permissions.twsrt`); the differences
+//! look inside them: a profile entry that reads or writes more than the
+//! policy says (`deny` to `read` or `write`), a domain `allow` added, the
+//! network or every unix socket turned on, `default_permissions` pointing
+//! elsewhere, a lower approval policy, a `.rules` rule missing or edited, an
+//! extra rule that does not forbid or prompt: each widens. What the model
+//! does not know widens.
 
 use serde_json::{Map, Value};
 
+use super::render::toml_key;
 use crate::drift::{Direction, child_path, narrowing_unless, union_keys};
 
 /// How much a profile value lets through; `None` for a value the model
@@ -43,8 +46,9 @@ pub fn owned_key(key: &str, policy: Option<&Value>, disk: Option<&Value>) -> Dir
     }
 }
 
-/// One changed value inside `[permissions.twsrt]`: its dotted path, the
-/// value in the policy and on disk, and its direction.
+/// One changed value inside `[permissions.twsrt]`: its dotted path (each
+/// key spelt as TOML spells it: `filesystem."~/.ssh"`), the value in the
+/// policy and on disk, and its direction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     pub path: String,
@@ -74,7 +78,7 @@ fn walk(
     if object(policy) && object(disk) {
         let (policy, disk) = (as_object(policy), as_object(disk));
         for key in union_keys(policy, disk) {
-            let child = child_path(path, key);
+            let child = child_path(path, &toml_key(key));
             walk(&child, key, policy.get(key), disk.get(key), out);
         }
         return;
@@ -118,24 +122,57 @@ fn as_object(v: Option<&Value>) -> &Map<String, Value> {
     v.and_then(Value::as_object).unwrap_or(&EMPTY)
 }
 
-/// The `.rules` file against the expected one: blocks (separated by a
-/// blank line; comment lines aside) missing on disk drop a deny rule, which
-/// widens; only extra blocks narrow.
-pub fn rules(expected: &str, on_disk: &str) -> Direction {
-    let blocks = |text: &str| -> Vec<String> {
-        text.split("\n\n")
-            .map(|b| {
-                b.lines()
-                    .filter(|l| !l.trim_start().starts_with('#'))
-                    .map(str::trim_end)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })
-            .filter(|b| !b.trim().is_empty())
-            .collect()
-    };
-    let have = blocks(on_disk);
-    narrowing_unless(blocks(expected).iter().any(|b| !have.contains(b)))
+/// One rule of a `.rules` file: the name it is reported by (its
+/// `pattern = [...]`, else its first line) and its text without comments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    pub name: String,
+    pub text: String,
+}
+
+/// The rules of a `.rules` file, in order: each starts at a line that opens
+/// `prefix_rule(`; comment and blank lines are not part of any; text before
+/// the first rule is a rule of its own (Codex reads it too).
+pub fn rules(text: &str) -> Vec<Rule> {
+    let mut blocks: Vec<Vec<&str>> = Vec::new();
+    for line in text.lines().map(str::trim_end) {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        match blocks.last_mut() {
+            Some(block) if !line.starts_with("prefix_rule(") => block.push(line),
+            _ => blocks.push(vec![line]),
+        }
+    }
+    blocks
+        .into_iter()
+        .map(|lines| {
+            let name = lines
+                .iter()
+                .find_map(|l| l.trim_start().strip_prefix("pattern = "))
+                .unwrap_or(lines[0].trim())
+                .trim_end_matches(',')
+                .to_string();
+            Rule {
+                name,
+                text: lines.join("\n"),
+            }
+        })
+        .collect()
+}
+
+/// An extra rule narrows only when it forbids or prompts: any other
+/// decision, or text that is not a rule, may let a command through.
+pub fn extra_rule(rule: &Rule) -> Direction {
+    let restricts = rule.text.starts_with("prefix_rule(")
+        && rule.text.lines().any(|l| {
+            matches!(
+                l.trim().trim_end_matches(','),
+                "decision = \"forbidden\"" | "decision = \"prompt\""
+            )
+        });
+    narrowing_unless(!restricts)
 }
 
 #[cfg(test)]

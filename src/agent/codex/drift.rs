@@ -16,17 +16,71 @@ use crate::tomltext::toml_to_json;
 
 #[derive(Debug, Default)]
 pub struct Drift {
-    /// Each entry with its direction (`config:<key>` or `rules:<path>`).
+    /// Each change with its direction: one per owned key, per value inside
+    /// `[permissions.twsrt]` (`permissions.twsrt.filesystem."~/.ssh"`), per
+    /// `.rules` rule (named by its pattern).
     pub differences: Vec<Difference>,
+    /// The lines of the text report, as 3.3.3 prints them: `config:<key>`
+    /// on each side the key is on, `rules:<path>` on both sides when the
+    /// rules file differs.
+    pub lines: Vec<(Side, String)>,
 }
 
 /// How a changed managed value is judged: its value in the policy, on disk.
 type Judge = fn(&str, Option<&Value>, Option<&Value>) -> Direction;
 
+/// A value as the differences spell it; one TOML cannot hold as JSON (a
+/// date) as its TOML text.
+fn spelled(json: Option<&Value>, item: Option<&Item>) -> Option<String> {
+    json.map(shown)
+        .or_else(|| item.map(|i| i.to_string().trim().to_string()))
+}
+
+/// One difference of the value at `section`: missing, extra, or changed.
+/// Its `shown` is the stderr line's text: the key, and the policy's value
+/// where there is one, never the value on disk (a hand-edited value is not
+/// twsrt's to print; `--json` has it).
+fn one(
+    section: &str,
+    want: Option<String>,
+    have: Option<String>,
+    direction: Direction,
+) -> Option<Difference> {
+    let (shown, d) = match (want, have) {
+        (Some(want), Some(have)) if want == have => (
+            format!("{section} holds a value twsrt cannot compare"),
+            Difference::plain(section, &have, Side::Extra, Direction::Widening),
+        ),
+        (Some(want), Some(have)) => (
+            format!("{section} changed (the policy has {want})"),
+            Difference::changed(section, &have, &want, direction),
+        ),
+        (Some(want), None) => (
+            format!("{section} missing (the policy has {want})"),
+            Difference::plain(section, &want, Side::Missing, direction),
+        ),
+        (None, Some(have)) => (
+            format!("{section} extra"),
+            Difference::plain(section, &have, Side::Extra, direction),
+        ),
+        (None, None) => return None,
+    };
+    Some(Difference { shown, ..d })
+}
+
 impl Drift {
+    /// The text report's lines for a managed item `text` that differs:
+    /// missing always (as 3.3.3 prints it), extra when it is on disk.
+    fn lines_for(&mut self, text: &str, on_disk: bool) {
+        self.lines.push((Side::Missing, text.to_string()));
+        if on_disk {
+            self.lines.push((Side::Extra, text.to_string()));
+        }
+    }
+
     /// A managed item `key` that should be `expected` and is `existing` on
     /// disk: absent is missing; different (by value, not by formatting) is
-    /// both. `judge` gives the direction.
+    /// changed. `judge` gives the direction.
     fn check(&mut self, key: &str, expected: Option<&Item>, existing: Option<&Item>, judge: Judge) {
         let want = expected.and_then(toml_to_json);
         let have = existing.and_then(toml_to_json);
@@ -35,71 +89,39 @@ impl Drift {
         }
         let direction = judge(key, want.as_ref(), have.as_ref());
         let text = format!("config:{key}");
-        let entry = |v: &Option<Value>| v.as_ref().map(shown).unwrap_or_default();
-        self.differences.push(Difference::new(
-            key,
-            &entry(&want),
-            &text,
-            Side::Missing,
-            direction,
-        ));
-        if existing.is_some() {
-            self.differences.push(Difference::new(
-                key,
-                &entry(&have),
-                &text,
-                Side::Extra,
-                direction,
-            ));
-        }
+        self.lines_for(&text, existing.is_some());
+        let want = spelled(want.as_ref(), expected);
+        let have = spelled(have.as_ref(), existing);
+        self.differences.extend(one(key, want, have, direction));
     }
-}
 
-impl Drift {
-    /// `[permissions.twsrt]`, one entry (`config:permissions.twsrt`) on each
-    /// side it is on; its direction and its spelling in `--json` (the changed
-    /// values, `path = value`) come from the values inside it.
+    /// `[permissions.twsrt]`: one line (`config:permissions.twsrt`) on each
+    /// side it is on; one difference per value that changed inside it.
     fn check_profile(&mut self, expected: Option<&Item>, existing: Option<&Item>) {
         let want = expected.and_then(toml_to_json);
         let have = existing.and_then(toml_to_json);
         if existing.is_some() && want.is_some() && want == have {
             return;
         }
-        let changes = directions::profile(want.as_ref(), have.as_ref());
-        let direction = changes
-            .iter()
-            .fold(Direction::Narrowing, |d, c| d.or(c.direction));
-        // Values toml_to_json cannot hold (a date) leave no change behind.
-        let direction = if changes.is_empty() {
-            Direction::Widening
-        } else {
-            direction
-        };
-        let spelled = |value: fn(&directions::Change) -> Option<&Value>| {
-            changes
-                .iter()
-                .filter_map(|c| value(c).map(|v| format!("{} = {}", c.path, shown(v))))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         let text = "config:permissions.twsrt";
-        let missing = spelled(|c| c.policy.as_ref());
-        self.differences.push(Difference::new(
-            PROFILE,
-            &missing,
-            text,
-            Side::Missing,
-            direction,
-        ));
-        if existing.is_some() {
-            let extra = spelled(|c| c.disk.as_ref());
+        self.lines_for(text, existing.is_some());
+        let changes = directions::profile(want.as_ref(), have.as_ref());
+        if changes.is_empty() {
+            // Values toml_to_json cannot hold (a date): fail closed.
             self.differences.push(Difference::new(
                 PROFILE,
-                &extra,
-                text,
+                "(a value twsrt cannot compare)",
+                &format!("{PROFILE} holds a value twsrt cannot compare"),
                 Side::Extra,
-                direction,
+                Direction::Widening,
             ));
+        }
+        for c in changes {
+            let section = format!("{PROFILE}.{}", c.path);
+            let want = c.policy.as_ref().map(shown);
+            let have = c.disk.as_ref().map(shown);
+            self.differences
+                .extend(one(&section, want, have, c.direction));
         }
     }
 }
@@ -161,18 +183,59 @@ fn profile(doc: &Table) -> Option<&Item> {
     doc.get("permissions").and_then(|p| p.get("twsrt"))
 }
 
-/// The rules file must match byte for byte (`rules:<path>` entry).
+/// The rules file must match byte for byte (3.3.3's `rules:<path>` lines
+/// on both sides); the differences name each rule missing, extra or edited
+/// by its pattern, and a file that differs only in comments or layout is
+/// one narrowing difference.
 pub fn compare_rules(path: &Path, expected: &str, drift: &mut Drift) -> Result<()> {
     let on_disk = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    if on_disk != expected.as_bytes() {
-        let entry = path.display().to_string();
-        let text = format!("rules:{entry}");
-        let direction = directions::rules(expected, &String::from_utf8_lossy(&on_disk));
-        for side in [Side::Missing, Side::Extra] {
-            drift
-                .differences
-                .push(Difference::new("rules", &entry, &text, side, direction));
+    if on_disk == expected.as_bytes() {
+        return Ok(());
+    }
+    let text = format!("rules:{}", path.display());
+    drift.lines.push((Side::Missing, text.clone()));
+    drift.lines.push((Side::Extra, text.clone()));
+    let want = directions::rules(expected);
+    let have = directions::rules(&String::from_utf8_lossy(&on_disk));
+    let before = drift.differences.len();
+    let named = |rules: &[directions::Rule], name: &str| rules.iter().any(|r| r.name == name);
+    for rule in &want {
+        if !have.contains(rule) {
+            let (entry, side, what) = if named(&have, &rule.name) {
+                (format!("{} (edited)", rule.name), Side::Extra, "edited")
+            } else {
+                (rule.name.clone(), Side::Missing, "missing")
+            };
+            drift.differences.push(Difference::new(
+                "rules",
+                &entry,
+                &format!("rules: {} {what}", rule.name),
+                side,
+                Direction::Widening,
+            ));
         }
+    }
+    for rule in have
+        .iter()
+        .filter(|r| !want.contains(r) && !named(&want, &r.name))
+    {
+        let direction = directions::extra_rule(rule);
+        drift.differences.push(Difference::new(
+            "rules",
+            &rule.name,
+            &format!("rules: {} extra", rule.name),
+            Side::Extra,
+            direction,
+        ));
+    }
+    if drift.differences.len() == before {
+        drift.differences.push(Difference::new(
+            "rules",
+            "(comments or layout)",
+            "rules: comments or layout changed",
+            Side::Extra,
+            Direction::Narrowing,
+        ));
     }
     Ok(())
 }

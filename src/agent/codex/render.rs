@@ -82,7 +82,6 @@ fn entries<V>(out: &mut String, map: &OrderedMap<V>, value: impl Fn(&mut String,
 }
 
 /// A key is bare when it is made only of `A-Za-z0-9_-`, else a basic string.
-#[cfg(test)]
 pub fn toml_key(key: &str) -> String {
     let mut out = String::with_capacity(key.len() + 2);
     push_toml_key(&mut out, key);

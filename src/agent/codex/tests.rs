@@ -735,55 +735,149 @@ fn every_recorded_case_matches_its_reference_preview() {
 
 #[test]
 fn codex_drift_entries_carry_the_direction_of_what_changed_inside_them() {
-    use crate::drift::Direction::{Narrowing, Widening};
+    use crate::drift::Direction::{self, Narrowing, Widening};
+    use crate::drift::Side::{self, Extra, Missing};
     let f = Fixture::case("merge");
     f.apply();
     let path = f.path(".codex/config.toml");
     let text = std::fs::read_to_string(&path).unwrap();
-    let judged = |edited: String| {
+    // (section, side, entry, policy, direction) of each difference.
+    type Row = (String, Side, String, Option<String>, Direction);
+    type Texts = Option<(Vec<String>, Vec<String>)>;
+    let judged = |edited: String| -> (Vec<Row>, Texts) {
         std::fs::write(&path, edited).unwrap();
-        let AgentDiff::Compared(found) = f.diff().0.unwrap() else {
-            panic!("compared expected");
+        let found = f.diff().0.unwrap();
+        let AgentDiff::Listed { differences, .. } = &found else {
+            panic!("listed expected: {found:?}");
         };
-        found
-            .into_iter()
-            .map(|d| (d.shown, d.side, d.entry, d.direction))
-            .collect::<Vec<_>>()
+        let rows = differences
+            .iter()
+            .cloned()
+            .map(|d| (d.section, d.side, d.entry, d.policy, d.direction))
+            .collect();
+        (rows, found.texts())
     };
-    let loosened = judged(text.replace("\"~/.ssh\" = \"deny\"", "\"~/.ssh\" = \"write\""));
-    use crate::drift::Side::{Extra, Missing};
-    let profile = "config:permissions.twsrt".to_string();
+    let row = |section: &str, side, entry: &str, policy: Option<&str>, direction| -> Row {
+        (
+            section.into(),
+            side,
+            entry.into(),
+            policy.map(str::to_string),
+            direction,
+        )
+    };
+    let profile_lines = Some((
+        vec!["config:permissions.twsrt".to_string()],
+        vec!["config:permissions.twsrt".to_string()],
+    ));
+    // One value changed inside the profile: one difference, named by its
+    // TOML key; the text report keeps 3.3.3's whole-key lines.
+    let (loosened, lines) = judged(text.replace("\"~/.ssh\" = \"deny\"", "\"~/.ssh\" = \"write\""));
     assert_eq!(
         loosened,
-        [
-            (
-                profile.clone(),
-                Missing,
-                "filesystem.~/.ssh = deny".into(),
-                Widening
-            ),
-            (
-                profile.clone(),
-                Extra,
-                "filesystem.~/.ssh = write".into(),
-                Widening
-            ),
-        ]
+        [row(
+            "permissions.twsrt.filesystem.\"~/.ssh\"",
+            Extra,
+            "write",
+            Some("deny"),
+            Widening
+        )]
     );
-    let tightened = judged(text.replace(
+    assert_eq!(lines, profile_lines);
+    // One deny removed: one missing difference, no empty extra one.
+    let (removed, lines) = judged(text.replace("\"~/.ssh\" = \"deny\"\n", ""));
+    assert_eq!(
+        removed,
+        [row(
+            "permissions.twsrt.filesystem.\"~/.ssh\"",
+            Missing,
+            "deny",
+            None,
+            Widening
+        )]
+    );
+    assert_eq!(lines, profile_lines);
+    let (tightened, _) = judged(text.replace(
         "approval_policy = \"on-request\"",
         "approval_policy = \"untrusted\"",
     ));
-    assert!(
-        tightened.iter().all(|d| d.3 == Narrowing) && tightened.len() == 2,
-        "{tightened:?}"
+    assert_eq!(
+        tightened,
+        [row(
+            "approval_policy",
+            Extra,
+            "untrusted",
+            Some("on-request"),
+            Narrowing
+        )]
     );
-    let elsewhere = judged(text.replace(
+    let (elsewhere, _) = judged(text.replace(
         "default_permissions = \"twsrt\"",
         "default_permissions = \"mine\"",
     ));
+    assert_eq!(
+        elsewhere,
+        [row(
+            "default_permissions",
+            Extra,
+            "mine",
+            Some("twsrt"),
+            Widening
+        )]
+    );
     assert!(
-        elsewhere.iter().all(|d| d.3 == Widening) && elsewhere.len() == 2,
-        "{elsewhere:?}"
+        [&loosened, &removed, &tightened, &elsewhere]
+            .iter()
+            .all(|rows| rows.iter().all(|r| !r.2.is_empty())),
+        "an empty entry"
+    );
+}
+
+#[test]
+fn a_rules_file_drifts_rule_by_rule_named_by_pattern() {
+    use crate::drift::Direction::{self, Narrowing, Widening};
+    use crate::drift::Side::{self, Extra, Missing};
+    let f = Fixture::case("merge");
+    f.apply();
+    let rules = f.path(".codex/rules/twsrt.rules");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let judged = |edited: String| {
+        std::fs::write(&rules, edited).unwrap();
+        let found = f.diff().0.unwrap();
+        let AgentDiff::Listed { differences, .. } = &found else {
+            panic!("listed expected: {found:?}");
+        };
+        let rows: Vec<(String, Side, String, Direction)> = differences
+            .iter()
+            .cloned()
+            .map(|d| (d.section, d.side, d.entry, d.direction))
+            .collect();
+        let entry = format!("rules:{}", rules.display());
+        assert_eq!(found.texts(), Some((vec![entry.clone()], vec![entry])));
+        rows
+    };
+    let rule =
+        |side, entry: &str, direction| ("rules".to_string(), side, entry.to_string(), direction);
+    let start = text.find("prefix_rule(").unwrap();
+    assert_eq!(
+        judged(text[..start].to_string()),
+        [rule(Missing, "[\"rm\"]", Widening)]
+    );
+    let allow = "\nprefix_rule(\n    pattern = [\"curl\"],\n    decision = \"allow\",\n)\n";
+    let forbid = "\nprefix_rule(\n    pattern = [\"dd\"],\n    decision = \"forbidden\",\n)\n";
+    assert_eq!(
+        judged(format!("{text}{allow}{forbid}")),
+        [
+            rule(Extra, "[\"curl\"]", Widening),
+            rule(Extra, "[\"dd\"]", Narrowing)
+        ]
+    );
+    assert_eq!(
+        judged(text.replace("\"forbidden\"", "\"allow\"")),
+        [rule(Extra, "[\"rm\"] (edited)", Widening)]
+    );
+    assert_eq!(
+        judged(format!("{text}# a note\n")),
+        [rule(Extra, "(comments or layout)", Narrowing)]
     );
 }

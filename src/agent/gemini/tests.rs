@@ -476,7 +476,7 @@ fn drift_of(edit: impl Fn(&str) -> String) -> Vec<(Side, Direction, String)> {
             .into_iter()
             .map(|d| (d.side, d.direction, d.shown))
             .collect(),
-        AgentDiff::TargetMissing(m) => panic!("{m}"),
+        other => panic!("{other:?}"),
     }
 }
 

@@ -156,7 +156,10 @@ fn other_widening(d: &Difference) -> bool {
 fn setting(d: &Difference) -> Probe {
     Probe {
         section: Section::Settings,
-        rule: format!("{}: {}", d.section, d.entry),
+        rule: match &d.policy {
+            Some(policy) => format!("{}: {} instead of {policy}", d.section, d.entry),
+            None => format!("{}: {}", d.section, d.entry),
+        },
         expect: Expect::Deny,
         action: Err("not a rule to probe".into()),
         drift: Some(d.side),
@@ -544,9 +547,8 @@ mod tests {
                 "net-allow pastebin.com extra runs=false".into(),
                 "net-deny evil.com missing runs=false".into(),
                 "net-deny example.com (not allowlisted) held runs=true".into(),
-                format!("settings filesystem.denyread: [\"{home}/.aws\"] extra runs=false"),
-                "settings network.allowLocalBinding: false missing runs=false".into(),
-                "settings network.allowLocalBinding: true extra runs=false".into(),
+                format!("settings filesystem.denyread: {home}/.aws extra runs=false"),
+                "settings network.allowLocalBinding: true instead of false extra runs=false".into(),
             ],
         );
         // A section flag keeps its own rows, and nothing else.

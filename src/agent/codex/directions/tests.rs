@@ -20,7 +20,7 @@ fn a_filesystem_deny_turned_into_read_or_write_widens() {
         );
         assert_eq!(
             (direction, paths),
-            (Widening, vec!["filesystem.~/.ssh".into()])
+            (Widening, vec!["filesystem.\"~/.ssh\"".into()])
         );
     }
     // Tighter than the policy, or a deny dropped.
@@ -144,17 +144,27 @@ fn owned_keys_default_permissions_elsewhere_and_looser_approvals_widen() {
 }
 
 #[test]
-fn a_rules_file_missing_a_block_widens_and_one_with_extra_blocks_narrows() {
-    let expected = "# header\n\nprefix_rule(pattern=[\"rm\"])\n\nprefix_rule(pattern=[\"sudo\"])\n";
+fn a_rules_file_is_read_rule_by_rule_and_named_by_pattern() {
+    let text = "# header\n\nprefix_rule(\n    pattern = [\"rm\", \"-rf\"],\n    \
+                decision = \"forbidden\",\n)\nprefix_rule(\n    pattern = [\"dd\"],\n    \
+                # note\n    decision = \"allow\",\n)\n";
+    let found = rules(text);
+    let names: Vec<&str> = found.iter().map(|r| r.name.as_str()).collect();
+    // No blank line between two rules still makes two; a comment inside a
+    // rule is not part of its text.
+    assert_eq!(names, ["[\"rm\", \"-rf\"]", "[\"dd\"]"]);
     assert_eq!(
-        rules(expected, "# header\n\nprefix_rule(pattern=[\"rm\"])\n"),
-        Widening
+        found[1].text,
+        "prefix_rule(\n    pattern = [\"dd\"],\n    decision = \"allow\",\n)"
     );
-    let more = format!("{expected}\nprefix_rule(pattern=[\"dd\"])\n");
-    assert_eq!(rules(expected, &more), Narrowing);
-    // Comments changed only: every rule is still there.
-    assert_eq!(
-        rules(expected, &expected.replace("# header", "# edited")),
-        Narrowing
-    );
+    // Text before the first rule is read as a rule of its own.
+    let loose = rules("x = 1\nprefix_rule(\n  pattern = [\"y\"],\n)\n");
+    let names: Vec<&str> = loose.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["x = 1", "[\"y\"]"]);
+    // Only a rule that forbids or prompts narrows when it is extra.
+    assert_eq!(extra_rule(&found[0]), Narrowing);
+    assert_eq!(extra_rule(&found[1]), Widening);
+    assert_eq!(extra_rule(&loose[0]), Widening);
+    let prompt = rules("prefix_rule(\n  pattern = [\"x\"],\n  decision = \"prompt\",\n)\n");
+    assert_eq!(extra_rule(&prompt[0]), Narrowing);
 }
