@@ -76,8 +76,10 @@ fn a_file_under_a_denied_directory_is_denied_by_the_directory_rule() {
         row(&doc, "srt", "srt", "write"),
         deny("~/.ssh", "srt/base.jsonc:3 (denyRead)")
     );
+    // Copilot's flags have no path rule, and an allowWrite makes twsrt
+    // write `--allow-tool` for its file tools: they decide.
     let copilot = row(&doc, "flags", "copilot", "read");
-    assert_eq!(copilot.0, "not covered");
+    assert_eq!(copilot.0, "allow");
     let notes: Vec<&str> = doc["rows"]
         .as_array()
         .unwrap()
@@ -85,7 +87,13 @@ fn a_file_under_a_denied_directory_is_denied_by_the_directory_rule() {
         .filter(|r| r["agent"] == "copilot")
         .map(|r| r["note"].as_str().unwrap())
         .collect();
-    assert_eq!(notes, ["no app-layer rule", "no app-layer rule"]);
+    assert_eq!(
+        notes,
+        [
+            "--allow-tool 'read': no path rule stops it",
+            "--allow-tool 'edit': no path rule stops it"
+        ]
+    );
     // Every layer, for read and then for write.
     assert_eq!(doc["rows"].as_array().unwrap().len(), 12);
 }
@@ -197,7 +205,19 @@ fn a_command_no_rule_covers_is_not_covered_anywhere() {
         .iter()
         .map(|r| r["decision"].as_str().unwrap())
         .collect();
-    assert_eq!(decisions, ["not covered"; 6]);
+    // Only Copilot decides: its `--allow-tool 'shell'` lets through what
+    // no `--deny-tool` stops.
+    assert_eq!(
+        decisions,
+        [
+            "not covered",
+            "not covered",
+            "not covered",
+            "not covered",
+            "not covered",
+            "allow"
+        ]
+    );
     // "rm" covers "rm x" but not "rmdir x".
     let doc = explain(policy(), &["--command", "rmdir x"]);
     assert_eq!(
@@ -214,11 +234,11 @@ fn the_table_lists_every_layer_with_its_rule_and_source() {
             "explain evil.com\n\
              LAYER        AGENT    ACCESS   DECISION     RULE      SOURCE            NOTE\n\
              srt          srt      network  deny         evil.com  srt/base.jsonc:9\n\
-             permissions  claude   network  deny         evil.com  srt/base.jsonc:9  WebFetch(domain:...) rule\n\
+             permissions  claude   network  deny         evil.com  srt/base.jsonc:9  permissions entry WebFetch(domain:evil.com)\n\
              sandbox      claude   network  not covered  -         -                 the Claude sandbox is off in this mode (sandbox.enabled)\n\
              profile      codex    network  deny         evil.com  srt/base.jsonc:9  enforced only with Codex's network_proxy feature\n\
              rules        codex    network  not covered  -         -                 execution rules only match commands\n\
-             flags        copilot  network  deny         evil.com  srt/base.jsonc:9  --allow-url / --deny-url\n",
+             flags        copilot  network  deny         evil.com  srt/base.jsonc:9  --deny-url 'evil.com'\n",
         )
         .unchanged()
         .run();
@@ -335,4 +355,89 @@ fn the_gemini_row_appears_only_when_a_gemini_policy_is_compiled() {
     assert_eq!(row(&doc, "policy", "gemini", "command").0, "allow", "{doc}");
     let doc = explain(gemini(), &["--yolo", "--command", "rm -rf x"]);
     assert_eq!(row(&doc, "policy", "gemini", "command").0, "deny", "{doc}");
+}
+
+/// The Claude and Copilot rows are decided on what `generate` renders for
+/// the mode: an entry a row names is in the rendered document, and a rule
+/// the mode does not write decides nothing.
+#[test]
+fn the_agent_rows_agree_with_what_generate_renders_for_the_mode() {
+    let generated = |yolo: bool| {
+        let mut args = vec!["generate", "claude"];
+        if yolo {
+            args.push("--yolo");
+        }
+        policy()
+            .targets()
+            .args(&args)
+            .any_stdout()
+            .any_stderr()
+            .run()
+            .stdout
+    };
+    let (full, yolo) = (generated(false), generated(true));
+    assert!(full.contains("\"Bash(git push *)\""), "{full}");
+    assert!(!yolo.contains("\"ask\""), "{yolo}");
+    // Full mode: the ask entry decides, and the row names it.
+    let doc = explain(policy(), &["--command", "git push origin"]);
+    assert_eq!(
+        row(&doc, "permissions", "claude", "command"),
+        ("ask".into(), json!("git push"), json!("bash/base.jsonc:2"))
+    );
+    let note = |doc: &Value, layer: &str, agent: &str| -> String {
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["layer"] == layer && r["agent"] == agent)
+            .map(|r| r["note"].as_str().unwrap_or_default().to_string())
+            .unwrap()
+    };
+    assert_eq!(
+        note(&doc, "permissions", "claude"),
+        "permissions entry Bash(git push *)"
+    );
+    // Yolo: the settings file has no ask list, so nothing asks.
+    let doc = explain(policy(), &["--yolo", "--command", "git push origin"]);
+    assert_eq!(
+        row(&doc, "permissions", "claude", "command").0,
+        "not covered",
+        "{doc}"
+    );
+    // A deny the compile adds (the policy files) shows by itself.
+    let doc = explain(policy(), &["~/.config/twsrt/config.toml"]);
+    let (decision, rule, source) = row(&doc, "permissions", "claude", "write");
+    assert_eq!(
+        (decision.as_str(), rule, source),
+        ("deny", json!("~/.config/twsrt/config.toml"), Value::Null)
+    );
+    assert!(
+        full.contains("\"Edit(~/.config/twsrt/config.toml)\""),
+        "{full}"
+    );
+    // Every entry a Claude row names is in the rendered file.
+    for (query, yolo_mode) in [
+        ("~/.ssh/id_ed25519", false),
+        ("~/work/app/.env", true),
+        ("evil.com", false),
+        ("api.example.org", true),
+    ] {
+        let mut args = vec![query];
+        if yolo_mode {
+            args.insert(0, "--yolo");
+        }
+        let doc = explain(policy(), &args);
+        let rendered = if yolo_mode { &yolo } else { &full };
+        for r in doc["rows"].as_array().unwrap() {
+            if let Some(entry) = r["note"]
+                .as_str()
+                .and_then(|n| n.strip_prefix("permissions entry "))
+            {
+                assert!(
+                    rendered.contains(&format!("\"{entry}\"")),
+                    "{entry} not in\n{rendered}"
+                );
+            }
+        }
+    }
 }

@@ -1,9 +1,12 @@
 //! `twsrt explain`: for one path, domain or command, what every layer the
 //! policy compiles to decides (deny, ask, allow, not covered), the rule
-//! that decides it and the fragment line it came from. The decisions come
-//! from [`crate::drift::access`], the model the diff directions read.
+//! that decides it and the fragment line it came from. Claude's and
+//! Copilot's rows are decided on the documents `generate` renders for the
+//! mode ([`rendered`]); the others on [`crate::drift::access`], the model
+//! the diff directions read.
 
 mod layers;
+mod rendered;
 mod source;
 
 use std::path::PathBuf;
@@ -73,10 +76,8 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
     };
     let (shown, query) = classify(args, &places)?;
     let srt = compiled.srt();
-    let enabled = config
-        .overrides(args.yolo)
-        .get("enabled")
-        .or_else(|| srt.get("enabled"));
+    let ctx = crate::agent::Ctx::new(&config, &compiled, args.yolo);
+    let rendered = rendered::Rendered::of(&ctx)?;
     let hook_policy = config
         .targets
         .flag("claude_hook")
@@ -85,7 +86,7 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
         srt,
         bash: compiled.document(SourceKind::Bash),
         places,
-        claude_sandbox: enabled == Some(&Value::Bool(true)),
+        rendered: &rendered,
         yolo: args.yolo,
         hook: hook_policy.as_ref(),
         gemini: config.targets.contains("gemini_policy"),

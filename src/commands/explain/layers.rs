@@ -1,5 +1,8 @@
-//! The layers one access meets, each deciding it from the derived model
-//! ([`crate::drift::access`]) the way that layer enforces it.
+//! The layers one access meets. srt and the Codex and Gemini layers are
+//! decided from the derived model ([`crate::drift::access`]) the way that
+//! layer enforces it; Claude's permissions and sandbox switch and Copilot's
+//! flags on the documents the renderers produce for the mode
+//! ([`super::rendered`]), so they say what `generate` writes.
 //!
 //! The Claude guard hook (`twsrt hook claude`) is decided by the hook's own
 //! decision function on the event Claude Code would send for the access, so
@@ -11,6 +14,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::rendered::{self, Rendered};
 use crate::drift::access::{self, Decision, Places, Verdict, bash_command, covered_by, domain_in};
 use crate::hook;
 
@@ -58,9 +62,8 @@ pub struct Model<'a> {
     pub srt: &'a Value,
     pub bash: &'a Value,
     pub places: Places<'a>,
-    /// Whether the Claude sandbox is on in this mode (srt's `enabled`
-    /// after the mode's sandbox_overrides).
-    pub claude_sandbox: bool,
+    /// What the renderers produce for the mode.
+    pub rendered: &'a Rendered,
     pub yolo: bool,
     /// The guard hook's policy, when config.toml installs the hook.
     pub hook: Option<&'a hook::Policy>,
@@ -132,35 +135,16 @@ fn srt(m: &Model, s: &Subject) -> Decision {
 }
 
 fn claude_permissions(m: &Model, s: &Subject) -> Decision {
-    let fs = |keys: &[&str], p: &Path| covered_by(m.srt, "filesystem", keys, p, &m.places);
     match s {
-        Subject::Write(p) => {
-            if let Some(rule) = fs(&["denyWrite", "denyRead"], p) {
-                Decision::rule(Verdict::Deny, rule, Some("Edit(...) deny rule"))
-            } else if let Some(rule) = fs(&["allowWrite"], p) {
-                Decision::rule(Verdict::Allow, rule, Some("Edit(...) allow rule"))
-            } else {
-                not_covered("no Edit rule: Claude asks")
-            }
-        }
-        Subject::Read(p) => match fs(&["denyRead"], p) {
-            Some(rule) => Decision::rule(Verdict::Deny, rule, Some("Read(...) deny rule")),
-            None => not_covered("no Read rule"),
-        },
-        Subject::Domain(d) => network_lists(m, d, "WebFetch(domain:...) rule", true),
-        Subject::Command(c) => {
-            let decision = bash_command(m.bash, c);
-            if decision.verdict == Verdict::Allow {
-                // twsrt writes no Bash allow rule for Claude.
-                return not_covered("bash allow rules are not written for Claude");
-            }
-            decision
-        }
+        Subject::Write(p) => rendered::claude_path(m.rendered, p, true, &m.places),
+        Subject::Read(p) => rendered::claude_path(m.rendered, p, false, &m.places),
+        Subject::Domain(d) => rendered::claude_domain(m.rendered, d),
+        Subject::Command(c) => rendered::claude_command(m.rendered, c),
     }
 }
 
 fn claude_sandbox(m: &Model, s: &Subject) -> Decision {
-    if !m.claude_sandbox {
+    if !m.rendered.claude_sandbox_on() {
         return not_covered("the Claude sandbox is off in this mode (sandbox.enabled)");
     }
     match s {
@@ -252,30 +236,12 @@ fn codex_rules(m: &Model, s: &Subject) -> Decision {
 }
 
 fn copilot_flags(m: &Model, s: &Subject) -> Decision {
-    let decision = match s {
-        Subject::Read(_) | Subject::Write(_) => return not_covered("no app-layer rule"),
-        Subject::Domain(d) => network_lists(m, d, "--allow-url / --deny-url", !m.yolo),
-        Subject::Command(c) => {
-            let mut decision = bash_command(m.bash, c);
-            match decision.verdict {
-                Verdict::Deny => decision,
-                Verdict::Ask if !m.yolo => {
-                    decision.verdict = Verdict::Deny;
-                    decision.note = Some("no ask tier: the ask rule is a --deny-tool".into());
-                    decision
-                }
-                _ => not_covered("no --deny-tool flag covers it"),
-            }
-        }
-    };
-    if m.yolo && decision.verdict == Verdict::NotCovered {
-        // --yolo lets through whatever no --deny-* flag stops.
-        return Decision::default(
-            Verdict::Allow,
-            Some("--yolo allows what no --deny-* flag stops"),
-        );
+    match s {
+        Subject::Read(_) => rendered::copilot_path(m.rendered, false),
+        Subject::Write(_) => rendered::copilot_path(m.rendered, true),
+        Subject::Domain(d) => rendered::copilot_domain(m.rendered, d),
+        Subject::Command(c) => rendered::copilot_command(m.rendered, c, m.bash),
     }
-    decision
 }
 
 /// Gemini CLI's policy file, as the Gemini agent compiles it: deny rules on
