@@ -441,3 +441,58 @@ fn the_agent_rows_agree_with_what_generate_renders_for_the_mode() {
         }
     }
 }
+
+/// Codex's rows read the profile and rules `generate codex` renders: a
+/// `**/.env` deny is written under `":workspace_roots"`, so it holds inside
+/// the workspace roots only; a policy file is a `read` entry, so it cannot
+/// be written; a rule matches by its `pattern`.
+#[test]
+fn the_codex_rows_read_the_rendered_profile_and_rules() {
+    let inside = explain(policy(), &["~/work/app/.env"]);
+    assert_eq!(
+        row(&inside, "profile", "codex", "read"),
+        deny("**/.env", "srt/base.jsonc:4")
+    );
+    let outside = explain(policy(), &["~/elsewhere/.env"]);
+    assert_eq!(row(&outside, "profile", "codex", "read").0, "allow");
+    let config = explain(policy(), &["~/.config/twsrt/config.toml"]);
+    assert_eq!(
+        row(&config, "profile", "codex", "write"),
+        (
+            "deny".into(),
+            json!("~/.config/twsrt/config.toml"),
+            Value::Null
+        )
+    );
+    assert_eq!(row(&config, "profile", "codex", "read").0, "allow");
+    let doc = explain(policy(), &["--command", "rm -rf /"]);
+    assert_eq!(
+        row(&doc, "rules", "codex", "command"),
+        deny("rm", "bash/base.jsonc:3")
+    );
+}
+
+/// A policy Codex gets no profile for says so in its rows, and explain
+/// still answers for every other layer.
+#[test]
+fn a_policy_codex_refuses_gives_no_codex_decision() {
+    let t = Test::with_policy()
+        .file(
+            SRT_FRAGMENT,
+            POLICY.replacen('{', "{\"enabled\": false,", 1),
+        )
+        .file(BASH_FRAGMENT, BASH);
+    let doc = explain(t, &["~/.ssh/id_rsa"]);
+    let (decision, _, _) = row(&doc, "profile", "codex", "read");
+    assert_eq!(decision, "not covered", "{doc}");
+    let note = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["agent"] == "codex" && r["layer"] == "profile")
+        .and_then(|r| r["note"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    assert!(note.starts_with("Codex gets no profile: "), "{note}");
+    assert_eq!(row(&doc, "srt", "srt", "read").0, "deny");
+}

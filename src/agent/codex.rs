@@ -61,6 +61,19 @@ fn render_config(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<Stri
     Ok(render::fragment(&profile))
 }
 
+/// What `generate codex` renders for `ctx`'s mode, for `explain`: the
+/// managed config fragment and the rules text (rendered whether or not
+/// `codex_rules` is set).
+pub fn rendered(ctx: &Ctx) -> Result<(String, String)> {
+    let fragment = render_config(ctx, &home_dir(), &mut Vec::new())?;
+    let deny = ctx
+        .rules()
+        .iter()
+        .filter(|r| r.is(Scope::Execute, Action::Deny))
+        .map(|r| r.pattern);
+    Ok((fragment, render::rules_file(deny)?))
+}
+
 /// Fuzzing entry point (`fuzz/`), not a stable API: the managed config.toml
 /// fragment rendered for `ctx`.
 #[doc(hidden)]

@@ -7,6 +7,7 @@
 
 mod layers;
 mod rendered;
+mod rendered_codex;
 mod source;
 
 use std::path::PathBuf;
@@ -78,6 +79,7 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
     let srt = compiled.srt();
     let ctx = crate::agent::Ctx::new(&config, &compiled, args.yolo);
     let rendered = rendered::Rendered::of(&ctx)?;
+    let codex = rendered_codex::Codex::of(&ctx);
     let hook_policy = config
         .targets
         .flag("claude_hook")
@@ -87,6 +89,7 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
         bash: compiled.document(SourceKind::Bash),
         places,
         rendered: &rendered,
+        codex: &codex,
         yolo: args.yolo,
         hook: hook_policy.as_ref(),
         gemini: config.targets.contains("gemini_policy"),

@@ -1,8 +1,9 @@
-//! The layers one access meets. srt and the Codex and Gemini layers are
-//! decided from the derived model ([`crate::drift::access`]) the way that
-//! layer enforces it; Claude's permissions and sandbox switch and Copilot's
-//! flags on the documents the renderers produce for the mode
-//! ([`super::rendered`]), so they say what `generate` writes.
+//! The layers one access meets. srt, the Claude sandbox's lists and Gemini
+//! are decided from the derived model ([`crate::drift::access`]) the way
+//! that layer enforces it; Claude's permissions and sandbox switch,
+//! Copilot's flags and Codex's profile and rules on the documents the
+//! renderers produce for the mode ([`super::rendered`],
+//! [`super::rendered_codex`]), so they say what `generate` writes.
 //!
 //! The Claude guard hook (`twsrt hook claude`) is decided by the hook's own
 //! decision function on the event Claude Code would send for the access, so
@@ -15,6 +16,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::rendered::{self, Rendered};
+use super::rendered_codex::{self, Codex};
 use crate::drift::access::{self, Decision, Places, Verdict, bash_command, covered_by, domain_in};
 use crate::hook;
 
@@ -64,6 +66,7 @@ pub struct Model<'a> {
     pub places: Places<'a>,
     /// What the renderers produce for the mode.
     pub rendered: &'a Rendered,
+    pub codex: &'a Codex,
     pub yolo: bool,
     /// The guard hook's policy, when config.toml installs the hook.
     pub hook: Option<&'a hook::Policy>,
@@ -189,36 +192,10 @@ fn claude_hook(m: &Model, s: &Subject) -> Decision {
 }
 
 fn codex_profile(m: &Model, s: &Subject) -> Decision {
-    let fs = |keys: &[&str], p: &Path| covered_by(m.srt, "filesystem", keys, p, &m.places);
     match s {
-        Subject::Write(p) => {
-            if let Some(rule) = fs(&["denyRead", "denyWrite"], p) {
-                Decision::rule(Verdict::Deny, rule, None)
-            } else if let Some(rule) = fs(&["allowWrite"], p) {
-                Decision::rule(Verdict::Allow, rule, Some("a workspace root"))
-            } else {
-                Decision::default(Verdict::Deny, Some("outside the workspace roots"))
-            }
-        }
-        Subject::Read(p) => {
-            if let Some(rule) = fs(&["denyRead"], p) {
-                return Decision::rule(Verdict::Deny, rule, None);
-            }
-            match fs(&["denyWrite"], p).filter(|(_, r)| access::is_glob(r)) {
-                Some(rule) => Decision::rule(
-                    Verdict::Deny,
-                    rule,
-                    Some("a denyWrite glob is compiled as deny, which blocks reading too"),
-                ),
-                None => Decision::default(Verdict::Allow, Some("no filesystem entry")),
-            }
-        }
-        Subject::Domain(d) => network_lists(
-            m,
-            d,
-            "enforced only with Codex's network_proxy feature",
-            true,
-        ),
+        Subject::Write(p) => rendered_codex::profile_path(m.codex, m.srt, p, true, &m.places),
+        Subject::Read(p) => rendered_codex::profile_path(m.codex, m.srt, p, false, &m.places),
+        Subject::Domain(d) => rendered_codex::profile_domain(m.codex, d),
         Subject::Command(_) => not_covered("the profile does not pick commands"),
     }
 }
@@ -227,12 +204,7 @@ fn codex_rules(m: &Model, s: &Subject) -> Decision {
     let Subject::Command(c) = s else {
         return not_covered("execution rules only match commands");
     };
-    let mut decision = bash_command(m.bash, c);
-    if decision.verdict != Verdict::Deny {
-        return not_covered("only bash deny rules become Codex rules");
-    }
-    decision.note = Some("consulted only for commands run outside the sandbox".into());
-    decision
+    rendered_codex::rules_command(m.codex, c)
 }
 
 fn copilot_flags(m: &Model, s: &Subject) -> Decision {
@@ -278,19 +250,6 @@ fn gemini_policy(m: &Model, s: &Subject) -> Decision {
         Some(decision) => decision,
         None if m.yolo => Decision::default(Verdict::Allow, Some("yolo runs what no rule stops")),
         None => not_covered("no rule: Gemini asks"),
-    }
-}
-
-/// An app layer holding the domain lists as its own rules: a denied
-/// domain first, then (when `allows`) an allowed one.
-fn network_lists(m: &Model, domain: &str, note: &str, allows: bool) -> Decision {
-    let rule = |key: &str| domain_in(m.srt, key, domain).map(|r| (format!("network.{key}"), r));
-    if let Some(rule) = rule("deniedDomains") {
-        return Decision::rule(Verdict::Deny, rule, Some(note));
-    }
-    match rule("allowedDomains").filter(|_| allows) {
-        Some(rule) => Decision::rule(Verdict::Allow, rule, Some(note)),
-        None => not_covered("no rule for this domain"),
     }
 }
 

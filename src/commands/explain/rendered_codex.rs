@@ -1,0 +1,211 @@
+//! Codex's rows decided on what `generate codex` renders for the mode: the
+//! `[permissions.twsrt]` profile (its `filesystem` entries, the globs under
+//! `":workspace_roots"`, `workspace_roots`, `network.domains`) and the
+//! `.rules` file's `prefix_rule` patterns.
+//!
+//! How the profile decides, as twsrt compiles for it: a `deny` entry covering
+//! the path blocks reading and writing, a `read` entry writing; a glob under
+//! `":workspace_roots"` applies inside each workspace root; writes are
+//! allowed under a `write` entry or a workspace root, nowhere else; reads
+//! everywhere no `deny` covers.
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::agent::Ctx;
+use crate::drift::access::{Decision, Places, Verdict, domain_matches, path_matches};
+
+/// The rendered profile and rules, or why Codex gets none for this policy.
+pub struct Codex {
+    rendered: Result<(Value, Vec<Pattern>), String>,
+}
+
+impl Codex {
+    pub fn of(ctx: &Ctx) -> Self {
+        let rendered = crate::agent::codex::rendered(ctx)
+            .map_err(|e| e.to_string())
+            .map(|(fragment, rules)| (profile(&fragment), patterns(&rules)));
+        Codex { rendered }
+    }
+}
+
+/// `[permissions.twsrt]` of the fragment as JSON (`null` if it has none).
+fn profile(fragment: &str) -> Value {
+    let Ok(doc) = fragment.parse::<toml_edit::DocumentMut>() else {
+        return Value::Null;
+    };
+    doc.get("permissions")
+        .and_then(|p| p.get("twsrt"))
+        .and_then(crate::tomltext::toml_to_json)
+        .unwrap_or(Value::Null)
+}
+
+/// One `prefix_rule`: its `pattern` words and the bash rule it was written
+/// from (its `match` example).
+struct Pattern {
+    words: Vec<String>,
+    rule: String,
+}
+
+/// Each `prefix_rule` of the rules text.
+fn patterns(rules: &str) -> Vec<Pattern> {
+    let list = |line: &str, key: &str| -> Option<Vec<String>> {
+        let text = line.trim().strip_prefix(key)?;
+        serde_json::from_str(text.trim_end_matches(',')).ok()
+    };
+    let mut out = Vec::new();
+    let mut words = None;
+    for line in rules.lines() {
+        if let Some(found) = list(line, "pattern = ") {
+            words = Some(found);
+        } else if let Some(examples) = list(line, "match = ")
+            && let Some(w) = words.take()
+        {
+            let rule = examples.first().cloned().unwrap_or_else(|| w.join(" "));
+            out.push(Pattern { words: w, rule });
+        }
+    }
+    out
+}
+
+static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+
+fn table<'a>(v: &'a Value, key: &str) -> &'a Map<String, Value> {
+    v.get(key).and_then(Value::as_object).unwrap_or(&EMPTY)
+}
+
+/// Which srt list of the policy holds `rule` (for its fragment line).
+fn srt_list(srt: &Value, rule: &str, keys: &[&str]) -> String {
+    let holds = |key: &str| {
+        srt.pointer(&format!("/filesystem/{key}"))
+            .and_then(Value::as_array)
+            .is_some_and(|l| l.iter().any(|v| v == rule))
+    };
+    let key = keys.iter().find(|k| holds(k)).unwrap_or(&keys[0]);
+    format!("filesystem.{key}")
+}
+
+/// The entries covering `path`: (pattern as the profile spells it, access),
+/// the most specific (longest) first.
+fn covering<'a>(profile: &'a Value, path: &Path, places: &Places) -> Vec<(String, &'a str)> {
+    let filesystem = table(profile, "filesystem");
+    let roots: Vec<&String> = table(profile, "workspace_roots").keys().collect();
+    let mut found: Vec<(String, &str)> = Vec::new();
+    for (key, access) in filesystem {
+        match access {
+            Value::String(access) if path_matches(key, path, places) => {
+                found.push((key.clone(), access));
+            }
+            Value::Object(inside) if key == ":workspace_roots" => {
+                for (glob, access) in inside {
+                    let Some(access) = access.as_str() else {
+                        continue;
+                    };
+                    let under_a_root = roots.iter().any(|root| {
+                        let full = format!("{}/{glob}", root.trim_end_matches('/'));
+                        path_matches(&full, path, places)
+                    });
+                    if under_a_root {
+                        found.push((glob.clone(), access));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    found.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
+    found
+}
+
+fn no_profile(why: &str) -> Decision {
+    Decision::default(
+        Verdict::NotCovered,
+        Some(&format!("Codex gets no profile: {why}")),
+    )
+}
+
+/// The profile's decision for reading or writing `path`.
+pub fn profile_path(c: &Codex, srt: &Value, path: &Path, write: bool, places: &Places) -> Decision {
+    let profile = match &c.rendered {
+        Ok((profile, _)) => profile,
+        Err(why) => return no_profile(why),
+    };
+    let found = covering(profile, path, places);
+    let blocking: &[&str] = if write { &["deny", "read"] } else { &["deny"] };
+    if let Some((rule, access)) = found.iter().find(|(_, a)| blocking.contains(a)) {
+        let list = srt_list(srt, rule, &["denyRead", "denyWrite"]);
+        let note = format!("profile entry \"{rule}\" = \"{access}\"");
+        return Decision::rule(Verdict::Deny, (list, rule.clone()), Some(&note));
+    }
+    if !write {
+        return Decision::default(Verdict::Allow, Some("no deny entry covers it"));
+    }
+    if let Some((rule, _)) = found.iter().find(|(_, a)| *a == "write") {
+        let list = srt_list(srt, rule, &["allowWrite"]);
+        let note = format!("profile entry \"{rule}\" = \"write\"");
+        return Decision::rule(Verdict::Allow, (list, rule.clone()), Some(&note));
+    }
+    let root = table(profile, "workspace_roots")
+        .keys()
+        .filter(|root| path_matches(root, path, places))
+        .max_by_key(|root| root.len());
+    match root {
+        Some(root) => Decision::rule(
+            Verdict::Allow,
+            ("filesystem.allowWrite".into(), root.clone()),
+            Some("a workspace root"),
+        ),
+        None => Decision::default(Verdict::Deny, Some("outside the workspace roots")),
+    }
+}
+
+/// The profile's `network.domains` for `domain`: a deny first.
+pub fn profile_domain(c: &Codex, domain: &str) -> Decision {
+    let profile = match &c.rendered {
+        Ok((profile, _)) => profile,
+        Err(why) => return no_profile(why),
+    };
+    let domains = profile
+        .get("network")
+        .map(|n| table(n, "domains"))
+        .unwrap_or(&EMPTY);
+    let note = "enforced only with Codex's network_proxy feature";
+    for (access, verdict, list) in [
+        ("deny", Verdict::Deny, "network.deniedDomains"),
+        ("allow", Verdict::Allow, "network.allowedDomains"),
+    ] {
+        let found = domains
+            .iter()
+            .find(|(pattern, a)| a.as_str() == Some(access) && domain_matches(pattern, domain));
+        if let Some((pattern, _)) = found {
+            return Decision::rule(verdict, (list.into(), pattern.clone()), Some(note));
+        }
+    }
+    Decision::default(Verdict::NotCovered, Some("no rule for this domain"))
+}
+
+/// The rules file's `forbidden` patterns for `command`, the longest first.
+pub fn rules_command(c: &Codex, command: &str) -> Decision {
+    let patterns = match &c.rendered {
+        Ok((_, patterns)) => patterns,
+        Err(why) => return no_profile(why),
+    };
+    let words = crate::shellwords::split(command)
+        .unwrap_or_else(|_| command.split_whitespace().map(str::to_string).collect());
+    let found = patterns
+        .iter()
+        .filter(|p| !p.words.is_empty() && words.starts_with(&p.words))
+        .max_by_key(|p| p.words.len());
+    match found {
+        Some(p) => Decision::rule(
+            Verdict::Deny,
+            ("deny".into(), p.rule.clone()),
+            Some("consulted only for commands run outside the sandbox"),
+        ),
+        None => Decision::default(
+            Verdict::NotCovered,
+            Some("no prefix_rule matches (only bash deny rules become Codex rules)"),
+        ),
+    }
+}
