@@ -6,6 +6,7 @@
 //! points the `settings.json` anchor at it ([`anchor`]); `diff` compares
 //! sets of entries ([`diff`]).
 
+mod adoption;
 mod anchor;
 mod deny_path;
 mod diff;
@@ -119,7 +120,12 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     let layout = anchor::layout(
         anchor::target_path(ctx.config, ctx.yolo),
         anchor::anchor_path(ctx.config),
+        &anchor::mode_files(ctx.config),
+        ctx.config.claude_sync.is_some(),
     )?;
+    if let Some(file) = &layout.foreign {
+        plan.note(adopted_note(&layout, file));
+    }
     // The preview shows the generated settings, not the merged file. A new
     // target is exactly that text, so it is printed once and not built as a
     // document first (`write_preview` equals `to_pretty(render())`, a test
@@ -127,7 +133,9 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     let generated_text = preview(ctx, home);
     let merged = match sync::base(ctx.config, &layout, plan)? {
         Some(doc) => {
-            let merged = merge::merge(doc, &generate(ctx, home), &layout.base)?;
+            let generated = generate(ctx, home);
+            keep_foreign_entries(ctx, home, &layout, &doc, &generated, plan)?;
+            let merged = merge::merge(doc, &generated, &layout.base)?;
             Some(to_pretty(&Value::Object(merged)) + "\n")
         }
         None => None,
@@ -149,6 +157,63 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     }
     if let Some((link, value)) = layout.symlink {
         plan.symlink(link, value);
+    }
+    Ok(())
+}
+
+/// The `Info:` line of a `settings.json` that links to the user's own file.
+fn adopted_note(layout: &anchor::Layout, file: &Path) -> String {
+    let anchor = layout
+        .symlink
+        .as_ref()
+        .map(|(a, _)| a.display().to_string());
+    let what = if layout.migrate_from.is_some() {
+        "its settings move into"
+    } else {
+        "[claude_sync] copies its settings into"
+    };
+    format!(
+        "{} links to {}, which twsrt does not write: {what} {} and the link is repointed \
+         there ({} itself is left as it is)",
+        anchor.unwrap_or_default(),
+        file.display(),
+        layout.target.display(),
+        file.display()
+    )
+}
+
+/// Refuse a merge that drops deny or ask entries twsrt did not write, from
+/// `doc` (the document merged into) or from the user's own file that
+/// `settings.json` links to; with `--drop-foreign`, record them for the
+/// `Warning:` lines. The merge replaces every guarded list with the
+/// generated one, so `generated` is what the merged file holds there.
+fn keep_foreign_entries(
+    ctx: &Ctx,
+    home: &Path,
+    layout: &anchor::Layout,
+    doc: &Map<String, Value>,
+    generated: &Map<String, Value>,
+    plan: &mut Plan,
+) -> Result<()> {
+    // A synced target was rebuilt from the linked file, which keeps its
+    // own lists: they are read from it.
+    let linked = match &layout.foreign {
+        Some(file) if *file != layout.base => existing::read(file)?,
+        _ => None,
+    };
+    let mut before = vec![(layout.base.clone(), doc)];
+    if let (Some(file), Some(linked)) = (&layout.foreign, &linked) {
+        before.push((file.clone(), linked));
+    }
+    let removals = adoption::removals(ctx, home, &before, generated);
+    if removals.is_empty() {
+        return Ok(());
+    }
+    if !ctx.drop_foreign {
+        return Err(adoption::refusal(&layout.target, &removals));
+    }
+    for removal in removals {
+        plan.removal(removal);
     }
     Ok(())
 }

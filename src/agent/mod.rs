@@ -22,6 +22,9 @@ pub struct Ctx<'a> {
     pub compiled: &'a Compiled,
     rules: Vec<SecurityRule<'a>>,
     pub yolo: bool,
+    /// The user accepts that a write removes entries twsrt did not write
+    /// (`generate --drop-foreign`); otherwise staging refuses such a write.
+    pub drop_foreign: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -42,6 +45,7 @@ impl<'a> Ctx<'a> {
             compiled,
             rules,
             yolo,
+            drop_foreign: false,
         }
     }
 

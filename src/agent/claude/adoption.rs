@@ -1,0 +1,164 @@
+//! Adoption loses nothing: the deny and ask entries a write would take out
+//! of the Claude settings, less those twsrt wrote there itself.
+//!
+//! twsrt tells its own entries by its record, never by their look: what it
+//! generates from the current policy and from the canonical outputs on disk
+//! (the policy of the last `generate -w`), each for both modes. An entry the
+//! merged file no longer holds that none of these renderings holds was
+//! written by someone else (a hand-written `Bash(curl:*)`): removing it
+//! would weaken what Claude Code enforces, so `generate` refuses, listing
+//! every such entry, unless `--drop-foreign` accepts their removal.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use super::render;
+use crate::agent::Ctx;
+use crate::error::Error;
+use crate::plan::Removal;
+use crate::rules::SecurityRule;
+use crate::source::SourceKind;
+
+/// The lists whose entries take access away, dotted: a merge replaces
+/// them with the generated ones.
+const GUARDED: [&str; 4] = [
+    "permissions.deny",
+    "permissions.ask",
+    "sandbox.filesystem.denyRead",
+    "sandbox.filesystem.denyWrite",
+];
+
+/// The string entries of the dotted list `section` of `doc`.
+fn entries<'a>(doc: &'a Map<String, Value>, section: &str) -> impl Iterator<Item = &'a str> {
+    let mut keys = section.split('.');
+    let first = keys.next().and_then(|k| doc.get(k));
+    keys.fold(first, |value, key| value.and_then(|v| v.get(key)))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+}
+
+/// The guarded entries of `before` (each file with the document read from
+/// it) that `after` (what the written file holds) no longer holds and twsrt's record does not know, each
+/// once, in file and document order.
+pub fn removals(
+    ctx: &Ctx,
+    home: &Path,
+    before: &[(PathBuf, &Map<String, Value>)],
+    after: &Map<String, Value>,
+) -> Vec<Removal> {
+    let mut lost = Vec::new();
+    let mut seen = HashSet::new();
+    for section in GUARDED {
+        let kept: HashSet<&str> = entries(after, section).collect();
+        for (path, doc) in before {
+            for entry in entries(doc, section) {
+                if !kept.contains(entry) && seen.insert((section, entry)) {
+                    lost.push(Removal {
+                        agent: "claude",
+                        path: path.clone(),
+                        section: section.to_string(),
+                        entry: entry.to_string(),
+                    });
+                }
+            }
+        }
+    }
+    if lost.is_empty() {
+        // The everyday case, a write over twsrt's own file: no record needed.
+        return lost;
+    }
+    let record = record(ctx, home);
+    lost.retain(|r| !record.contains(&(r.section.clone(), r.entry.clone())));
+    lost
+}
+
+/// (section, entry) as the record keeps it.
+type Key = (String, String);
+
+fn key(section: &str, entry: &str) -> Key {
+    (section.to_string(), entry.to_string())
+}
+
+/// Every guarded entry twsrt writes or wrote: the renderings of the current
+/// policy and of the canonical outputs on disk, in both modes, plus the srt
+/// path lists themselves (the Claude sandbox lists held them before they
+/// became permission rules).
+fn record(ctx: &Ctx, home: &Path) -> HashSet<Key> {
+    let mut record = HashSet::new();
+    let on_disk: Vec<(SourceKind, Value)> = ctx
+        .compiled
+        .canonical
+        .iter()
+        .filter_map(|doc| Some((doc.kind, read_json(&doc.output)?)))
+        .collect();
+    let previous_srt = on_disk
+        .iter()
+        .find(|(kind, _)| *kind == SourceKind::Srt)
+        .map_or(&Value::Null, |(_, v)| v);
+    // srt's rules before bash's, as `Compiled::rules` orders them.
+    let previous_rules: Vec<SecurityRule> = SourceKind::ALL
+        .into_iter()
+        .flat_map(|kind| on_disk.iter().filter(move |(k, _)| *k == kind))
+        .flat_map(|(kind, value)| kind.rules(value))
+        .collect();
+    let policies = [
+        (ctx.rules(), ctx.compiled.srt()),
+        (previous_rules.as_slice(), previous_srt),
+    ];
+    for (rules, srt) in policies {
+        for yolo in [false, true] {
+            let generated = render::render(&render::Input {
+                rules,
+                srt,
+                overrides: ctx.config.overrides(yolo),
+                yolo,
+                home,
+                hooks: None,
+            });
+            for section in GUARDED {
+                record.extend(entries(&generated, section).map(|e| key(section, e)));
+            }
+        }
+        for list in ["denyRead", "denyWrite"] {
+            let section = format!("sandbox.filesystem.{list}");
+            let paths = srt.pointer(&format!("/filesystem/{list}"));
+            let paths = paths.and_then(Value::as_array).into_iter().flatten();
+            record.extend(paths.filter_map(Value::as_str).map(|p| key(&section, p)));
+        }
+    }
+    record
+}
+
+/// A canonical output as twsrt last wrote it; nothing when it is missing or
+/// not JSON (then it records nothing).
+fn read_json(path: &Path) -> Option<Value> {
+    let bytes = crate::apply::read_existing(path).ok()??;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// The refusal of a write to `target` that would remove `removals`: every
+/// entry (with the file holding it when that is not the target) and the two
+/// ways on.
+pub fn refusal(target: &Path, removals: &[Removal]) -> Error {
+    let count = match removals.len() {
+        1 => "1 entry".to_string(),
+        n => format!("{n} entries"),
+    };
+    let mut message = format!("writing it would remove {count} that twsrt did not write:");
+    for r in removals {
+        message.push_str(&format!("\n  {}: {}", r.section, r.entry));
+        if r.path != target {
+            message.push_str(&format!(" (in {})", r.path.display()));
+        }
+    }
+    message.push_str(
+        "\nTo keep them, add them to the policy (a Bash(...) rule to a bash fragment's deny \
+         or ask list, a Read(...) or Edit(...) path to an srt fragment's filesystem lists) so \
+         twsrt writes them; to remove them, run generate -w --drop-foreign.",
+    );
+    Error::target(target, message)
+}
