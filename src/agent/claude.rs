@@ -12,6 +12,7 @@ mod deny_path;
 mod diff;
 mod existing;
 mod hook_entry;
+mod loaded;
 mod merge;
 mod overrides;
 mod project;
@@ -23,6 +24,7 @@ mod tests;
 use std::path::Path;
 
 pub use anchor::target_path;
+pub use loaded::{Loaded, loaded};
 pub use project::{project_settings, stage_project};
 
 use serde_json::{Map, Value};
@@ -53,8 +55,10 @@ impl Agent for Claude {
         &TARGET_KEYS
     }
 
+    /// The file `diff` compares: the mode's target, or `settings.json`
+    /// when Claude Code loads something else there.
     fn target(&self, ctx: &Ctx) -> std::path::PathBuf {
-        anchor::target_path(ctx.config, ctx.yolo)
+        loaded(ctx.config, ctx.yolo).compared().to_path_buf()
     }
 
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
@@ -218,11 +222,15 @@ fn keep_foreign_entries(
     Ok(())
 }
 
-/// Reads the mode's target only (never the anchor).
+/// Compares the policy with what Claude Code loads for the mode: the
+/// target when `settings.json` links to it, else whatever `settings.json`
+/// holds (nothing, when it is missing or dangling), plus the link's own
+/// difference.
 fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
-    let target = anchor::target_path(ctx.config, ctx.yolo);
+    let load = loaded(ctx.config, ctx.yolo);
+    let target = &load.target;
     let on_disk = if target.exists() {
-        existing::read(&target)?
+        existing::read(target)?
     } else {
         None
     };
@@ -232,10 +240,22 @@ fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
             target.display()
         )));
     };
-    let generated = generate(ctx, home);
     // A file the merge would refuse (a `permissions` that is a list, a
     // `sandbox` that is a string) is an error here too, not drift.
-    merge::check_shape(&on_disk, &target)?;
-    let entries = diff::entries(&generated, &on_disk);
-    Ok(AgentDiff::Compared(entries.into_differences()))
+    merge::check_shape(&on_disk, target)?;
+    let on_disk = if load.is_target() {
+        on_disk
+    } else {
+        let loaded = match std::fs::metadata(&load.anchor) {
+            Ok(_) => existing::read(&load.anchor)?,
+            Err(_) => None,
+        };
+        let loaded = loaded.unwrap_or_default();
+        merge::check_shape(&loaded, &load.anchor)?;
+        loaded
+    };
+    let generated = generate(ctx, home);
+    let mut differences = load.differences();
+    differences.extend(diff::entries(&generated, &on_disk).into_differences());
+    Ok(AgentDiff::Compared(differences))
 }

@@ -150,7 +150,9 @@ def _sync(sc):
     add("sync_dangling_symlink_no_sync", ["generate", "--yolo", "-w", "claude"], **tended(link="gone.json"))
     add("sync_regular_anchor_migrates", ["generate", "--yolo", "-w", "claude"],
         files={TW + "config.toml": cfg(extra=table), CLAUDE_DIR + "settings.json": FULL_TENDED}, drop_foreign=True)
-    add("sync_diff_does_not_sync", ["diff", "--yolo", "claude"], **tended())
+    # diff compares what Claude Code loads: settings.json must point at the mode diffed
+    # (a link to the other mode's file is drift in the port, tests/diff_loaded.rs).
+    add("sync_diff_does_not_sync", ["diff", "--yolo", "claude"], **tended(link="settings.yolo.json"))
     # A target that is JSON but no object has none of the kept paths.
     add("sync_target_not_an_object", ["generate", "--yolo", "-w", "claude"], **tended(yolo="[1]\n"),
         facts_add=synced("settings.full.json"))

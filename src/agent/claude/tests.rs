@@ -138,6 +138,16 @@ bash = [\"base\"]
         }
     }
 
+    /// `settings.json` as a symlink to the mode's target, as `generate -w`
+    /// leaves it.
+    pub fn link_anchor(&self, yolo: bool) {
+        let anchor = crate::agent::claude::anchor::anchor_path(&self.config);
+        let target = crate::agent::claude::anchor::target_path(&self.config, yolo);
+        std::fs::create_dir_all(anchor.parent().unwrap()).unwrap();
+        let _ = std::fs::remove_file(&anchor);
+        std::os::unix::fs::symlink(target.file_name().unwrap(), &anchor).unwrap();
+    }
+
     pub fn put(&self, name: &str, content: &str) -> PathBuf {
         let path = self.claude_dir().join(name);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
