@@ -2,8 +2,10 @@
 //! of the Claude settings, less those twsrt wrote there itself.
 //!
 //! twsrt tells its own entries by its record, never by their look: what it
-//! generates from the current policy and from the canonical outputs on disk
-//! (the policy of the last `generate -w`), each for both modes. An entry the
+//! generates from the current policy, from every other profile of
+//! config.toml (a file last written under another profile) and from the
+//! canonical outputs on disk (the policy of the last `generate -w`, before
+//! the fragments were edited), each for both modes. An entry the
 //! merged file no longer holds that none of these renderings holds was
 //! written by someone else (a hand-written `Bash(curl:*)`): removing it
 //! would weaken what Claude Code enforces, so `generate` refuses, listing
@@ -16,6 +18,7 @@ use serde_json::{Map, Value};
 
 use super::render;
 use crate::agent::Ctx;
+use crate::compile::{Canonical, compile};
 use crate::error::Error;
 use crate::plan::Removal;
 use crate::rules::SecurityRule;
@@ -84,53 +87,73 @@ fn key(section: &str, entry: &str) -> Key {
 }
 
 /// Every guarded entry twsrt writes or wrote: the renderings of the current
-/// policy and of the canonical outputs on disk, in both modes, plus the srt
-/// path lists themselves (the Claude sandbox lists held them before they
-/// became permission rules).
+/// policy, of the other profiles and of the canonical outputs on disk, in
+/// both modes, plus the srt path lists themselves (the Claude sandbox
+/// lists held them before they became permission rules).
 fn record(ctx: &Ctx, home: &Path) -> HashSet<Key> {
     let mut record = HashSet::new();
-    let on_disk: Vec<(SourceKind, Value)> = ctx
+    let on_disk: Vec<Canonical> = ctx
         .compiled
         .canonical
         .iter()
-        .filter_map(|doc| Some((doc.kind, read_json(&doc.output)?)))
+        .filter_map(|doc| {
+            let value = read_json(&doc.output)?;
+            Some(Canonical::new(doc.kind, doc.output.clone(), value))
+        })
         .collect();
-    let previous_srt = on_disk
-        .iter()
-        .find(|(kind, _)| *kind == SourceKind::Srt)
-        .map_or(&Value::Null, |(_, v)| v);
-    // srt's rules before bash's, as `Compiled::rules` orders them.
-    let previous_rules: Vec<SecurityRule> = SourceKind::ALL
+    // A profile that does not compile (any more) records nothing.
+    let profiles = ctx.config.profile_names();
+    let others = profiles
         .into_iter()
-        .flat_map(|kind| on_disk.iter().filter(move |(k, _)| *k == kind))
-        .flat_map(|(kind, value)| kind.rules(value))
-        .collect();
-    let policies = [
-        (ctx.rules(), ctx.compiled.srt()),
-        (previous_rules.as_slice(), previous_srt),
-    ];
-    for (rules, srt) in policies {
-        for yolo in [false, true] {
-            let generated = render::render(&render::Input {
-                rules,
-                srt,
-                overrides: ctx.config.overrides(yolo),
-                yolo,
-                home,
-                hooks: None,
-            });
-            for section in GUARDED {
-                record.extend(entries(&generated, section).map(|e| key(section, e)));
-            }
-        }
-        for list in ["denyRead", "denyWrite"] {
-            let section = format!("sandbox.filesystem.{list}");
-            let paths = srt.pointer(&format!("/filesystem/{list}"));
-            let paths = paths.and_then(Value::as_array).into_iter().flatten();
-            record.extend(paths.filter_map(Value::as_str).map(|p| key(&section, p)));
-        }
+        .filter(|name| *name != ctx.compiled.profile.name)
+        .filter_map(|name| compile(ctx.config, Some(name)).ok());
+    let mut policies: Vec<Vec<Canonical>> = others.map(|c| c.canonical).collect();
+    policies.push(on_disk);
+    add_rendered(&mut record, ctx, home, ctx.rules(), ctx.compiled.srt());
+    for docs in &policies {
+        let srt = docs
+            .iter()
+            .find(|d| d.kind == SourceKind::Srt)
+            .map_or(&Value::Null, Canonical::value);
+        // srt's rules before bash's, as `Compiled::rules` orders them.
+        let rules: Vec<SecurityRule> = SourceKind::ALL
+            .into_iter()
+            .flat_map(|kind| docs.iter().filter(move |d| d.kind == kind))
+            .flat_map(|d| d.kind.rules(d.value()))
+            .collect();
+        add_rendered(&mut record, ctx, home, &rules, srt);
     }
     record
+}
+
+/// The guarded entries of one policy (its rules and srt document), both
+/// modes, into `record`.
+fn add_rendered(
+    record: &mut HashSet<Key>,
+    ctx: &Ctx,
+    home: &Path,
+    rules: &[SecurityRule],
+    srt: &Value,
+) {
+    for yolo in [false, true] {
+        let generated = render::render(&render::Input {
+            rules,
+            srt,
+            overrides: ctx.config.overrides(yolo),
+            yolo,
+            home,
+            hooks: None,
+        });
+        for section in GUARDED {
+            record.extend(entries(&generated, section).map(|e| key(section, e)));
+        }
+    }
+    for list in ["denyRead", "denyWrite"] {
+        let section = format!("sandbox.filesystem.{list}");
+        let paths = srt.pointer(&format!("/filesystem/{list}"));
+        let paths = paths.and_then(Value::as_array).into_iter().flatten();
+        record.extend(paths.filter_map(Value::as_str).map(|p| key(&section, p)));
+    }
 }
 
 /// A canonical output as twsrt last wrote it; nothing when it is missing or

@@ -138,20 +138,26 @@ impl Loaded {
     /// (`None` when it does): the `audit` finding.
     pub fn problem(&self) -> Option<String> {
         let target = self.target.display();
-        let why = match &self.state {
-            Anchor::Target if self.target.exists() => return None,
-            Anchor::Target if self.anchor == self.target => "does not exist".to_string(),
-            Anchor::Target => format!("links to {target}, which does not exist"),
-            Anchor::Missing => "does not exist".to_string(),
-            Anchor::NotALink => format!("is not the symlink to {target} that twsrt keeps"),
-            Anchor::Elsewhere(stored) => {
-                format!("links to {}, not to {target}", stored.display())
-            }
-        };
         let mode = if self.yolo { " --yolo" } else { "" };
+        let generate = format!("run twsrt generate claude{mode} -w");
+        let (why, fix) = match &self.state {
+            Anchor::Target if self.target.exists() => return None,
+            Anchor::Target if self.anchor == self.target => {
+                ("does not exist".to_string(), generate)
+            }
+            Anchor::Target => (format!("links to {target}, which does not exist"), generate),
+            Anchor::Missing => ("does not exist".to_string(), generate),
+            Anchor::NotALink => (
+                format!("is not the symlink to {target} that twsrt keeps"),
+                format!("move what it holds into {target}, remove it and {generate}"),
+            ),
+            Anchor::Elsewhere(stored) => (
+                format!("links to {}, not to {target}", stored.display()),
+                generate,
+            ),
+        };
         Some(format!(
-            "{why}: Claude Code does not load the settings twsrt generates; run twsrt \
-             generate claude{mode} -w"
+            "{why}: Claude Code does not load the settings twsrt generates; {fix}"
         ))
     }
 }
