@@ -6,6 +6,7 @@
 
 mod support;
 
+mod adoption;
 mod claude_sync;
 mod compile_errors;
 mod config_cmd;
