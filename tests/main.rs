@@ -13,6 +13,7 @@ mod config_cmd;
 mod copilot_settings;
 mod diagnostics;
 mod diff_directions;
+mod diff_loaded;
 mod diff_report;
 mod divergent_inputs;
 mod explain_cmd;
