@@ -389,3 +389,28 @@ fn path_lists_in_the_file_are_emptied_and_other_filesystem_keys_kept() {
         serde_json::json!({"allowWrite": [], "allowRead": ["/r"], "denyRead": [], "denyWrite": []})
     );
 }
+
+/// The adoption check reads the generated lists as what the merged file
+/// holds: the merge must replace each guarded list with the generated one.
+#[test]
+fn the_merge_writes_every_guarded_list_as_generated() {
+    use crate::agent::claude::adoption::{GUARDED, list};
+    for case in ["policy", "absent"] {
+        let existing = read_opt(case, "existing.json").unwrap();
+        for yolo in [false, true] {
+            let fixture = Fixture::case(case);
+            let doc: serde_json::Map<String, Value> = serde_json::from_str(&existing).unwrap();
+            let generated = generate(&fixture.ctx(yolo), &fixture.home());
+            let merged =
+                crate::agent::claude::merge::merge(doc, &generated, std::path::Path::new("s.json"))
+                    .unwrap();
+            for section in GUARDED {
+                assert_eq!(
+                    list(&merged, section),
+                    list(&generated, section),
+                    "{case} {section}"
+                );
+            }
+        }
+    }
+}
