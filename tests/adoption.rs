@@ -263,3 +263,49 @@ fn a_deny_in_the_linked_dotfile_is_guarded_too() {
         .unchanged()
         .run();
 }
+
+const COPILOT_SETTINGS: &str = ".copilot/settings.json";
+
+fn copilot() -> Test {
+    Test::with_policy().config_append(
+        "\n[targets]\ncopilot_output = \"~/flags/copilot.txt\"\n\
+         copilot_settings = \"~/.copilot/settings.json\"\n",
+    )
+}
+
+/// Copilot's `deniedUrls` is replaced whole: a URL the user denied there
+/// (`copilot config deniedUrls ...`) is guarded the same way.
+#[test]
+fn a_hand_denied_copilot_url_is_listed_and_nothing_is_written() {
+    let settings = "{\"model\": \"x\", \"deniedUrls\": [\"evil.com\", \"paste.example\"]}\n";
+    copilot()
+        .file(COPILOT_SETTINGS, settings)
+        .args(&["generate", "-w", "copilot"])
+        .status(1)
+        .stderr(
+            "Error: {HOME}/.copilot/settings.json: writing it would remove 1 entry that twsrt \
+             did not write:\n  deniedUrls: paste.example\n\
+             To keep them, add them to the policy (a URL pattern to an srt fragment's \
+             network.deniedDomains) so twsrt writes them; to remove them, run generate -w \
+             --drop-foreign.\n",
+        )
+        .unchanged()
+        .run();
+    let out = copilot()
+        .file(COPILOT_SETTINGS, settings)
+        .args(&["generate", "-w", "copilot", "--drop-foreign"])
+        .stderr_contains(
+            "Warning: copilot: removes deniedUrls paste.example from \
+             {HOME}/.copilot/settings.json (--drop-foreign)\n",
+        )
+        .run();
+    assert!(!out.read(COPILOT_SETTINGS).contains("paste.example"));
+    // A domain the policy denied before and no longer does is twsrt's.
+    let out = out
+        .then()
+        .file(SRT_FRAGMENT, r#"{"filesystem": {"allowWrite": ["."]}}"#)
+        .args(&["generate", "-w", "copilot"])
+        .any_stderr()
+        .run();
+    assert!(!out.read(COPILOT_SETTINGS).contains("evil.com"));
+}

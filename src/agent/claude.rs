@@ -210,16 +210,7 @@ fn keep_foreign_entries(
         before.push((file.clone(), linked));
     }
     let removals = adoption::removals(ctx, home, &before, generated);
-    if removals.is_empty() {
-        return Ok(());
-    }
-    if !ctx.drop_foreign {
-        return Err(adoption::refusal(&layout.target, &removals));
-    }
-    for removal in removals {
-        plan.removal(removal);
-    }
-    Ok(())
+    crate::agent::record::settle(ctx, plan, &layout.target, removals, adoption::KEEP)
 }
 
 /// Compares the policy with what Claude Code loads for the mode: the

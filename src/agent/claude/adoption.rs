@@ -1,11 +1,9 @@
 //! Adoption loses nothing: the deny and ask entries a write would take out
 //! of the Claude settings, less those twsrt wrote there itself.
 //!
-//! twsrt tells its own entries by its record, never by their look: what it
-//! generates from the current policy, from every other profile of
-//! config.toml (a file last written under another profile) and from the
-//! canonical outputs on disk (the policy of the last `generate -w`, before
-//! the fragments were edited), each for both modes. An entry the
+//! twsrt tells its own entries by its record ([`crate::agent::record`]),
+//! never by their look: what it generates from the current and the earlier
+//! policies, each for both modes. An entry the
 //! merged file no longer holds that none of these renderings holds was
 //! written by someone else (a hand-written `Bash(curl:*)`): removing it
 //! would weaken what Claude Code enforces, so `generate` refuses, listing
@@ -18,8 +16,8 @@ use serde_json::{Map, Value};
 
 use super::render;
 use crate::agent::Ctx;
-use crate::compile::{Canonical, compile};
-use crate::error::Error;
+use crate::agent::record;
+use crate::compile::Canonical;
 use crate::plan::Removal;
 use crate::rules::SecurityRule;
 use crate::source::SourceKind;
@@ -99,30 +97,13 @@ fn key(section: &str, entry: &str) -> Key {
 }
 
 /// Every guarded entry twsrt writes or wrote: the renderings of the current
-/// policy, of the other profiles and of the canonical outputs on disk, in
-/// both modes, plus the srt path lists themselves (the Claude sandbox
-/// lists held them before they became permission rules).
+/// policy and of the earlier ones ([`record::earlier_policies`]), in both
+/// modes, plus the srt path lists themselves (the Claude sandbox lists held
+/// them before they became permission rules).
 fn record(ctx: &Ctx, home: &Path) -> HashSet<Key> {
     let mut record = HashSet::new();
-    let on_disk: Vec<Canonical> = ctx
-        .compiled
-        .canonical
-        .iter()
-        .filter_map(|doc| {
-            let value = read_json(&doc.output)?;
-            Some(Canonical::new(doc.kind, doc.output.clone(), value))
-        })
-        .collect();
-    // A profile that does not compile (any more) records nothing.
-    let profiles = ctx.config.profile_names();
-    let others = profiles
-        .into_iter()
-        .filter(|name| *name != ctx.compiled.profile.name)
-        .filter_map(|name| compile(ctx.config, Some(name)).ok());
-    let mut policies: Vec<Vec<Canonical>> = others.map(|c| c.canonical).collect();
-    policies.push(on_disk);
     add_rendered(&mut record, ctx, home, ctx.rules(), ctx.compiled.srt());
-    for docs in &policies {
+    for docs in &record::earlier_policies(ctx) {
         let srt = docs
             .iter()
             .find(|d| d.kind == SourceKind::Srt)
@@ -168,32 +149,6 @@ fn add_rendered(
     }
 }
 
-/// A canonical output as twsrt last wrote it; nothing when it is missing or
-/// not JSON (then it records nothing).
-fn read_json(path: &Path) -> Option<Value> {
-    let bytes = crate::apply::read_existing(path).ok()??;
-    serde_json::from_slice(&bytes).ok()
-}
-
-/// The refusal of a write to `target` that would remove `removals`: every
-/// entry (with the file holding it when that is not the target) and the two
-/// ways on.
-pub fn refusal(target: &Path, removals: &[Removal]) -> Error {
-    let count = match removals.len() {
-        1 => "1 entry".to_string(),
-        n => format!("{n} entries"),
-    };
-    let mut message = format!("writing it would remove {count} that twsrt did not write:");
-    for r in removals {
-        message.push_str(&format!("\n  {}: {}", r.section, r.entry));
-        if r.path != target {
-            message.push_str(&format!(" (in {})", r.path.display()));
-        }
-    }
-    message.push_str(
-        "\nTo keep them, add them to the policy (a Bash(...) rule to a bash fragment's deny \
-         or ask list, a Read(...) or Edit(...) path to an srt fragment's filesystem lists) so \
-         twsrt writes them; to remove them, run generate -w --drop-foreign.",
-    );
-    Error::target(target, message)
-}
+/// How a Claude entry gets into the policy, for the refusal.
+pub const KEEP: &str = "a Bash(...) rule to a bash fragment's deny or ask list, a Read(...) or \
+    Edit(...) path to an srt fragment's filesystem lists";
