@@ -18,7 +18,10 @@ use crate::ui;
 /// Compile the policy and preview or write each agent's configuration.
 ///
 /// Without --write: print each configured agent's generated configuration,
-/// list on stderr every file --write would write, and write nothing. Both
+/// list on stderr every file --write would write (and every migration and
+/// symlink it would make), and write nothing. A write that would remove a
+/// deny or ask entry twsrt did not write is refused, listing them, unless
+/// --drop-foreign accepts it. Both
 /// modes first build every file in memory, merged into the existing target,
 /// so an unusable target fails the preview too. An agent whose [targets]
 /// key is not set is skipped with a note.
