@@ -47,6 +47,23 @@ pub struct Plan {
     /// `Info:` lines raised while staging (a settings sync, say), printed
     /// by the preview and by `-w` alike, before any other status line.
     pub notes: Vec<String>,
+    /// Entries twsrt did not write that the staged files would no longer
+    /// hold (a hand-written deny rule): `generate` refuses the plan unless
+    /// the user accepts their removal.
+    pub removals: Vec<Removal>,
+}
+
+/// One entry a staged write would remove from a file twsrt did not write
+/// it into.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Removal {
+    /// The agent whose file it is.
+    pub agent: &'static str,
+    /// The file that holds it now.
+    pub path: PathBuf,
+    /// Where in that file, dotted (`permissions.deny`).
+    pub section: String,
+    pub entry: String,
 }
 
 impl Plan {
@@ -74,6 +91,11 @@ impl Plan {
     /// An `Info:` line that staging raised, shown in both modes.
     pub fn note(&mut self, text: impl Into<String>) {
         self.notes.push(text.into());
+    }
+
+    /// Record an entry that the staged writes remove ([`Removal`]).
+    pub fn removal(&mut self, removal: Removal) {
+        self.removals.push(removal);
     }
 
     pub fn dry_run(&mut self, agent: &str, rendering: impl Into<String>) {

@@ -25,7 +25,8 @@ fn a_preview_says_it_synced_and_writes_nothing() {
         .any_stdout()
         .stderr(&format!(
             "{INFO}{WOULD_WRITE_CANONICAL}Would write agent target: {{HOME}}/{CLAUDE_YOLO}\n\
-             {PREVIEW_END}"
+             Info: would repoint the symlink {{HOME}}/{ANCHOR} to settings.yolo.json \
+             (it points to settings.full.json)\n{PREVIEW_END}"
         ))
         .unchanged()
         .run();

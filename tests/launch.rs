@@ -206,7 +206,18 @@ fn audit_reports_on_stdout_with_its_exit_codes() {
         .status(1)
         .any_stdout()
         .run();
+    // Before generate -w, Claude Code loads none of the generated settings.
     launch()
+        .args(&["audit", "--", "claude", "-p", "hi"])
+        .status(1)
+        .stdout(
+            "error: {HOME}/.claude/settings.json: does not exist: Claude Code does not load \
+             the settings twsrt generates; run twsrt generate claude -w\n",
+        )
+        .run();
+    launch()
+        .file(CLAUDE_TARGET, "{}\n")
+        .symlink(ANCHOR, "settings.full.json")
         .args(&["audit", "--", "claude", "-p", "hi"])
         .stdout("claude: no findings\n")
         .run();

@@ -6,12 +6,14 @@
 
 mod support;
 
+mod adoption;
 mod claude_sync;
 mod compile_errors;
 mod config_cmd;
 mod copilot_settings;
 mod diagnostics;
 mod diff_directions;
+mod diff_loaded;
 mod diff_report;
 mod divergent_inputs;
 mod explain_cmd;

@@ -112,7 +112,9 @@ fn several_renderings_are_headed_by_their_agent_names() {
         .stderr(&format!(
             "{CODEX_SKIPPED}{GEMINI_SKIPPED}{NO_ASK_TIER}{WOULD_WRITE_CANONICAL}\
              Would write agent target: {{HOME}}/.claude/settings.full.json\n\
-             Would write agent target: {{HOME}}/flags/copilot.txt\n{PREVIEW_END}"
+             Would write agent target: {{HOME}}/flags/copilot.txt\n\
+             Info: would create the symlink {{HOME}}/.claude/settings.json -> settings.full.json\n\
+             {PREVIEW_END}"
         ))
         .unchanged()
         .run();

@@ -6,11 +6,13 @@
 //! points the `settings.json` anchor at it ([`anchor`]); `diff` compares
 //! sets of entries ([`diff`]).
 
+mod adoption;
 mod anchor;
 mod deny_path;
 mod diff;
 mod existing;
 mod hook_entry;
+mod loaded;
 mod merge;
 mod overrides;
 mod project;
@@ -22,6 +24,7 @@ mod tests;
 use std::path::Path;
 
 pub use anchor::target_path;
+pub use loaded::{Loaded, loaded};
 pub use project::{project_settings, stage_project};
 
 use serde_json::{Map, Value};
@@ -52,8 +55,10 @@ impl Agent for Claude {
         &TARGET_KEYS
     }
 
+    /// The file `diff` compares: the mode's target, or `settings.json`
+    /// when Claude Code loads something else there.
     fn target(&self, ctx: &Ctx) -> std::path::PathBuf {
-        anchor::target_path(ctx.config, ctx.yolo)
+        loaded(ctx.config, ctx.yolo).compared().to_path_buf()
     }
 
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
@@ -119,7 +124,12 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     let layout = anchor::layout(
         anchor::target_path(ctx.config, ctx.yolo),
         anchor::anchor_path(ctx.config),
+        &anchor::mode_files(ctx.config),
+        ctx.config.claude_sync.is_some(),
     )?;
+    if let Some(file) = &layout.foreign {
+        plan.note(adopted_note(&layout, file));
+    }
     // The preview shows the generated settings, not the merged file. A new
     // target is exactly that text, so it is printed once and not built as a
     // document first (`write_preview` equals `to_pretty(render())`, a test
@@ -127,7 +137,9 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     let generated_text = preview(ctx, home);
     let merged = match sync::base(ctx.config, &layout, plan)? {
         Some(doc) => {
-            let merged = merge::merge(doc, &generate(ctx, home), &layout.base)?;
+            let generated = generate(ctx, home);
+            keep_foreign_entries(ctx, home, &layout, &doc, &generated, plan)?;
+            let merged = merge::merge(doc, &generated, &layout.base)?;
             Some(to_pretty(&Value::Object(merged)) + "\n")
         }
         None => None,
@@ -153,11 +165,63 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Reads the mode's target only (never the anchor).
+/// The `Info:` line of a `settings.json` that links to the user's own file.
+fn adopted_note(layout: &anchor::Layout, file: &Path) -> String {
+    let anchor = layout
+        .symlink
+        .as_ref()
+        .map(|(a, _)| a.display().to_string());
+    let what = if layout.migrate_from.is_some() {
+        "its settings move into"
+    } else {
+        "[claude_sync] copies its settings into"
+    };
+    format!(
+        "{} links to {}, which twsrt does not write: {what} {} and the link is repointed \
+         there ({} itself is left as it is)",
+        anchor.unwrap_or_default(),
+        file.display(),
+        layout.target.display(),
+        file.display()
+    )
+}
+
+/// Refuse a merge that drops deny or ask entries twsrt did not write, from
+/// `doc` (the document merged into) or from the user's own file that
+/// `settings.json` links to; with `--drop-foreign`, record them for the
+/// `Warning:` lines. The merge replaces every guarded list with the
+/// generated one, so `generated` is what the merged file holds there.
+fn keep_foreign_entries(
+    ctx: &Ctx,
+    home: &Path,
+    layout: &anchor::Layout,
+    doc: &Map<String, Value>,
+    generated: &Map<String, Value>,
+    plan: &mut Plan,
+) -> Result<()> {
+    // A synced target was rebuilt from the linked file, which keeps its
+    // own lists: they are read from it.
+    let linked = match &layout.foreign {
+        Some(file) if *file != layout.base => existing::read(file)?,
+        _ => None,
+    };
+    let mut before = vec![(layout.base.clone(), doc)];
+    if let (Some(file), Some(linked)) = (&layout.foreign, &linked) {
+        before.push((file.clone(), linked));
+    }
+    let removals = adoption::removals(ctx, home, &before, generated);
+    crate::agent::record::settle(ctx, plan, &layout.target, removals, adoption::KEEP)
+}
+
+/// Compares the policy with what Claude Code loads for the mode: the
+/// target when `settings.json` links to it, else whatever `settings.json`
+/// holds (nothing, when it is missing or dangling), plus the link's own
+/// difference.
 fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
-    let target = anchor::target_path(ctx.config, ctx.yolo);
+    let load = loaded(ctx.config, ctx.yolo);
+    let target = &load.target;
     let on_disk = if target.exists() {
-        existing::read(&target)?
+        existing::read(target)?
     } else {
         None
     };
@@ -167,10 +231,22 @@ fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
             target.display()
         )));
     };
-    let generated = generate(ctx, home);
     // A file the merge would refuse (a `permissions` that is a list, a
     // `sandbox` that is a string) is an error here too, not drift.
-    merge::check_shape(&on_disk, &target)?;
-    let entries = diff::entries(&generated, &on_disk);
-    Ok(AgentDiff::Compared(entries.into_differences()))
+    merge::check_shape(&on_disk, target)?;
+    let on_disk = if load.is_target() {
+        on_disk
+    } else {
+        let loaded = match std::fs::metadata(&load.anchor) {
+            Ok(_) => existing::read(&load.anchor)?,
+            Err(_) => None,
+        };
+        let loaded = loaded.unwrap_or_default();
+        merge::check_shape(&loaded, &load.anchor)?;
+        loaded
+    };
+    let generated = generate(ctx, home);
+    let mut differences = load.differences();
+    differences.extend(diff::entries(&generated, &on_disk).into_differences());
+    Ok(AgentDiff::Compared(differences))
 }

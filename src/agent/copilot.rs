@@ -224,6 +224,9 @@ impl Agent for Copilot {
         };
         let lists = settings::Lists::of(ctx, warnings);
         let existing = read_settings(&settings_path)?;
+        if let Some(text) = &existing {
+            keep_foreign_denies(ctx, plan, text, &lists, &settings_path)?;
+        }
         let merged = settings::merge(existing.as_deref(), &lists, &settings_path)?;
         plan.write(settings_path.clone(), merged, FileKind::AgentTarget);
         let rendered = settings::render(&lists);
@@ -268,6 +271,48 @@ impl Agent for Copilot {
         }
         Ok(result)
     }
+}
+
+/// Refuse a write that drops a `deniedUrls` entry twsrt did not write (a
+/// `copilot config deniedUrls ...` of the user's), unless `--drop-foreign`
+/// accepts it ([`crate::agent::record`]).
+fn keep_foreign_denies(
+    ctx: &Ctx,
+    plan: &mut Plan,
+    text: &str,
+    lists: &settings::Lists,
+    path: &Path,
+) -> Result<()> {
+    let dropped = settings::dropped_denies(text, lists, path)?;
+    if dropped.is_empty() {
+        return Ok(());
+    }
+    let mut ours = std::collections::HashSet::new();
+    for docs in crate::agent::record::earlier_policies(ctx) {
+        for doc in docs
+            .iter()
+            .filter(|d| d.kind == crate::source::SourceKind::Srt)
+        {
+            ours.extend(settings::denies_of(doc.value()));
+        }
+    }
+    let removals = dropped
+        .into_iter()
+        .filter(|entry| !ours.contains(entry))
+        .map(|entry| crate::plan::Removal {
+            agent: "copilot",
+            path: path.to_path_buf(),
+            section: settings::DENIED.to_string(),
+            entry,
+        })
+        .collect();
+    crate::agent::record::settle(
+        ctx,
+        plan,
+        path,
+        removals,
+        "a URL pattern to an srt fragment's network.deniedDomains",
+    )
 }
 
 /// The settings file's text, `None` when it does not exist.

@@ -5,6 +5,7 @@ pub mod claude;
 pub mod codex;
 pub mod copilot;
 pub mod gemini;
+pub mod record;
 
 use std::path::PathBuf;
 
@@ -22,6 +23,9 @@ pub struct Ctx<'a> {
     pub compiled: &'a Compiled,
     rules: Vec<SecurityRule<'a>>,
     pub yolo: bool,
+    /// The user accepts that a write removes entries twsrt did not write
+    /// (`generate --drop-foreign`); otherwise staging refuses such a write.
+    pub drop_foreign: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -42,6 +46,7 @@ impl<'a> Ctx<'a> {
             compiled,
             rules,
             yolo,
+            drop_foreign: false,
         }
     }
 

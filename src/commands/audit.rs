@@ -99,6 +99,9 @@ pub struct Inputs {
     pub gemini_owned: Vec<PathBuf>,
     /// What Gemini CLI reads from its environment.
     pub gemini: gemini::GeminiEnv,
+    /// The Claude settings the launch loads, against what twsrt keeps there
+    /// (`audit` only: `run` writes them before it starts the agent).
+    pub claude_loaded: Option<crate::agent::claude::Loaded>,
 }
 
 impl Inputs {
@@ -120,6 +123,7 @@ impl Inputs {
             gemini_policy,
             gemini_owned,
             gemini: gemini::GeminiEnv::from_env(),
+            claude_loaded: None,
         })
     }
 }
@@ -223,6 +227,9 @@ fn policy_inputs(
 ) -> Result<Inputs> {
     let config = crate::commands::load_config(&global.config_path)?;
     let mut inputs = Inputs::from_env(&config, yolo)?;
+    if agent == "claude" && config.targets.contains("claude_settings") {
+        inputs.claude_loaded = Some(crate::agent::claude::loaded(&config, yolo));
+    }
     if agent == "copilot" {
         let compiled = crate::compile::compile(&config, profile)?;
         let ctx = crate::agent::Ctx::new(&config, &compiled, yolo);

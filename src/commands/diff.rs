@@ -20,6 +20,9 @@ pub const EXIT_MISSING: i32 = 2;
 
 /// Compare the compiled policy with the files on disk.
 ///
+/// For Claude Code the file compared is the one it loads: settings.json,
+/// which must be the symlink to the mode's settings file; anything else
+/// there is drift that widens, and its content is compared instead.
 /// Each difference is a widening (the file on disk allows more or denies
 /// less than the policy) or a narrowing; stderr says how many widen per
 /// target. Exit codes: 0 no drift (or, with `--fail-on widening`, drift

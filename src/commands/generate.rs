@@ -18,7 +18,10 @@ use crate::ui;
 /// Compile the policy and preview or write each agent's configuration.
 ///
 /// Without --write: print each configured agent's generated configuration,
-/// list on stderr every file --write would write, and write nothing. Both
+/// list on stderr every file --write would write (and every migration and
+/// symlink it would make), and write nothing. A write that would remove a
+/// deny or ask entry twsrt did not write is refused, listing them, unless
+/// --drop-foreign accepts it. Both
 /// modes first build every file in memory, merged into the existing target,
 /// so an unusable target fails the preview too. An agent whose [targets]
 /// key is not set is skipped with a note.
@@ -55,6 +58,12 @@ pub struct GenerateArgs {
     #[arg(short, long, value_name = "NAME")]
     pub profile: Option<String>,
 
+    /// Accept that the write removes deny and ask entries twsrt did not
+    /// write (a hand-written rule in an adopted settings file). Without it
+    /// such a write is refused, listing them; each removal is a Warning.
+    #[arg(long)]
+    pub drop_foreign: bool,
+
     /// Per-project output in ./.twsrt for `claude --settings` and `srt -s`,
     /// built on the existing global Claude target; nothing global is
     /// written. The .twsrt directory is write-denied in that policy.
@@ -79,7 +88,8 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
     ui::debug(|| format!("config: {}", config_path.display()));
     let compiled = compile(&config, args.profile.as_deref())?;
     let agents = select_agents(&args.agent, &config)?;
-    let ctx = Ctx::new(&config, &compiled, args.yolo);
+    let mut ctx = Ctx::new(&config, &compiled, args.yolo);
+    ctx.drop_foreign = args.drop_foreign;
     ui::debug(|| {
         format!(
             "{}; rules: {}",
@@ -120,6 +130,15 @@ fn finish(plan: &Plan, warnings: &Warnings, writes: bool) -> Result<()> {
     for note in &plan.notes {
         ui::note(note);
     }
+    for removal in &plan.removals {
+        ui::warning(&format!(
+            "{}: removes {} {} from {} (--drop-foreign)",
+            removal.agent,
+            removal.section,
+            removal.entry,
+            removal.path.display()
+        ));
+    }
     print_warnings(warnings);
     if writes {
         crate::apply::apply(plan)?;
@@ -150,9 +169,44 @@ fn print_preview(plan: &Plan) {
             ui::would_write(&format!("Would write {what}: {}", path.display()));
         }
     }
+    for step in &plan.steps {
+        match step {
+            Step::Migrate { from, to } => ui::note(&format!(
+                "would migrate {} into {}",
+                from.display(),
+                to.display()
+            )),
+            Step::Symlink { link, target } => {
+                if let Some(line) = link_change(link, target) {
+                    ui::note(&line);
+                }
+            }
+            Step::Write { .. } | Step::Notice(_) => {}
+        }
+    }
     ui::note_bold(
         "preview only, no file was written. Add -w/--write to write the files listed above.",
     );
+}
+
+/// What `-w` would do to the symlink `link` (stored value `target`), when
+/// it is not already that link.
+fn link_change(link: &std::path::Path, target: &std::path::Path) -> Option<String> {
+    let (link_shown, target_shown) = (link.display(), target.display());
+    let meta = std::fs::symlink_metadata(link).ok();
+    match std::fs::read_link(link) {
+        Ok(now) if now == target => None,
+        Ok(now) => Some(format!(
+            "would repoint the symlink {link_shown} to {target_shown} (it points to {})",
+            now.display()
+        )),
+        Err(_) if meta.is_some() => Some(format!(
+            "would replace {link_shown} by a symlink to {target_shown}"
+        )),
+        Err(_) => Some(format!(
+            "would create the symlink {link_shown} -> {target_shown}"
+        )),
+    }
 }
 
 /// The status lines of an applied plan, all on stderr; the notices (the

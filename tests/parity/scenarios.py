@@ -5,6 +5,9 @@ Every scenario is a dict with:
   cmd      the arguments (list of str, without the program name); "{HOME}" is the HOME path
   port_cmd optional: the arguments the replay gives the port instead of cmd (a spelling
            3.3.3 rejects but the port accepts on purpose, e.g. `-w -n` for the preview)
+  drop_foreign  True: the existing Claude file holds deny/ask entries no policy wrote, which
+           3.3.3 drops silently and the port only with consent: port_cmd gets --drop-foreign
+           (doc/compatibility.md row 27)
   files    {relative path under HOME: text | bytes | None}; merged over the default HOME
            (config + fragments) unless base=False; None removes a default file
   env      extra environment for the command (dict)
@@ -269,6 +272,8 @@ def add(name, cmd, files=None, base=True, **kw):
     f = home() if base else {}
     if files:
         f.update(files)
+    if kw.pop("drop_foreign", False):
+        kw["port_cmd"] = kw.get("port_cmd", cmd) + ["--drop-foreign"]
     S.append(dict(name=name, cmd=cmd, files=f, **kw))
 
 
@@ -420,11 +425,11 @@ add("gen_config_nonascii_dir", ["-c", "{HOME}/Konfigürätion/config.toml", "gen
 # ---------------------------------------------------------------------------
 
 add("w_claude_fresh", ["generate", "-w", "claude"], files={".netrc": "m\n"})
-add("w_claude_merge_existing", ["generate", "claude", "-w"], files={".claude/settings.full.json": CLAUDE_EXISTING})
+add("w_claude_merge_existing", ["generate", "claude", "-w"], files={".claude/settings.full.json": CLAUDE_EXISTING}, drop_foreign=True)
 add("w_claude_merge_existing_yolo", ["generate", "--yolo", "claude", "--write"],
-    files={".claude/settings.yolo.json": CLAUDE_EXISTING, TW + "config.toml": cfg(overrides=OVERRIDES_BOTH)})
-add("w_claude_migration", ["generate", "-w", "claude"], files={".claude/settings.json": CLAUDE_EXISTING})
-add("w_claude_migration_yolo", ["generate", "--yolo", "-w", "claude"], files={".claude/settings.json": CLAUDE_EXISTING})
+    files={".claude/settings.yolo.json": CLAUDE_EXISTING, TW + "config.toml": cfg(overrides=OVERRIDES_BOTH)}, drop_foreign=True)
+add("w_claude_migration", ["generate", "-w", "claude"], files={".claude/settings.json": CLAUDE_EXISTING}, drop_foreign=True)
+add("w_claude_migration_yolo", ["generate", "--yolo", "-w", "claude"], files={".claude/settings.json": CLAUDE_EXISTING}, drop_foreign=True)
 add("w_claude_anchor_conflict", ["generate", "-w", "claude"], files={
     ".claude/settings.json": '{"model": "a"}\n', ".claude/settings.full.json": '{"model": "b"}\n'})
 add("w_claude_relink_symlink", ["generate", "-w", "claude"], files={
@@ -444,9 +449,9 @@ add("diff_claude_existing_truncated_json", ["diff", "claude"], files={
 add("w_all_explicit_yolo_targets", ["generate", "--yolo", "-w"], files={
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "claude_settings_yolo": "~/.claude/yolo-settings.json",
                                      "copilot_output": "copilot.txt", "copilot_output_yolo": "{HOME}/yolo-flags"})})
-add("w_claude_dry_run", ["generate", "claude"], port_cmd=["generate", "-w", "-n", "claude"], files={".claude/settings.full.json": CLAUDE_EXISTING})
+add("w_claude_dry_run", ["generate", "claude"], port_cmd=["generate", "-w", "-n", "claude"], files={".claude/settings.full.json": CLAUDE_EXISTING}, drop_foreign=True)
 add("w_claude_dry_run_migration", ["generate", "claude"], port_cmd=["generate", "--dry-run", "--write", "claude"],
-    files={".claude/settings.json": CLAUDE_EXISTING})
+    files={".claude/settings.json": CLAUDE_EXISTING}, drop_foreign=True)
 add("w_copilot_stdout", ["generate", "-w", "copilot"])
 add("w_copilot_output_file", ["generate", "-w", "copilot"], files={
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "copilot-flags.txt"})})
@@ -479,7 +484,7 @@ add("w_codex_invalid_existing_toml", ["generate", "-w", "codex"], files={".codex
     facts=["Error:", "1"])  # line 1; tomlkit counts columns from 0 (col 8), the port from 1 (col 9)
 add("w_all_yolo_fresh", ["generate", "--yolo", "-w"])
 add("w_all_dry_run", ["generate"], port_cmd=["generate", "-w", "-n"], files={".codex/config.toml": CODEX_COMMENTED,
-                                                       ".claude/settings.json": CLAUDE_EXISTING})
+                                                       ".claude/settings.json": CLAUDE_EXISTING}, drop_foreign=True)
 add("w_all_copilot_file", ["generate", "all", "-w"], files={
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "copilot-flags.txt"})})
 add("w_all_without_codex_config", ["generate", "-w"], files={
@@ -763,7 +768,7 @@ add("claude_fs_lists_empty_override_full", ["generate", "claude"], files={
 add("claude_fs_lists_empty_override_yolo", ["generate", "--yolo", "claude"], files={
     TW + "config.toml": cfg(targets=CLAUDE_ONLY, overrides=FS_OVERRIDES)})
 add("w_claude_fs_lists_empty_existing", ["generate", "-w", "claude"], files={
-    TW + "config.toml": CLAUDE_CFG, ".claude/settings.full.json": CLAUDE_EXISTING})
+    TW + "config.toml": CLAUDE_CFG, ".claude/settings.full.json": CLAUDE_EXISTING}, drop_foreign=True)
 
 # The merge owns every Edit(...) allow: a foreign Edit allow goes, a foreign non-Edit stays.
 FOREIGN_ALLOWS = """{

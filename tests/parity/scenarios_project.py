@@ -116,9 +116,9 @@ def _sync(sc):
     add("sync_full_to_yolo_preview", ["generate", "--yolo", "claude"], **tended(),
         facts_add=synced("settings.full.json"))
     add("sync_yolo_to_full_write", ["generate", "-w", "claude"], **tended(link="settings.yolo.json"),
-        facts_add=synced("settings.yolo.json"))
+        facts_add=synced("settings.yolo.json"), drop_foreign=True)
     add("sync_yolo_to_full_preview", ["generate", "claude"], **tended(link="settings.yolo.json"),
-        facts_add=synced("settings.yolo.json"))
+        facts_add=synced("settings.yolo.json"), drop_foreign=True)
     add("sync_in_all_agents_write", ["generate", "--yolo", "-w"], **tended(),
         facts_add=synced("settings.full.json"))
     # The new mode's file does not exist yet: it starts as the donor.
@@ -140,7 +140,7 @@ def _sync(sc):
     third = tended(link="other.json")
     third["files"][CLAUDE_DIR + "other.json"] = '{"model": "third", "fromThird": [1]}\n'
     add("sync_link_to_third_file", ["generate", "-w", "claude"], **third,
-        facts_add=synced("other.json"))
+        facts_add=synced("other.json"), drop_foreign=True)
     # no sync
     add("sync_no_table_no_sync", ["generate", "--yolo", "-w", "claude"], **tended(extra=""))
     add("sync_same_mode_no_sync", ["generate", "--yolo", "-w", "claude"], **tended(link="settings.yolo.json"))
@@ -149,8 +149,10 @@ def _sync(sc):
     add("sync_no_symlink_no_sync", ["generate", "--yolo", "-w", "claude"], **tended(link=None))
     add("sync_dangling_symlink_no_sync", ["generate", "--yolo", "-w", "claude"], **tended(link="gone.json"))
     add("sync_regular_anchor_migrates", ["generate", "--yolo", "-w", "claude"],
-        files={TW + "config.toml": cfg(extra=table), CLAUDE_DIR + "settings.json": FULL_TENDED})
-    add("sync_diff_does_not_sync", ["diff", "--yolo", "claude"], **tended())
+        files={TW + "config.toml": cfg(extra=table), CLAUDE_DIR + "settings.json": FULL_TENDED}, drop_foreign=True)
+    # diff compares what Claude Code loads: settings.json must point at the mode diffed
+    # (a link to the other mode's file is drift in the port, tests/diff_loaded.rs).
+    add("sync_diff_does_not_sync", ["diff", "--yolo", "claude"], **tended(link="settings.yolo.json"))
     # A target that is JSON but no object has none of the kept paths.
     add("sync_target_not_an_object", ["generate", "--yolo", "-w", "claude"], **tended(yolo="[1]\n"),
         facts_add=synced("settings.full.json"))

@@ -52,21 +52,41 @@ pub struct Layout {
     pub target: PathBuf,
     /// The file whose content is the base of the merge (if it exists).
     pub base: PathBuf,
-    /// Set when a regular `settings.json` is moved to the target.
+    /// Set when the content Claude Code loads through `settings.json` (a
+    /// regular file there, or the user's own file a link points at) moves
+    /// into the target.
     pub migrate_from: Option<PathBuf>,
     /// (anchor, the target as the symlink stores it); `None` when the
     /// target is the anchor itself.
     pub symlink: Option<(PathBuf, PathBuf)>,
+    /// The file `settings.json` links to when that is an existing file
+    /// other than twsrt's mode files: the user's own settings, which Claude
+    /// Code loads now and which the write must not lose.
+    pub foreign: Option<PathBuf>,
 }
 
-/// Decide the layout from what is on disk now (two `lstat`/`stat` calls).
-pub fn layout(target: PathBuf, anchor: PathBuf) -> Result<Layout> {
+/// Decide the layout from what is on disk now. `mode_files` are twsrt's
+/// settings files of both modes; `sync` says whether `[claude_sync]` will
+/// rebuild the target from what the anchor points at.
+///
+/// A link to the user's own file (a dotfiles repository, say) is adopted
+/// like a regular `settings.json`: its content becomes the base of the
+/// merge and the link is repointed, the file itself stays as it is. With
+/// `[claude_sync]` the sync copies it over instead. When the target exists
+/// as well and nothing syncs, twsrt will not choose between the two files.
+pub fn layout(
+    target: PathBuf,
+    anchor: PathBuf,
+    mode_files: &[PathBuf],
+    sync: bool,
+) -> Result<Layout> {
     if target == anchor {
         return Ok(Layout {
             base: target.clone(),
             target,
             migrate_from: None,
             symlink: None,
+            foreign: None,
         });
     }
     let anchor_is_regular = std::fs::symlink_metadata(&anchor).is_ok_and(|m| m.is_file());
@@ -87,6 +107,30 @@ pub fn layout(target: PathBuf, anchor: PathBuf) -> Result<Layout> {
             target,
             migrate_from: Some(anchor.clone()),
             symlink: Some((anchor, link)),
+            foreign: None,
+        });
+    }
+    let foreign = foreign_link(&anchor, mode_files);
+    if let Some(file) = foreign.as_ref().filter(|_| !sync) {
+        if target.exists() {
+            return Err(Error::target(
+                &anchor,
+                format!(
+                    "is a symlink to {}, a settings file twsrt does not write, and {} \
+                     exists as well; twsrt will not choose between them: carry what you \
+                     need from one into the other and remove the link (or set \
+                     [claude_sync] to copy its settings over), then run generate -w again",
+                    file.display(),
+                    target.display()
+                ),
+            ));
+        }
+        return Ok(Layout {
+            base: file.clone(),
+            target,
+            migrate_from: Some(file.clone()),
+            symlink: Some((anchor, link)),
+            foreign,
         });
     }
     Ok(Layout {
@@ -94,7 +138,31 @@ pub fn layout(target: PathBuf, anchor: PathBuf) -> Result<Layout> {
         target,
         migrate_from: None,
         symlink: Some((anchor, link)),
+        foreign,
     })
+}
+
+/// The real path of the existing file `anchor` links to, when that is none
+/// of `mode_files` (however either is spelt).
+pub fn foreign_link(anchor: &Path, mode_files: &[PathBuf]) -> Option<PathBuf> {
+    let is_link = std::fs::symlink_metadata(anchor).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link {
+        return None;
+    }
+    let file = std::fs::canonicalize(anchor).ok()?;
+    if !file.is_file() {
+        return None;
+    }
+    let ours = mode_files
+        .iter()
+        .any(|m| std::fs::canonicalize(m).is_ok_and(|m| m == file));
+    (!ours).then_some(file)
+}
+
+/// Both modes' targets: the files twsrt writes and `settings.json` may
+/// point at.
+pub fn mode_files(config: &Config) -> [PathBuf; 2] {
+    [target_path(config, false), target_path(config, true)]
 }
 
 /// The bare file name when the target sits beside the anchor, else the

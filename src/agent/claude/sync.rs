@@ -254,7 +254,9 @@ mod tests {
                 Some(value) => symlink(value, &anchor).unwrap(),
                 None => std::fs::write(&anchor, "{}").unwrap(),
             }
-            let layout = super::super::anchor::layout(yolo.clone(), anchor.clone()).ok();
+            let modes = [full.clone(), yolo.clone()];
+            let layout =
+                super::super::anchor::layout(yolo.clone(), anchor.clone(), &modes, true).ok();
             layout.as_ref().and_then(donor)
         };
         let real_full = std::fs::canonicalize(&full).unwrap();

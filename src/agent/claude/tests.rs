@@ -77,8 +77,16 @@ bash = [\"base\"]
         let config = crate::config::parse(&text, &path).unwrap();
         let mut compiled = compile(&config, None).unwrap();
         compiled.canonical = vec![
-            Canonical::new(SourceKind::Srt, "srt.json".into(), document(srt)),
-            Canonical::new(SourceKind::Bash, "bash.json".into(), document(bash)),
+            Canonical::new(
+                SourceKind::Srt,
+                dir.path().join("out/srt.json"),
+                document(srt),
+            ),
+            Canonical::new(
+                SourceKind::Bash,
+                dir.path().join("out/bash.json"),
+                document(bash),
+            ),
         ];
         Fixture {
             dir,
@@ -119,6 +127,25 @@ bash = [\"base\"]
     /// `claude/` in the temp directory: where the targets and anchor live.
     pub fn claude_dir(&self) -> PathBuf {
         self.dir.path().join("claude")
+    }
+
+    /// The canonical outputs on disk, as an earlier `generate -w` left
+    /// them (twsrt's record of what it wrote).
+    pub fn previous(&self, srt: &str, bash: &str) {
+        for (doc, text) in self.compiled.canonical.iter().zip([srt, bash]) {
+            std::fs::create_dir_all(doc.output.parent().unwrap()).unwrap();
+            std::fs::write(&doc.output, text).unwrap();
+        }
+    }
+
+    /// `settings.json` as a symlink to the mode's target, as `generate -w`
+    /// leaves it.
+    pub fn link_anchor(&self, yolo: bool) {
+        let anchor = crate::agent::claude::anchor::anchor_path(&self.config);
+        let target = crate::agent::claude::anchor::target_path(&self.config, yolo);
+        std::fs::create_dir_all(anchor.parent().unwrap()).unwrap();
+        let _ = std::fs::remove_file(&anchor);
+        std::os::unix::fs::symlink(target.file_name().unwrap(), &anchor).unwrap();
     }
 
     pub fn put(&self, name: &str, content: &str) -> PathBuf {

@@ -25,6 +25,7 @@ use std::path::Path;
 use jsonc_parser::ast;
 use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions};
+use serde_json::Value;
 
 use crate::agent::{Ctx, Warnings};
 use crate::drift::{self, Difference, Direction, Side};
@@ -150,6 +151,33 @@ fn push_array(out: &mut String, entries: &[String], indent: &str, unit: &str) {
 fn json_string(s: &str) -> String {
     // A `&str` always serializes.
     serde_json::to_string(s).unwrap_or_default()
+}
+
+/// The `deniedUrls` entries of the existing settings `text` that `lists`
+/// no longer holds: what the merge would take out of Copilot's deny list.
+pub fn dropped_denies(text: &str, lists: &Lists, path: &Path) -> Result<Vec<String>> {
+    let object = parse(text, path)?;
+    let owned = owned_props(&object, text, path)?;
+    let have = owned
+        .iter()
+        .find(|(name, _)| *name == DENIED)
+        .and_then(|(_, prop)| strings(&prop.value))
+        .unwrap_or_default();
+    Ok(have
+        .into_iter()
+        .filter(|entry| !lists.denied.contains(entry))
+        .collect())
+}
+
+/// Every `deniedUrls` entry twsrt writes for the srt document `srt`.
+pub fn denies_of(srt: &Value) -> Vec<String> {
+    let patterns = srt
+        .pointer("/network/deniedDomains")
+        .and_then(Value::as_array);
+    let patterns = patterns.into_iter().flatten().filter_map(Value::as_str);
+    patterns
+        .flat_map(|p| std::iter::once(p.to_string()).chain(http_twin(p)))
+        .collect()
 }
 
 /// The file as it is after `-w`: `existing` (the current text, `None` for

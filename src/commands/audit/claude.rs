@@ -43,6 +43,12 @@ pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
             _ => flag_finding(occ, &mut out),
         }
     }
+    if let Some(loaded) = &inputs.claude_loaded
+        && let Some(why) = loaded.problem()
+    {
+        let anchor = loaded.anchor.display().to_string();
+        out.push(Finding::new(Severity::Error, anchor, why));
+    }
     let in_home = super::codex::same_file(&inputs.cwd, &inputs.home);
     if project_loaded && !in_home {
         for name in [".claude/settings.json", ".claude/settings.local.json"] {

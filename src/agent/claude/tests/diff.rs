@@ -4,7 +4,10 @@ use super::{CASES, Fixture, read_opt};
 use crate::agent::AgentDiff;
 use crate::agent::claude::diff;
 
+/// The drift of the mode's target, with `settings.json` linked to it as
+/// `generate -w` leaves it.
 fn compared(fixture: &Fixture, yolo: bool) -> (Vec<String>, Vec<String>) {
+    fixture.link_anchor(yolo);
     match diff(&fixture.ctx(yolo), &fixture.home()).unwrap().texts() {
         Some((mut missing, mut extra)) => {
             missing.sort();

@@ -15,6 +15,15 @@ fn staged(fixture: &Fixture, yolo: bool) -> crate::error::Result<Plan> {
     Ok(plan)
 }
 
+/// [`staged`] with `--drop-foreign`.
+fn staged_dropping(fixture: &Fixture, yolo: bool) -> crate::error::Result<Plan> {
+    let mut plan = Plan::default();
+    let mut ctx = fixture.ctx(yolo);
+    ctx.drop_foreign = true;
+    stage(&ctx, &mut plan, &fixture.home())?;
+    Ok(plan)
+}
+
 fn write_step(plan: &Plan) -> (PathBuf, String) {
     plan.steps
         .iter()
@@ -42,8 +51,20 @@ fn merges_into_existing_files_like_the_reference() {
         let existing = read_opt(case, "existing.json").unwrap();
         for (yolo, mode) in [(false, "full"), (true, "yolo")] {
             let fixture = Fixture::case(case);
+            // The "old" entries are what an earlier policy compiled to.
+            fixture.previous(
+                r#"{"filesystem": {"denyRead": ["/old"]}}"#,
+                r#"{"deny": ["old"], "ask": ["oldask"]}"#,
+            );
             let path = fixture.put(&format!("settings.{mode}.json"), &existing);
-            let plan = staged(&fixture, yolo).unwrap();
+            // "absent" holds an `ask` entry no policy wrote: it goes only
+            // with the user's consent.
+            let plan = if case == "absent" {
+                assert!(staged(&fixture, yolo).is_err());
+                staged_dropping(&fixture, yolo).unwrap()
+            } else {
+                staged(&fixture, yolo).unwrap()
+            };
             let (written, content) = write_step(&plan);
             assert_eq!(written, path);
             let expected = read(case, &format!("expected_merged_{mode}.json"));
@@ -100,7 +121,11 @@ fn permissions_and_sandbox_are_appended_in_merge_order_when_absent() {
 fn a_regular_settings_json_is_migrated_and_merged() {
     let fixture = Fixture::case("absent");
     let anchor = fixture.put("settings.json", &read("absent", "existing.json"));
-    let plan = staged(&fixture, true).unwrap();
+    // Its `ask` entry is not twsrt's, and the yolo file has no ask list.
+    let err = staged(&fixture, true).unwrap_err().to_string();
+    assert!(err.contains("permissions.ask: x"), "{err}");
+    let plan = staged_dropping(&fixture, true).unwrap();
+    assert_eq!(plan.removals.len(), 1);
     let target = fixture.claude_dir().join("settings.yolo.json");
     assert_eq!(
         plan.steps[0],
@@ -144,24 +169,75 @@ fn a_regular_settings_json_beside_an_existing_target_is_refused() {
     assert!(staged(&fixture, true).is_ok());
 }
 
+/// A link to the user's own file (a dotfiles repository) is what Claude
+/// Code loads: its content is migrated into the target, the link
+/// repointed, and the file itself left alone.
 #[test]
-fn an_anchor_linking_elsewhere_is_repointed_without_reading_it() {
+fn an_anchor_linking_to_a_foreign_file_is_migrated_and_repointed() {
     let fixture = Fixture::case("absent");
     let other = fixture.put("other.json", r#"{"model": "other"}"#);
     let anchor = fixture.claude_dir().join("settings.json");
     std::os::unix::fs::symlink(&other, &anchor).unwrap();
     let plan = staged(&fixture, false).unwrap();
+    let target = fixture.claude_dir().join("settings.full.json");
+    let real = std::fs::canonicalize(&other).unwrap();
     assert_eq!(
-        write_step(&plan).1,
-        format!("{}\n", preview(&fixture, false))
+        plan.steps[0],
+        Step::Migrate {
+            from: real.clone(),
+            to: target.clone()
+        }
     );
+    let (_, content) = write_step(&plan);
+    let doc: Value = serde_json::from_str(&content).unwrap();
+    assert_eq!(doc["model"], "other");
     assert_eq!(
         plan.steps.last(),
         Some(&Step::Symlink {
-            link: anchor,
+            link: anchor.clone(),
             target: PathBuf::from("settings.full.json"),
         })
     );
+    assert_eq!(plan.notes.len(), 1);
+    assert!(
+        plan.notes[0].contains(&*real.to_string_lossy()),
+        "{:?}",
+        plan.notes
+    );
+    // With the target there too, twsrt does not choose: the link is named.
+    fixture.put("settings.full.json", "{}");
+    let err = staged(&fixture, false).unwrap_err().to_string();
+    assert!(
+        err.starts_with(&format!(
+            "{}: is a symlink to {}",
+            anchor.display(),
+            real.display()
+        )),
+        "{err}"
+    );
+}
+
+/// A link to twsrt's own other mode, or a dangling one, is repointed
+/// without being read.
+#[test]
+fn an_anchor_linking_to_the_other_mode_or_nowhere_is_repointed() {
+    let fixture = Fixture::case("absent");
+    let anchor = fixture.claude_dir().join("settings.json");
+    std::fs::create_dir_all(fixture.claude_dir()).unwrap();
+    for linked in ["settings.yolo.json", "gone.json"] {
+        let _ = std::fs::remove_file(&anchor);
+        if linked == "settings.yolo.json" {
+            fixture.put(linked, r#"{"permissions": {"deny": ["Bash(x)"]}}"#);
+        }
+        std::os::unix::fs::symlink(linked, &anchor).unwrap();
+        let plan = staged(&fixture, false).unwrap();
+        assert_eq!(
+            write_step(&plan).1,
+            format!("{}\n", preview(&fixture, false))
+        );
+        assert!(plan.notes.is_empty() && plan.removals.is_empty());
+        assert!(!plan.steps.iter().any(|s| matches!(s, Step::Migrate { .. })));
+    }
 }
 
 #[test]
@@ -296,7 +372,12 @@ fn foreign_edit_allows_are_replaced_and_other_allows_kept() {
 /// are emptied; other filesystem keys stay.
 #[test]
 fn path_lists_in_the_file_are_emptied_and_other_filesystem_keys_kept() {
-    let fixture = Fixture::new(r#"{"filesystem": {"allowWrite": ["."]}}"#, "{}", None, "");
+    let fixture = Fixture::new(
+        r#"{"filesystem": {"allowWrite": ["."], "denyRead": ["~/.ssh"]}}"#,
+        "{}",
+        None,
+        "",
+    );
     fixture.put(
         "settings.full.json",
         r#"{"sandbox": {"filesystem": {"allowWrite": ["."], "allowRead": ["/r"], "denyRead": ["~/.ssh"]}}}"#,
@@ -307,4 +388,29 @@ fn path_lists_in_the_file_are_emptied_and_other_filesystem_keys_kept() {
         doc["sandbox"]["filesystem"],
         serde_json::json!({"allowWrite": [], "allowRead": ["/r"], "denyRead": [], "denyWrite": []})
     );
+}
+
+/// The adoption check reads the generated lists as what the merged file
+/// holds: the merge must replace each guarded list with the generated one.
+#[test]
+fn the_merge_writes_every_guarded_list_as_generated() {
+    use crate::agent::claude::adoption::{GUARDED, list};
+    for case in ["policy", "absent"] {
+        let existing = read_opt(case, "existing.json").unwrap();
+        for yolo in [false, true] {
+            let fixture = Fixture::case(case);
+            let doc: serde_json::Map<String, Value> = serde_json::from_str(&existing).unwrap();
+            let generated = generate(&fixture.ctx(yolo), &fixture.home());
+            let merged =
+                crate::agent::claude::merge::merge(doc, &generated, std::path::Path::new("s.json"))
+                    .unwrap();
+            for section in GUARDED {
+                assert_eq!(
+                    list(&merged, section),
+                    list(&generated, section),
+                    "{case} {section}"
+                );
+            }
+        }
+    }
 }

@@ -1,0 +1,311 @@
+//! Adopting twsrt loses nothing: `generate` never drops a deny or ask
+//! entry twsrt did not write, nor the keys of a `settings.json` that links
+//! to the user's own file, without the user's consent.
+
+use crate::support::*;
+
+const CLAUDE_ONLY: &str = "\n[targets]\nclaude_settings = \"~/.claude/settings.full.json\"\n";
+
+/// A hand-written Claude Code settings file, before twsrt.
+const HAND_WRITTEN: &str = "{\"model\": \"opus\", \"permissions\": {\"allow\": [\"Read\"], \
+    \"deny\": [\"Bash(curl:*)\"], \"ask\": [\"Bash(npm publish:*)\"]}}\n";
+
+const REFUSED: &str = "Error: {HOME}/.claude/settings.full.json: writing it would remove 2 \
+    entries that twsrt did not write:\n  \
+    permissions.deny: Bash(curl:*) (in {HOME}/.claude/settings.json)\n  \
+    permissions.ask: Bash(npm publish:*) (in {HOME}/.claude/settings.json)\n\
+    To keep them, add them to the policy (a Bash(...) rule to a bash fragment's deny or ask \
+    list, a Read(...) or Edit(...) path to an srt fragment's filesystem lists) so twsrt writes \
+    them; to remove them, run generate -w --drop-foreign.\n";
+
+fn claude() -> Test {
+    Test::with_policy().config_append(CLAUDE_ONLY)
+}
+
+#[test]
+fn a_hand_written_deny_and_ask_are_listed_and_nothing_is_written() {
+    let skipped = "Info: copilot skipped: [targets].copilot_output is not set in config.toml\n\
+        Info: codex skipped: [targets].codex_config is not set in config.toml\n";
+    for (args, before) in [
+        (&["generate", "-w", "claude"][..], String::new()),
+        (&["generate", "claude"], String::new()),
+        (&["generate", "-w"], format!("{skipped}{GEMINI_SKIPPED}")),
+    ] {
+        claude()
+            .file(ANCHOR, HAND_WRITTEN)
+            .args(args)
+            .status(1)
+            .stderr(&format!("{before}{REFUSED}"))
+            .unchanged()
+            .run();
+    }
+}
+
+/// `twsrt run` regenerates before the launch: it refuses the same way.
+#[test]
+fn the_launch_wrapper_refuses_the_same_write() {
+    claude()
+        .file(ANCHOR, HAND_WRITTEN)
+        .args(&["run", "--", "claude"])
+        .status(1)
+        .stderr(REFUSED)
+        .unchanged()
+        .run();
+}
+
+#[test]
+fn drop_foreign_removes_them_with_one_warning_each() {
+    let warnings = "Warning: claude: removes permissions.deny Bash(curl:*) from \
+        {HOME}/.claude/settings.json (--drop-foreign)\n\
+        Warning: claude: removes permissions.ask Bash(npm publish:*) from \
+        {HOME}/.claude/settings.json (--drop-foreign)\n";
+    claude()
+        .file(ANCHOR, HAND_WRITTEN)
+        .args(&["generate", "claude", "--drop-foreign"])
+        .any_stdout()
+        .stderr(&format!(
+            "{warnings}{WOULD_WRITE_CANONICAL}\
+             Would write agent target: {{HOME}}/.claude/settings.full.json\n\
+             Info: would migrate {{HOME}}/.claude/settings.json into \
+             {{HOME}}/.claude/settings.full.json\n\
+             Info: would replace {{HOME}}/.claude/settings.json by a symlink to \
+             settings.full.json\n{PREVIEW_END}"
+        ))
+        .unchanged()
+        .run();
+    let out = claude()
+        .file(ANCHOR, HAND_WRITTEN)
+        .args(&["generate", "-w", "claude", "--drop-foreign"])
+        .stderr(&format!(
+            "{warnings}Wrote canonical: {{HOME}}/.srt-settings.json\n\
+             Wrote canonical: {{HOME}}/.config/twsrt/bash-rules.json\n\
+             Info: Migrated: {{HOME}}/.claude/settings.json → \
+             {{HOME}}/.claude/settings.full.json\n\
+             Wrote: {{HOME}}/.claude/settings.full.json\n"
+        ))
+        .run();
+    let written = out.read(CLAUDE_TARGET);
+    assert!(!written.contains("curl") && !written.contains("npm publish"));
+    assert!(written.contains("\"model\": \"opus\""));
+}
+
+/// An entry moved into a fragment is twsrt's from then on.
+#[test]
+fn an_entry_moved_into_a_fragment_is_written_by_twsrt() {
+    let out = claude()
+        .file(ANCHOR, HAND_WRITTEN)
+        .file(
+            BASH_FRAGMENT,
+            r#"{"ask": ["git push", "npm publish"], "deny": ["rm", "curl"]}"#,
+        )
+        .args(&["generate", "-w", "claude", "--drop-foreign"])
+        .any_stderr()
+        .run();
+    // Moved in the Claude spelling twsrt writes (`Bash(curl)`), the old
+    // `Bash(curl:*)` spelling is still the user's: only it is named.
+    assert!(out.stderr.contains("removes permissions.deny Bash(curl:*)"));
+    assert!(out.read(CLAUDE_TARGET).contains("\"Bash(curl *)\""));
+}
+
+/// What twsrt wrote before (the canonical outputs on disk record it) goes
+/// when the policy drops it.
+#[test]
+fn twsrts_own_earlier_entries_leave_quietly() {
+    let out = claude()
+        .args(&["generate", "-w", "claude"])
+        .any_stderr()
+        .run();
+    assert!(out.read(CLAUDE_TARGET).contains("Bash(git push)"));
+    let out = out
+        .then()
+        .file(BASH_FRAGMENT, r#"{"deny": ["rm"]}"#)
+        .file(SRT_FRAGMENT, r#"{"filesystem": {"allowWrite": ["."]}}"#)
+        .args(&["generate", "-w", "claude"])
+        .stderr(
+            "Wrote canonical: {HOME}/.srt-settings.json\n\
+             Wrote canonical: {HOME}/.config/twsrt/bash-rules.json\n\
+             Wrote: {HOME}/.claude/settings.full.json\n",
+        )
+        .run();
+    let written = out.read(CLAUDE_TARGET);
+    assert!(
+        !written.contains("git push") && !written.contains(".ssh"),
+        "{written}"
+    );
+}
+
+/// A file last written under another profile holds twsrt's entries too.
+#[test]
+fn a_profile_switch_across_modes_is_not_foreign() {
+    let out = claude()
+        .work_profile()
+        .args(&["generate", "-w", "--yolo", "-p", "work", "claude"])
+        .any_stderr()
+        .run();
+    let out = out
+        .then()
+        .args(&["generate", "-w", "claude"])
+        .any_stderr()
+        .run();
+    let out = out
+        .then()
+        .args(&["generate", "-w", "--yolo", "claude"])
+        .any_stderr()
+        .run();
+    assert!(!out.read(CLAUDE_YOLO).contains("work/.vault"));
+}
+
+/// A path in Claude's own sandbox deny lists is a deny entry as well.
+#[test]
+fn a_hand_written_sandbox_deny_path_is_refused() {
+    claude()
+        .file(
+            CLAUDE_TARGET,
+            r#"{"sandbox": {"filesystem": {"denyRead": ["~/.aws"]}}}"#,
+        )
+        .symlink(ANCHOR, "settings.full.json")
+        .args(&["generate", "-w", "claude"])
+        .status(1)
+        .stderr(
+            "Error: {HOME}/.claude/settings.full.json: writing it would remove 1 entry that \
+             twsrt did not write:\n  sandbox.filesystem.denyRead: ~/.aws\n\
+             To keep them, add them to the policy (a Bash(...) rule to a bash fragment's deny \
+             or ask list, a Read(...) or Edit(...) path to an srt fragment's filesystem lists) \
+             so twsrt writes them; to remove them, run generate -w --drop-foreign.\n",
+        )
+        .unchanged()
+        .run();
+}
+
+const DOTFILE: &str = "dotfiles/claude/settings.json";
+const DOTFILE_TEXT: &str = "{\"model\": \"opus\", \"env\": {\"FOO\": \"bar\"}, \
+    \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]}}\n";
+
+const ADOPTED: &str = "Info: {HOME}/.claude/settings.json links to \
+    {HOME}/dotfiles/claude/settings.json, which twsrt does not write: its settings move into \
+    {HOME}/.claude/settings.full.json and the link is repointed there \
+    ({HOME}/dotfiles/claude/settings.json itself is left as it is)\n";
+
+fn dotfiles() -> Test {
+    claude()
+        .file(DOTFILE, DOTFILE_TEXT)
+        .symlink(ANCHOR, "../dotfiles/claude/settings.json")
+}
+
+#[test]
+fn a_link_into_dotfiles_is_migrated_with_every_key() {
+    dotfiles()
+        .args(&["generate", "claude"])
+        .any_stdout()
+        .stderr(&format!(
+            "{ADOPTED}{WOULD_WRITE_CANONICAL}\
+             Would write agent target: {{HOME}}/.claude/settings.full.json\n\
+             Info: would migrate {{HOME}}/dotfiles/claude/settings.json into \
+             {{HOME}}/.claude/settings.full.json\n\
+             Info: would repoint the symlink {{HOME}}/.claude/settings.json to \
+             settings.full.json (it points to ../dotfiles/claude/settings.json)\n{PREVIEW_END}"
+        ))
+        .unchanged()
+        .run();
+    let out = dotfiles()
+        .args(&["generate", "-w", "claude"])
+        .stderr(&format!(
+            "{ADOPTED}Wrote canonical: {{HOME}}/.srt-settings.json\n\
+             Wrote canonical: {{HOME}}/.config/twsrt/bash-rules.json\n\
+             Info: Migrated: {{HOME}}/dotfiles/claude/settings.json → \
+             {{HOME}}/.claude/settings.full.json\n\
+             Wrote: {{HOME}}/.claude/settings.full.json\n"
+        ))
+        .run();
+    // What Claude Code loads now holds the user's keys and the policy.
+    let loaded = out.read(ANCHOR);
+    for key in [
+        "\"model\": \"opus\"",
+        "\"FOO\": \"bar\"",
+        "say done",
+        "Bash(rm)",
+    ] {
+        assert!(loaded.contains(key), "{key}: {loaded}");
+    }
+    assert_eq!(out.read(DOTFILE), DOTFILE_TEXT);
+    let link = std::fs::read_link(out.path(ANCHOR)).unwrap();
+    assert_eq!(link, std::path::PathBuf::from("settings.full.json"));
+}
+
+#[test]
+fn a_link_into_dotfiles_beside_an_existing_target_is_refused_naming_it() {
+    dotfiles()
+        .file(CLAUDE_TARGET, "{}\n")
+        .args(&["generate", "-w", "claude"])
+        .status(1)
+        .stderr(
+            "Error: {HOME}/.claude/settings.json: is a symlink to \
+             {HOME}/dotfiles/claude/settings.json, a settings file twsrt does not write, and \
+             {HOME}/.claude/settings.full.json exists as well; twsrt will not choose between \
+             them: carry what you need from one into the other and remove the link (or set \
+             [claude_sync] to copy its settings over), then run generate -w again\n",
+        )
+        .unchanged()
+        .run();
+}
+
+/// A foreign deny entry in the linked file is guarded like any other.
+#[test]
+fn a_deny_in_the_linked_dotfile_is_guarded_too() {
+    claude()
+        .file(DOTFILE, r#"{"permissions": {"deny": ["Read(~/.netrc)"]}}"#)
+        .symlink(ANCHOR, "../dotfiles/claude/settings.json")
+        .args(&["generate", "-w", "claude"])
+        .status(1)
+        .stderr_contains(
+            "permissions.deny: Read(~/.netrc) (in {HOME}/dotfiles/claude/settings.json)",
+        )
+        .unchanged()
+        .run();
+}
+
+const COPILOT_SETTINGS: &str = ".copilot/settings.json";
+
+fn copilot() -> Test {
+    Test::with_policy().config_append(
+        "\n[targets]\ncopilot_output = \"~/flags/copilot.txt\"\n\
+         copilot_settings = \"~/.copilot/settings.json\"\n",
+    )
+}
+
+/// Copilot's `deniedUrls` is replaced whole: a URL the user denied there
+/// (`copilot config deniedUrls ...`) is guarded the same way.
+#[test]
+fn a_hand_denied_copilot_url_is_listed_and_nothing_is_written() {
+    let settings = "{\"model\": \"x\", \"deniedUrls\": [\"evil.com\", \"paste.example\"]}\n";
+    copilot()
+        .file(COPILOT_SETTINGS, settings)
+        .args(&["generate", "-w", "copilot"])
+        .status(1)
+        .stderr(
+            "Error: {HOME}/.copilot/settings.json: writing it would remove 1 entry that twsrt \
+             did not write:\n  deniedUrls: paste.example\n\
+             To keep them, add them to the policy (a URL pattern to an srt fragment's \
+             network.deniedDomains) so twsrt writes them; to remove them, run generate -w \
+             --drop-foreign.\n",
+        )
+        .unchanged()
+        .run();
+    let out = copilot()
+        .file(COPILOT_SETTINGS, settings)
+        .args(&["generate", "-w", "copilot", "--drop-foreign"])
+        .stderr_contains(
+            "Warning: copilot: removes deniedUrls paste.example from \
+             {HOME}/.copilot/settings.json (--drop-foreign)\n",
+        )
+        .run();
+    assert!(!out.read(COPILOT_SETTINGS).contains("paste.example"));
+    // A domain the policy denied before and no longer does is twsrt's.
+    let out = out
+        .then()
+        .file(SRT_FRAGMENT, r#"{"filesystem": {"allowWrite": ["."]}}"#)
+        .args(&["generate", "-w", "copilot"])
+        .any_stderr()
+        .run();
+    assert!(!out.read(COPILOT_SETTINGS).contains("evil.com"));
+}
