@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::compose::{Composer, ParsedFragment};
-use crate::config::Config;
+use crate::config::{Config, Source};
 use crate::error::{Error, Result};
 use crate::profile::{ResolvedProfile, resolve};
 use crate::rules::SecurityRule;
@@ -109,7 +109,7 @@ pub fn compile_protecting(
     protected.extend(policy_files::policy_files(config)?);
     let mut canonical = Vec::new();
     for source in &config.sources {
-        let mut value = compose_kind(&profile, source.kind)?;
+        let mut value = compose_kind(&profile, source)?;
         sets::sort_sets(&mut value, source.kind.set_lists());
         if source.kind == SourceKind::Srt {
             deny_write::imply_write_denies(&profile.name, &mut value, &protected)?;
@@ -123,14 +123,22 @@ pub fn compile_protecting(
 /// twsrt 3.3.3, every fragment is read before any is checked, and the
 /// opposing-action check comes before composing, so with several broken
 /// fragments the same error is reported first.
-fn compose_kind(profile: &ResolvedProfile, kind: SourceKind) -> Result<Value> {
+fn compose_kind(profile: &ResolvedProfile, source: &Source) -> Result<Value> {
+    let kind = source.kind;
     let fragments = profile.fragments(kind);
-    let parsed = fragments
+    let (texts, parsed): (Vec<String>, Vec<ParsedFragment>) = fragments
         .iter()
         .map(|f| read_fragment(&f.path))
-        .collect::<Result<Vec<_>>>()?;
-    for fragment in &parsed {
-        kind.validate(&fragment.path, &fragment.value)?;
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .unzip();
+    for (text, fragment) in texts.iter().zip(&parsed) {
+        kind.validate(
+            &fragment.path,
+            text,
+            &fragment.value,
+            &source.allowed_unknown,
+        )?;
     }
     kind.check_opposing(&profile.name, &parsed)?;
     let mut composer = Composer::new(&profile.name, kind.name()).expecting(parsed.len());
@@ -140,13 +148,19 @@ fn compose_kind(profile: &ResolvedProfile, kind: SourceKind) -> Result<Value> {
     Ok(composer.finish().into_value())
 }
 
-fn read_fragment(path: &Path) -> Result<ParsedFragment> {
+/// The fragment's text (kept for the positions of schema errors) and its
+/// parsed value.
+fn read_fragment(path: &Path) -> Result<(String, ParsedFragment)> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let text = crate::text_position::utf8(bytes).map_err(|at| Error::jsonc_not_utf8(path, at))?;
-    Ok(ParsedFragment {
-        path: path.to_path_buf(),
-        value: crate::fragment::parse(&text, path)?,
-    })
+    let value = crate::fragment::parse(&text, path)?;
+    Ok((
+        text,
+        ParsedFragment {
+            path: path.to_path_buf(),
+            value,
+        },
+    ))
 }
 
 #[cfg(test)]

@@ -45,6 +45,15 @@ pub enum Error {
     #[error("{0}")]
     Policy(String),
 
+    /// A key its reader does not know (config.toml, a fragment, a sandbox
+    /// override), at its `line:column` where the text has one.
+    #[error("{}{}: {message}", path.display(), at(*position))]
+    UnknownKey {
+        path: PathBuf,
+        position: Option<(usize, usize)>,
+        message: String,
+    },
+
     #[error("{}: {message}", path.display())]
     Target { path: PathBuf, message: String },
 
@@ -117,6 +126,11 @@ impl Error {
             message: message.into(),
         }
     }
+}
+
+/// `:line:column`, or nothing.
+fn at(position: Option<(usize, usize)>) -> String {
+    position.map_or_else(String::new, |(line, column)| format!(":{line}:{column}"))
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

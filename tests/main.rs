@@ -32,4 +32,5 @@ mod srt_real;
 mod srt_setup;
 mod streams;
 mod transactions;
+mod unknown_keys;
 mod view_cmds;
