@@ -64,6 +64,11 @@ pub enum Error {
         source: std::io::Error,
     },
 
+    /// The command's output could not be written to stdout (not a closed
+    /// pipe: that ends the run quietly).
+    #[error("cannot write the output to stdout: {0}")]
+    StdoutFailed(std::io::Error),
+
     /// A failure that carries its own exit code (for example `diff`'s exit 2
     /// for a missing target, or the editor's status for `config`).
     #[error("{message}")]
@@ -73,7 +78,7 @@ pub enum Error {
 impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Usage(_) => 2,
+            Error::Usage(_) | Error::StdoutFailed(_) => 2,
             Error::WithCode { code, .. } => *code,
             _ => 1,
         }

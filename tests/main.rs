@@ -22,6 +22,7 @@ mod hook_cmd;
 mod launch;
 mod launch_gemini;
 mod mutation;
+mod output_errors;
 mod parity;
 mod parity_table;
 mod project;
