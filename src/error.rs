@@ -13,7 +13,10 @@ pub enum Error {
     #[error("{0}")]
     Usage(String),
 
-    #[error("config file not found: {}", .0.display())]
+    #[error(
+        "config file not found: {}; run `twsrt config --init` to create a starter",
+        .0.display()
+    )]
     ConfigMissing(PathBuf),
 
     #[error("{}:{line}:{column}: invalid TOML: {message}", path.display())]

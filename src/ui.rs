@@ -153,6 +153,11 @@ pub fn wrote(text: &str) {
     styled_line(true, GREEN, text);
 }
 
+/// A status line without a label on stderr (`Unchanged: P`), unstyled.
+pub fn note_plain(text: &str) {
+    styled_line(true, "", text);
+}
+
 /// A clean diff (green, stdout).
 pub fn success(text: &str) {
     styled_line(false, GREEN, text);

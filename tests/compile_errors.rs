@@ -20,13 +20,19 @@ fn a_missing_config_exits_1_naming_it() {
     Test::new()
         .args(&["generate"])
         .status(1)
-        .stderr("Error: config file not found: {HOME}/.config/twsrt/config.toml\n")
+        .stderr(
+            "Error: config file not found: {HOME}/.config/twsrt/config.toml; run `twsrt config \
+             --init` to create a starter\n",
+        )
         .unchanged()
         .run();
     Test::new()
         .args(&["-c", "~/elsewhere.toml", "generate"])
         .status(1)
-        .stderr("Error: config file not found: {HOME}/elsewhere.toml\n")
+        .stderr(
+            "Error: config file not found: {HOME}/elsewhere.toml; run `twsrt config --init` to \
+             create a starter\n",
+        )
         .unchanged()
         .run();
 }

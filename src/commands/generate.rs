@@ -122,8 +122,8 @@ fn finish(plan: &Plan, warnings: &Warnings, writes: bool) -> Result<()> {
     }
     print_warnings(warnings);
     if writes {
-        crate::apply::apply(plan)?;
-        print_applied(plan);
+        let applied = crate::apply::apply(plan)?;
+        plan.print_applied(&applied);
     } else {
         print_preview(plan);
     }
@@ -153,29 +153,6 @@ fn print_preview(plan: &Plan) {
     ui::note_bold(
         "preview only, no file was written. Add -w/--write to write the files listed above.",
     );
-}
-
-/// The status lines of an applied plan, all on stderr; the notices (the
-/// Codex restart reminder) come last.
-fn print_applied(plan: &Plan) {
-    let mut notices = Vec::new();
-    for step in &plan.steps {
-        match step {
-            Step::Write { path, kind, .. } => match kind {
-                FileKind::Canonical => ui::wrote(&format!("Wrote canonical: {}", path.display())),
-                FileKind::AgentTarget => ui::wrote(&format!("Wrote: {}", path.display())),
-                FileKind::Support => {}
-            },
-            Step::Migrate { from, to } => {
-                ui::note(&format!("Migrated: {} → {}", from.display(), to.display()))
-            }
-            Step::Notice(text) => notices.push(text),
-            Step::Symlink { .. } => {}
-        }
-    }
-    for text in notices {
-        ui::note(text);
-    }
 }
 
 /// The command is over and the process exits next: freeing a compiled

@@ -466,10 +466,17 @@ add("w_copilot_output_yolo_default", ["generate", "--yolo", "-w", "copilot"], fi
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "~/flags/copilot.txt"})})
 add("w_copilot_dry_run", ["generate", "copilot"], port_cmd=["generate", "-w", "-n", "copilot"], files={
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "copilot-flags.txt"})})
+# A rerun that changes nothing: 3.3.3 prints `Wrote:` (and the Codex restart
+# hint) for files it did not change; the port says `Unchanged:` and gives no
+# hint (doc/compatibility.md row 29).
+RERUN_WROTE = ["Wrote canonical: {HOME}/.srt-settings.json",
+               "Wrote canonical: {HOME}/.config/twsrt/bash-rules.json",
+               "Wrote: {HOME}/.codex/config.toml", "Wrote: {HOME}/.codex/rules/twsrt.rules"]
+RERUN_UNCHANGED = [w.replace("Wrote", "Unchanged") for w in RERUN_WROTE]
 add("w_codex_fresh", ["generate", "-w", "codex"])
 add("w_codex_merge_commented", ["generate", "-w", "codex"], files={".codex/config.toml": CODEX_COMMENTED})
 add("w_codex_merge_idempotent", ["generate", "-w", "codex"], files={".codex/config.toml": CODEX_COMMENTED},
-    prep=[["generate", "-w", "codex"]])
+    prep=[["generate", "-w", "codex"]], facts_drop=RERUN_WROTE, facts_add=RERUN_UNCHANGED)
 add("w_codex_dry_run", ["generate", "codex"], port_cmd=["generate", "-w", "-n", "codex"], files={".codex/config.toml": CODEX_COMMENTED})
 add("w_codex_no_rules_target", ["generate", "-w", "codex"], files={
     TW + "config.toml": cfg(targets={"claude_settings": "~/.claude/settings.full.json",
@@ -924,7 +931,7 @@ add("streams_w_two_agents", ["generate", "-w"], files={
 add("streams_w_codex_restart_notice", ["generate", "-w", "codex"], files={
     TW + "config.toml": CODEX_ONLY, ".codex/config.toml": 'model = "o3"\n'})
 add("streams_w_codex_unchanged_rerun", ["generate", "-w", "codex"], files={TW + "config.toml": CODEX_ONLY},
-    prep=[["generate", "-w", "codex"]])
+    prep=[["generate", "-w", "codex"]], facts_drop=RERUN_WROTE, facts_add=RERUN_UNCHANGED)
 add("streams_w_migration_info", ["generate", "-w"], files={
     TW + "config.toml": CLAUDE_CFG, ".claude/settings.json": '{"model": "opus"}\n'})
 add("streams_preview_migration", ["generate"], files={
