@@ -4,8 +4,9 @@
 //! profile is read and parsed ([`crate::fragment`]), then each is checked
 //! against its kind's schema, then all of them for opposing actions, and
 //! only then composed ([`crate::compose`]); its set-like lists are sorted
-//! ([`sets`]) and, for srt, `filesystem.denyWrite` gains the read denies and
-//! the policy files ([`deny_write`], [`policy_files`]). Errors keep the
+//! ([`sets`]) and, for srt, `filesystem.denyWrite` gains the read denies,
+//! the policy files and the agents' guard files ([`deny_write`],
+//! [`policy_files`]). Errors keep the
 //! reference's order: a parse error in any fragment before a schema error,
 //! that before an opposing-action error, that before a composition conflict,
 //! and that before a path that is read-denied and write-allowed. Nothing here writes; reading
@@ -63,6 +64,10 @@ pub struct Compiled {
     pub profile: ResolvedProfile,
     /// One per configured source kind, in config.toml order.
     pub canonical: Vec<Canonical>,
+    /// The spellings of the agents' guard files the compile write-denied
+    /// ([`crate::config::Config::guard_files`]), so a reader can say why a
+    /// rule no fragment lists is there.
+    pub guard_files: Vec<String>,
 }
 
 impl Compiled {
@@ -105,8 +110,10 @@ pub fn compile_protecting(
     extra_deny_write: &[String],
 ) -> Result<Compiled> {
     let profile = resolve(config, profile)?;
+    let guard_files = policy_files::guard_files(config)?;
     let mut protected = extra_deny_write.to_vec();
     protected.extend(policy_files::policy_files(config)?);
+    protected.extend(guard_files.iter().cloned());
     let mut canonical = Vec::new();
     for source in &config.sources {
         let mut value = compose_kind(&profile, source)?;
@@ -116,7 +123,11 @@ pub fn compile_protecting(
         }
         canonical.push(Canonical::new(source.kind, source.output.clone(), value));
     }
-    Ok(Compiled { profile, canonical })
+    Ok(Compiled {
+        profile,
+        canonical,
+        guard_files,
+    })
 }
 
 /// The checked composition of the profile's fragments of one kind. As in

@@ -72,6 +72,12 @@ pub struct Config {
     pub overrides_yolo: Map<String, Value>,
     /// `[claude_sync]`, `None` when the table is absent (no sync).
     pub claude_sync: Option<ClaudeSync>,
+    /// The files the configured agents' targets write, in both modes (the
+    /// agent's guard: its settings, rules, flags, policy). config.toml does
+    /// not know the agents, so the loader of the commands fills this in
+    /// (`commands::load_config`); compiling write-denies them with the
+    /// policy files, so no agent can switch its own guard off.
+    pub guard_files: Vec<PathBuf>,
 }
 
 impl Config {
@@ -163,6 +169,7 @@ impl Loader<'_> {
             overrides_full,
             overrides_yolo,
             claude_sync,
+            guard_files: Vec::new(),
         })
     }
 
