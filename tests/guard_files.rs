@@ -1,7 +1,7 @@
 //! The agent's own guard is write-protected (issue 27 item 8,
 //! doc/compatibility.md row 30): every file a configured `[targets]` key
-//! writes, in both modes, and the `settings.json` Claude Code loads, joins
-//! the compiled denyWrite like the policy files, so every generated layer
+//! writes, in both modes, joins the compiled denyWrite like the policy
+//! files (Claude's `settings.json` is twsrt's symlink to one of them), so every generated layer
 //! (srt, Claude's Edit denies, Codex's profile, the guard hook) refuses an
 //! agent's attempt to switch its own guard off; `explain` says why.
 
@@ -13,9 +13,8 @@ const ALL_TARGETS: &str = "[targets]\nclaude_settings = \"~/.claude/settings.ful
      gemini_policy = \"~/.gemini/policies/twsrt.toml\"\n";
 
 /// Every guard file's spelling, the yolo files derived from their keys included.
-const GUARDS: [&str; 12] = [
+const GUARDS: [&str; 11] = [
     "~/.claude/settings.full.json",
-    "~/.claude/settings.json",
     "~/.claude/settings.yolo.json",
     "~/.codex/config.toml",
     "~/.codex/rules/twsrt.rules",
@@ -64,7 +63,7 @@ fn claude_and_codex_deny_edits_of_the_guard_files() {
         .run();
     for guard in [
         "~/.claude/settings.full.json",
-        "~/.claude/settings.json",
+        "~/.claude/settings.yolo.json",
         "~/.codex/config.toml",
     ] {
         assert!(
@@ -94,7 +93,11 @@ fn claude_and_codex_deny_edits_of_the_guard_files() {
 
 #[test]
 fn the_hook_denies_an_edit_or_a_redirect_onto_a_guard_file() {
-    let home = policy().args(&["show"]).any_stdout().run();
+    // After `-w`, settings.json is the symlink to settings.full.json.
+    let home = policy()
+        .args(&["generate", "-w", "claude"])
+        .any_stderr()
+        .run();
     let edit = format!(
         r#"{{"tool_name":"Edit","tool_input":{{"file_path":"{}/.claude/settings.full.json","old_string":"a","new_string":"b"}},"cwd":"{}","hook_event_name":"PreToolUse"}}"#,
         home.home().display(),
@@ -104,7 +107,11 @@ fn the_hook_denies_an_edit_or_a_redirect_onto_a_guard_file() {
         r#"{{"tool_name":"Bash","tool_input":{{"command":"echo '{{}}' > ~/.claude/settings.full.json"}},"cwd":"{}","hook_event_name":"PreToolUse"}}"#,
         home.home().display()
     );
-    for input in [edit, redirect] {
+    let through_the_link = format!(
+        r#"{{"tool_name":"Bash","tool_input":{{"command":"ln -sfn /tmp/x.json ~/.claude/settings.json"}},"cwd":"{}","hook_event_name":"PreToolUse"}}"#,
+        home.home().display()
+    );
+    for input in [edit, redirect, through_the_link] {
         let path = home.path("hook-input.json");
         std::fs::write(&path, &input).unwrap();
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_twsrt"))

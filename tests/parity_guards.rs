@@ -1,7 +1,6 @@
 //! The replay's rule for the agents' guard files (issue 27 item 8,
 //! doc/compatibility.md row 30): the port write-denies every file a
-//! configured `[targets]` key writes (both modes, and Claude's
-//! `settings.json`), which 3.3.3 does not. Like the http twins, the
+//! configured `[targets]` key writes (both modes), which 3.3.3 does not. Like the http twins, the
 //! reference's side is rewritten before comparing (expected stdout, expected
 //! files, and the `home/` files 3.3.3 wrote, so a `diff` scenario keeps the
 //! drift it was recorded with): each guard spelling joins
@@ -66,9 +65,6 @@ pub fn guard_spellings(home: &Path, args: &[String]) -> Vec<String> {
         if let (Some(path), None) = (path_of(key), path_of(&format!("{key}_yolo"))) {
             files.push(twsrt::paths::yolo_variant(&path));
         }
-    }
-    if let Some(full) = path_of("claude_settings") {
-        files.push(full.parent().unwrap_or(home).join("settings.json"));
     }
     let real_home = std::fs::canonicalize(home).unwrap_or_else(|_| home.to_path_buf());
     let mut spellings = Vec::new();

@@ -56,13 +56,6 @@ impl Agent for Claude {
         anchor::target_path(ctx.config, ctx.yolo)
     }
 
-    /// Both modes' settings and the `settings.json` Claude Code loads.
-    fn guard_files(&self, config: &crate::config::Config) -> Vec<std::path::PathBuf> {
-        let mut files = super::declared_files(&TARGET_KEYS, config);
-        files.push(anchor::anchor_path(config));
-        files
-    }
-
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
         overrides::check(ctx, warnings)?;
         Ok(preview(ctx, &home_dir()))

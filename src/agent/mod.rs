@@ -88,7 +88,11 @@ pub trait Agent {
 
     /// The files this agent's targets write in either mode (set keys, and
     /// a `KEY_yolo` file derived when only `KEY` is set): its guard, which
-    /// compiling write-denies. Only called for a configured agent.
+    /// compiling write-denies. Only called for a configured agent. Claude's
+    /// `settings.json` anchor is not one: after `-w` it is always twsrt's
+    /// symlink to a mode file, so a write through it is a write to a
+    /// protected file, and Codex 0.171 refuses to start its sandbox when a
+    /// read-only entry is a symlink in a writable place (doc/clients.md).
     fn guard_files(&self, config: &Config) -> Vec<PathBuf> {
         declared_files(self.target_keys(), config)
     }
