@@ -13,7 +13,7 @@ use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::plan::{Plan, Step};
+use crate::plan::{Applied, Plan, Step};
 
 const NEW_FILE_MODE: u32 = 0o600;
 
@@ -34,7 +34,7 @@ struct Prepared {
 }
 
 /// Apply every write and symlink of the plan, or none of them.
-pub fn apply(plan: &Plan) -> Result<()> {
+pub fn apply(plan: &Plan) -> Result<Applied> {
     apply_with(plan, fault::from_env())
 }
 
@@ -81,12 +81,14 @@ pub fn check(plan: &Plan) -> Result<()> {
 
 /// [`apply`], with the rename of prepared entry `fail_at` (0-based) made to
 /// fail: the hook the transaction tests use to prove the rollback.
-pub fn apply_with(plan: &Plan, fail_at: Option<usize>) -> Result<()> {
+pub fn apply_with(plan: &Plan, fail_at: Option<usize>) -> Result<Applied> {
     let mut tx = Transaction {
         fail_at,
         ..Transaction::default()
     };
-    let result = tx.prepare_all(plan).and_then(|()| tx.commit());
+    let result = tx
+        .prepare_all(plan)
+        .and_then(|changed| tx.commit().map(|()| Applied::new(changed)));
     if result.is_err() {
         tx.rollback();
     }
@@ -104,18 +106,21 @@ struct Transaction {
 }
 
 impl Transaction {
-    fn prepare_all(&mut self, plan: &Plan) -> Result<()> {
+    /// Prepare every step; for each, whether it will change the disk.
+    fn prepare_all(&mut self, plan: &Plan) -> Result<Vec<bool>> {
+        let mut changed = Vec::with_capacity(plan.steps.len());
         for step in &plan.steps {
-            match step {
+            changed.push(match step {
                 Step::Write { path, content, .. } => self.prepare_write(path, content)?,
                 Step::Symlink { link, target } => self.prepare_symlink(link, target)?,
-                Step::Migrate { .. } | Step::Notice(_) => {}
-            }
+                Step::Migrate { .. } | Step::Notice(_) => false,
+            });
         }
-        Ok(())
+        Ok(changed)
     }
 
-    fn prepare_write(&mut self, path: &Path, content: &[u8]) -> Result<()> {
+    /// `false` when the file already holds `content` (nothing to do).
+    fn prepare_write(&mut self, path: &Path, content: &[u8]) -> Result<bool> {
         // Write through a symlinked target (dotfile repos link these files),
         // so the link stays and its destination gets the new content.
         let dest = resolve_symlinked_file(path)?;
@@ -129,7 +134,7 @@ impl Transaction {
             }
             // Already up to date: rewriting it would only cost a sync. This is
             // the common case for a launch wrapper running before every start.
-            Before::File { content: old, .. } if old.as_slice() == content => return Ok(()),
+            Before::File { content: old, .. } if old.as_slice() == content => return Ok(false),
             _ => {}
         }
         let dir = parent_dir(&dest);
@@ -146,13 +151,14 @@ impl Transaction {
             before,
         });
         write_synced(&temp, content, mode).map_err(|e| Error::io(&dest, e))?;
-        Ok(())
+        Ok(true)
     }
 
-    fn prepare_symlink(&mut self, link: &Path, target: &Path) -> Result<()> {
+    /// `false` when `link` already points at `target`.
+    fn prepare_symlink(&mut self, link: &Path, target: &Path) -> Result<bool> {
         let before = read_before(link)?;
         if matches!(&before, Before::Symlink(old) if old == target) {
-            return Ok(());
+            return Ok(false);
         }
         let dir = parent_dir(link);
         self.create_dirs(&dir)?;
@@ -163,7 +169,7 @@ impl Transaction {
             before,
         });
         std::os::unix::fs::symlink(target, &temp).map_err(|e| Error::io(link, e))?;
-        Ok(())
+        Ok(true)
     }
 
     fn create_dirs(&mut self, dir: &Path) -> Result<()> {

@@ -65,9 +65,8 @@ pub fn run(cli: Cli) -> Result<i32> {
     };
     match cli.command {
         None => {
-            // Help goes to stdout; a failed write (a closed pipe) changes
-            // nothing about the exit code, which says "no command given".
-            let _ = Cli::command().print_help();
+            // Help goes to stdout, judged like every output (ui::stdout_failure).
+            crate::ui::data(Cli::command().render_help().to_string().trim_end());
             Ok(2)
         }
         Some(Command::Generate(args)) => commands::generate::run(&global, &args),

@@ -4,8 +4,9 @@
 //! profile is read and parsed ([`crate::fragment`]), then each is checked
 //! against its kind's schema, then all of them for opposing actions, and
 //! only then composed ([`crate::compose`]); its set-like lists are sorted
-//! ([`sets`]) and, for srt, `filesystem.denyWrite` gains the read denies and
-//! the policy files ([`deny_write`], [`policy_files`]). Errors keep the
+//! ([`sets`]) and, for srt, `filesystem.denyWrite` gains the read denies,
+//! the policy files and the agents' guard files ([`deny_write`],
+//! [`policy_files`]). Errors keep the
 //! reference's order: a parse error in any fragment before a schema error,
 //! that before an opposing-action error, that before a composition conflict,
 //! and that before a path that is read-denied and write-allowed. Nothing here writes; reading
@@ -22,7 +23,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::compose::{Composer, ParsedFragment};
-use crate::config::Config;
+use crate::config::{Config, Source};
 use crate::error::{Error, Result};
 use crate::profile::{ResolvedProfile, resolve};
 use crate::rules::SecurityRule;
@@ -63,6 +64,10 @@ pub struct Compiled {
     pub profile: ResolvedProfile,
     /// One per configured source kind, in config.toml order.
     pub canonical: Vec<Canonical>,
+    /// The spellings of the agents' guard files the compile write-denied
+    /// ([`crate::config::Config::guard_files`]), so a reader can say why a
+    /// rule no fragment lists is there.
+    pub guard_files: Vec<String>,
 }
 
 impl Compiled {
@@ -105,32 +110,46 @@ pub fn compile_protecting(
     extra_deny_write: &[String],
 ) -> Result<Compiled> {
     let profile = resolve(config, profile)?;
+    let guard_files = policy_files::guard_files(config)?;
     let mut protected = extra_deny_write.to_vec();
     protected.extend(policy_files::policy_files(config)?);
+    protected.extend(guard_files.iter().cloned());
     let mut canonical = Vec::new();
     for source in &config.sources {
-        let mut value = compose_kind(&profile, source.kind)?;
+        let mut value = compose_kind(&profile, source)?;
         sets::sort_sets(&mut value, source.kind.set_lists());
         if source.kind == SourceKind::Srt {
             deny_write::imply_write_denies(&profile.name, &mut value, &protected)?;
         }
         canonical.push(Canonical::new(source.kind, source.output.clone(), value));
     }
-    Ok(Compiled { profile, canonical })
+    Ok(Compiled {
+        profile,
+        canonical,
+        guard_files,
+    })
 }
 
 /// The checked composition of the profile's fragments of one kind. As in
 /// twsrt 3.3.3, every fragment is read before any is checked, and the
 /// opposing-action check comes before composing, so with several broken
 /// fragments the same error is reported first.
-fn compose_kind(profile: &ResolvedProfile, kind: SourceKind) -> Result<Value> {
+fn compose_kind(profile: &ResolvedProfile, source: &Source) -> Result<Value> {
+    let kind = source.kind;
     let fragments = profile.fragments(kind);
-    let parsed = fragments
+    let (texts, parsed): (Vec<String>, Vec<ParsedFragment>) = fragments
         .iter()
         .map(|f| read_fragment(&f.path))
-        .collect::<Result<Vec<_>>>()?;
-    for fragment in &parsed {
-        kind.validate(&fragment.path, &fragment.value)?;
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .unzip();
+    for (text, fragment) in texts.iter().zip(&parsed) {
+        kind.validate(
+            &fragment.path,
+            text,
+            &fragment.value,
+            &source.allowed_unknown,
+        )?;
     }
     kind.check_opposing(&profile.name, &parsed)?;
     let mut composer = Composer::new(&profile.name, kind.name()).expecting(parsed.len());
@@ -140,13 +159,19 @@ fn compose_kind(profile: &ResolvedProfile, kind: SourceKind) -> Result<Value> {
     Ok(composer.finish().into_value())
 }
 
-fn read_fragment(path: &Path) -> Result<ParsedFragment> {
+/// The fragment's text (kept for the positions of schema errors) and its
+/// parsed value.
+fn read_fragment(path: &Path) -> Result<(String, ParsedFragment)> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let text = crate::text_position::utf8(bytes).map_err(|at| Error::jsonc_not_utf8(path, at))?;
-    Ok(ParsedFragment {
-        path: path.to_path_buf(),
-        value: crate::fragment::parse(&text, path)?,
-    })
+    let value = crate::fragment::parse(&text, path)?;
+    Ok((
+        text,
+        ParsedFragment {
+            path: path.to_path_buf(),
+            value,
+        },
+    ))
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
-use toml_edit::{DocumentMut, Item, Table};
+use toml_edit::{Item, Table};
 
 use crate::error::{Error, Result};
 use crate::paths::{expand_tilde, resolve_config_path, tidy};
@@ -18,6 +18,8 @@ use crate::source::SourceKind;
 use crate::tomltext::toml_to_json;
 
 mod claude_sync;
+mod keys;
+mod sandbox_keys;
 mod sources;
 mod targets;
 
@@ -37,6 +39,10 @@ pub struct Source {
     pub kind: SourceKind,
     pub output: PathBuf,
     pub fragments: Vec<Fragment>,
+    /// `allow_unknown_keys`: keys (dotted paths, `network.newKey`) its
+    /// fragments may hold although the kind's schema does not know them,
+    /// each named on purpose (keys of an srt newer than twsrt).
+    pub allowed_unknown: Vec<String>,
 }
 
 impl Source {
@@ -66,6 +72,12 @@ pub struct Config {
     pub overrides_yolo: Map<String, Value>,
     /// `[claude_sync]`, `None` when the table is absent (no sync).
     pub claude_sync: Option<ClaudeSync>,
+    /// The files the configured agents' targets write, in both modes (the
+    /// agent's guard: its settings, rules, flags, policy). config.toml does
+    /// not know the agents, so the loader of the commands fills this in
+    /// (`commands::load_config`); compiling write-denies them with the
+    /// policy files, so no agent can switch its own guard off.
+    pub guard_files: Vec<PathBuf>,
 }
 
 impl Config {
@@ -113,10 +125,11 @@ pub fn load(path: &Path) -> Result<Config> {
 }
 
 pub fn parse(text: &str, path: &Path) -> Result<Config> {
-    let doc: DocumentMut = crate::tomltext::parse_document(text, path)?;
+    let doc = crate::tomltext::parse_spanned(text, path)?;
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
     Loader {
         path,
+        text,
         dir: &dir,
         root: doc.as_table(),
     }
@@ -125,6 +138,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Config> {
 
 struct Loader<'a> {
     path: &'a Path,
+    /// The text of config.toml, for the positions of unknown keys.
+    text: &'a str,
     dir: &'a Path,
     root: &'a Table,
 }
@@ -135,6 +150,7 @@ impl Loader<'_> {
     }
 
     fn load(&self) -> Result<Config> {
+        self.check_keys(self.root, "config.toml's top level", keys::ROOT)?;
         self.reject_legacy_sources()?;
         self.check_schema_version()?;
         let sources = self.sources()?;
@@ -153,6 +169,7 @@ impl Loader<'_> {
             overrides_full,
             overrides_yolo,
             claude_sync,
+            guard_files: Vec::new(),
         })
     }
 
@@ -220,12 +237,21 @@ impl Loader<'_> {
                 .filter(|k| *k != "extends" && SourceKind::from_name(k).is_none())
                 .collect();
             if !unknown.is_empty() {
+                let first = unknown[0];
                 unknown.sort_unstable();
-                return Err(self.err(format!(
-                    "profiles.{name}: unknown field(s) {}; allowed: extends, {}",
-                    unknown.join(", "),
-                    SourceKind::names().join(", ")
-                )));
+                let mut known = vec!["extends"];
+                known.extend(SourceKind::names());
+                let hint = crate::known_keys::nearest(first, &known)
+                    .map(|near| format!("; did you mean \"{near}\" for \"{first}\"?"))
+                    .unwrap_or_default();
+                return Err(self.unknown_key(
+                    self.key_position(pt, first),
+                    format!(
+                        "profiles.{name}: unknown field(s) {}; allowed: {}{hint}",
+                        unknown.join(", "),
+                        known.join(", ")
+                    ),
+                ));
             }
             let mut def = ProfileDef::default();
             if let Some(ext) = pt.get("extends") {
@@ -307,6 +333,7 @@ impl Loader<'_> {
         let Some(table) = item.as_table_like() else {
             return Err(self.err("sandbox_overrides must be a table of [sandbox_overrides.full] and [sandbox_overrides.yolo]"));
         };
+        self.check_override_keys(table)?;
         let mode = |name: &str| -> Result<Map<String, Value>> {
             match table.get(name) {
                 None => Ok(Map::new()),

@@ -13,7 +13,10 @@ pub enum Error {
     #[error("{0}")]
     Usage(String),
 
-    #[error("config file not found: {}", .0.display())]
+    #[error(
+        "config file not found: {}; run `twsrt config --init` to create a starter",
+        .0.display()
+    )]
     ConfigMissing(PathBuf),
 
     #[error("{}:{line}:{column}: invalid TOML: {message}", path.display())]
@@ -45,6 +48,15 @@ pub enum Error {
     #[error("{0}")]
     Policy(String),
 
+    /// A key its reader does not know (config.toml, a fragment, a sandbox
+    /// override), at its `line:column` where the text has one.
+    #[error("{}{}: {message}", path.display(), at(*position))]
+    UnknownKey {
+        path: PathBuf,
+        position: Option<(usize, usize)>,
+        message: String,
+    },
+
     #[error("{}: {message}", path.display())]
     Target { path: PathBuf, message: String },
 
@@ -55,6 +67,11 @@ pub enum Error {
         source: std::io::Error,
     },
 
+    /// The command's output could not be written to stdout (not a closed
+    /// pipe: that ends the run quietly).
+    #[error("cannot write the output to stdout: {0}")]
+    StdoutFailed(std::io::Error),
+
     /// A failure that carries its own exit code (for example `diff`'s exit 2
     /// for a missing target, or the editor's status for `config`).
     #[error("{message}")]
@@ -64,7 +81,7 @@ pub enum Error {
 impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Usage(_) => 2,
+            Error::Usage(_) | Error::StdoutFailed(_) => 2,
             Error::WithCode { code, .. } => *code,
             _ => 1,
         }
@@ -117,6 +134,11 @@ impl Error {
             message: message.into(),
         }
     }
+}
+
+/// `:line:column`, or nothing.
+fn at(position: Option<(usize, usize)>) -> String {
+    position.map_or_else(String::new, |(line, column)| format!(":{line}:{column}"))
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

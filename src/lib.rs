@@ -20,6 +20,7 @@ pub mod error;
 pub mod fragment;
 mod heap;
 pub mod hook;
+pub mod known_keys;
 pub mod paths;
 pub mod plan;
 pub mod profile;

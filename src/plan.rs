@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use crate::ui;
+
 /// What a staged file is, which decides its status line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
@@ -115,6 +117,47 @@ impl Plan {
         self.write(path, content, kind);
     }
 
+    /// The status lines of the applied plan, all on stderr: `Wrote: P` (or
+    /// `Wrote canonical: P`) only for a file whose bytes changed, and
+    /// `Unchanged: P` (`Unchanged canonical: P`) for one already right;
+    /// `Migrated: A → B` lines; then the notices, each only when a target
+    /// staged before it (since the previous notice) was written: a restart
+    /// hint for files that did not change would send the user on an errand.
+    pub fn print_applied(&self, applied: &Applied) {
+        let mut notices = Vec::new();
+        let mut wrote_since_notice = false;
+        for (i, step) in self.steps.iter().enumerate() {
+            let changed = applied.changed(i);
+            match step {
+                Step::Write { path, kind, .. } => {
+                    let what = match kind {
+                        FileKind::Canonical => " canonical",
+                        FileKind::AgentTarget => "",
+                        FileKind::Support => continue,
+                    };
+                    if changed {
+                        wrote_since_notice |= *kind == FileKind::AgentTarget;
+                        ui::wrote(&format!("Wrote{what}: {}", path.display()));
+                    } else {
+                        ui::note_plain(&format!("Unchanged{what}: {}", path.display()));
+                    }
+                }
+                Step::Migrate { from, to } => {
+                    ui::note(&format!("Migrated: {} → {}", from.display(), to.display()))
+                }
+                Step::Notice(text) => {
+                    if std::mem::take(&mut wrote_since_notice) {
+                        notices.push(text);
+                    }
+                }
+                Step::Symlink { .. } => wrote_since_notice |= changed,
+            }
+        }
+        for text in notices {
+            ui::note(text);
+        }
+    }
+
     /// Each agent's preview text, in staging order.
     pub fn renderings(&self) -> impl Iterator<Item = (&str, &str)> {
         self.dry_run.iter().map(|(agent, shown)| {
@@ -130,6 +173,26 @@ impl Plan {
             };
             (agent.as_str(), text)
         })
+    }
+}
+
+/// What applying a plan changed (`apply::apply`): for each step, whether
+/// it touched the disk (a file whose bytes were already right, or a symlink
+/// already pointing where it should, is left alone).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Applied {
+    changed: Vec<bool>,
+}
+
+impl Applied {
+    /// One flag per step of the plan, in order.
+    pub fn new(changed: Vec<bool>) -> Self {
+        Applied { changed }
+    }
+
+    /// Whether step `index` of the plan changed anything on disk.
+    pub fn changed(&self, index: usize) -> bool {
+        self.changed.get(index).copied().unwrap_or(false)
     }
 }
 

@@ -16,15 +16,36 @@ pub fn parse_document(
     text: &str,
     path: &std::path::Path,
 ) -> crate::error::Result<toml_edit::DocumentMut> {
-    text.parse::<toml_edit::DocumentMut>().map_err(|e| {
-        let (line, column) = line_column(text, e.span().map(|s| s.start).unwrap_or(0));
-        crate::error::Error::TomlSyntax {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message: e.message().trim().to_string(),
-        }
-    })
+    text.parse::<toml_edit::DocumentMut>()
+        .map_err(|e| syntax_error(text, path, &e))
+}
+
+/// [`parse_document`] for reading only: every key and value keeps its
+/// span, so an error can point at it ([`span_position`]).
+pub fn parse_spanned<'t>(
+    text: &'t str,
+    path: &std::path::Path,
+) -> crate::error::Result<toml_edit::Document<&'t str>> {
+    toml_edit::Document::parse(text).map_err(|e| syntax_error(text, path, &e))
+}
+
+/// The line and column where `span` starts in `text`.
+pub fn span_position(text: &str, span: Option<std::ops::Range<usize>>) -> Option<(usize, usize)> {
+    span.map(|s| line_column(text, s.start))
+}
+
+fn syntax_error(
+    text: &str,
+    path: &std::path::Path,
+    e: &toml_edit::TomlError,
+) -> crate::error::Error {
+    let (line, column) = line_column(text, e.span().map(|s| s.start).unwrap_or(0));
+    crate::error::Error::TomlSyntax {
+        path: path.to_path_buf(),
+        line,
+        column,
+        message: e.message().trim().to_string(),
+    }
 }
 
 /// Convert a TOML item into JSON. `None` when it holds something JSON has no

@@ -5,13 +5,45 @@
 //! stdout carries a command's result only (renderings, diff reports), so it
 //! can be captured; everything that narrates (what would be or was written,
 //! notes, warnings, errors) goes to stderr.
+//!
+//! Every stdout write goes through [`to_stdout`]: the first failure is kept
+//! (and later writes are skipped), and `main` asks [`stdout_failure`] after
+//! the command: a closed pipe ends the run quietly, any other failure (a
+//! full disk) is an error, so output that never arrived is never a success.
+//! A failed write to stderr has nowhere to be reported and is dropped.
 
 use std::io::Write;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anstream::{AutoStream, ColorChoice};
 
 static VERBOSE: AtomicBool = AtomicBool::new(false);
+
+/// The first failed stdout write of the run.
+static STDOUT_FAILED: Mutex<Option<std::io::Error>> = Mutex::new(None);
+
+/// Run `write` on stdout unless an earlier write failed; keep its failure.
+pub fn to_stdout(write: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::Result<()>) {
+    let mut failed = STDOUT_FAILED.lock().unwrap_or_else(|e| e.into_inner());
+    if failed.is_some() {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = write(&mut out) {
+        *failed = Some(e);
+    }
+}
+
+/// How writing the command's output to stdout went, checked once by `main`
+/// after the command: stdout is flushed, then the first failure is returned.
+pub fn stdout_failure() -> Option<std::io::Error> {
+    to_stdout(|out| out.flush());
+    STDOUT_FAILED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take()
+}
 
 pub fn set_verbose(on: bool) {
     VERBOSE.store(on, Ordering::Relaxed);
@@ -47,11 +79,13 @@ fn styled_line(to_stderr: bool, style: &str, text: &str) {
     styled_segments(to_stderr, &[(style, text)]);
 }
 
-/// One line made of differently styled pieces.
+/// One line made of differently styled pieces. On stdout the styles are
+/// left out unless [`stdout_styled`]; stderr strips them where it must.
 fn styled_segments(to_stderr: bool, segments: &[(&str, &str)]) {
+    let styled = to_stderr || stdout_styled();
     let mut line = String::new();
     for (style, text) in segments {
-        if style.is_empty() {
+        if style.is_empty() || !styled {
             line.push_str(text);
         } else {
             line.push_str(style);
@@ -59,20 +93,22 @@ fn styled_segments(to_stderr: bool, segments: &[(&str, &str)]) {
             line.push_str(RESET);
         }
     }
-    // A failed write to a closed pipe is not worth a panic or an error exit.
     if to_stderr {
         let mut s = AutoStream::new(std::io::stderr().lock(), choice());
         let _ = writeln!(s, "{line}");
     } else {
-        let mut s = AutoStream::new(std::io::stdout().lock(), choice());
-        let _ = writeln!(s, "{line}");
+        to_stdout(|out| writeln!(out, "{line}"));
     }
 }
 
 /// Generated output (JSON, TOML, flags, rules): stdout, never styled.
 pub fn data(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{text}");
+    to_stdout(|out| writeln!(out, "{text}"));
+}
+
+/// Bytes for stdout as they are (a completion script).
+pub fn raw(bytes: &[u8]) {
+    to_stdout(|out| out.write_all(bytes));
 }
 
 /// A plain stdout line (headers such as `--- claude ---`).
@@ -115,6 +151,11 @@ pub fn would_write(text: &str) {
 /// stdout free for data.
 pub fn wrote(text: &str) {
     styled_line(true, GREEN, text);
+}
+
+/// A status line without a label on stderr (`Unchanged: P`), unstyled.
+pub fn note_plain(text: &str) {
+    styled_line(true, "", text);
 }
 
 /// A clean diff (green, stdout).

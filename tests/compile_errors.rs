@@ -20,13 +20,19 @@ fn a_missing_config_exits_1_naming_it() {
     Test::new()
         .args(&["generate"])
         .status(1)
-        .stderr("Error: config file not found: {HOME}/.config/twsrt/config.toml\n")
+        .stderr(
+            "Error: config file not found: {HOME}/.config/twsrt/config.toml; run `twsrt config \
+             --init` to create a starter\n",
+        )
         .unchanged()
         .run();
     Test::new()
         .args(&["-c", "~/elsewhere.toml", "generate"])
         .status(1)
-        .stderr("Error: config file not found: {HOME}/elsewhere.toml\n")
+        .stderr(
+            "Error: config file not found: {HOME}/elsewhere.toml; run `twsrt config --init` to \
+             create a starter\n",
+        )
         .unchanged()
         .run();
 }
@@ -43,10 +49,11 @@ fn invalid_toml_names_line_and_column() {
 fn a_misspelt_target_key_is_refused() {
     rejects(
         Test::with_policy().config_append("[targets]\nclaude_setings = \"~/c.json\"\n"),
-        "Error: {HOME}/.config/twsrt/config.toml: targets: unknown key(s) claude_setings; the \
-         targets twsrt knows are claude_settings, claude_settings_yolo, claude_hook, \
+        "Error: {HOME}/.config/twsrt/config.toml:20:1: targets: unknown key(s) claude_setings; \
+         the targets twsrt knows are claude_settings, claude_settings_yolo, claude_hook, \
          copilot_output, copilot_output_yolo, copilot_settings, copilot_settings_yolo, \
-         codex_config, codex_rules, gemini_policy, gemini_policy_yolo\n",
+         codex_config, codex_rules, gemini_policy, gemini_policy_yolo; did you mean \
+         \"claude_settings\" for \"claude_setings\"?\n",
     );
 }
 
@@ -201,8 +208,13 @@ fn validation_errors_name_the_fragment_and_key() {
     );
     rejects(
         Test::with_policy().file(bash, r#"{"foo": []}"#),
-        "Error: {HOME}/.config/twsrt/bash/base.jsonc: unknown key `foo`; a bash fragment holds \
-         only allow, ask and deny\n",
+        "Error: {HOME}/.config/twsrt/bash/base.jsonc:1:2: unknown key `foo`; a bash fragment \
+         holds only allow, ask and deny\n",
+    );
+    rejects(
+        Test::with_policy().file(bash, "{\n  \"deny\": [],\n  \"dney\": [\"rm\"]}"),
+        "Error: {HOME}/.config/twsrt/bash/base.jsonc:3:3: unknown key `dney`; a bash fragment \
+         holds only allow, ask and deny; did you mean \"deny\"?\n",
     );
     rejects(
         Test::with_policy().file(bash, r#"{"deny": ["rm", ""]}"#),
@@ -219,6 +231,11 @@ fn two_fragments(kind: &str, a: &str, b: &str) -> Test {
             ),
         )
         .replace(&format!("{kind} = [\"base\"]"), &format!("{kind} = [\"base\", \"more\"]"));
+    // Keys srt does not know, which these tests compose, named on purpose.
+    let config = config.replace(
+        "[sources.srt]\n",
+        "[sources.srt]\nallow_unknown_keys = [\"x\", \"a/b\"]\n",
+    );
     Test::with_policy()
         .file(CONFIG, &config)
         .file(&format!(".config/twsrt/{kind}/base.jsonc"), a)
@@ -336,6 +353,13 @@ fn a_fragment_nested_past_the_one_pass_parser_still_compiles() {
     let srt = format!(r#"{{"filesystem": {{"denyRead": ["~/.ssh"]}}, "x": {deep}}}"#);
     let out = Test::with_policy()
         .file(SRT_FRAGMENT, &srt)
+        .file(
+            CONFIG,
+            BASE_CONFIG.replace(
+                "[sources.srt]\n",
+                "[sources.srt]\nallow_unknown_keys = [\"x\"]\n",
+            ),
+        )
         .args(&["generate", "-w"])
         .stderr(&format!(
             "{NO_AGENTS}\

@@ -2,10 +2,21 @@
 
 use crate::support::*;
 
+const NEXT: &str = "Info: next: name your agents under [targets] in \
+     {HOME}/.config/twsrt/config.toml, then run `twsrt generate` to preview and \
+     `twsrt generate -w` to write\n";
+
+/// `config --init` in an empty HOME: it lists each file it created and the
+/// command to run next.
 fn init() -> Output {
     Test::new()
         .env("EDITOR", "true")
         .args(&["config", "--init"])
+        .stderr(&format!(
+            "Created: {{HOME}}/.config/twsrt/config.toml\n\
+             Created: {{HOME}}/.config/twsrt/srt/base.jsonc\n\
+             Created: {{HOME}}/.config/twsrt/bash/base.jsonc\n{NEXT}"
+        ))
         .run()
 }
 
@@ -79,6 +90,7 @@ fn init_never_overwrites_existing_files() {
         .file(".config/twsrt/bash/base.jsonc", "{\"deny\": [\"mine\"]}")
         .env("EDITOR", "true")
         .args(&["config", "--init"])
+        .stderr("Info: {HOME}/.config/twsrt/config.toml exists; nothing was created\n")
         .run();
     assert_eq!(out.read(CONFIG), "# mine\n");
     assert_eq!(
@@ -96,6 +108,10 @@ fn init_without_config_keeps_an_existing_fragment_and_adds_the_rest() {
         .file(".config/twsrt/srt/base.jsonc", "{\"x\": 1}")
         .env("EDITOR", "true")
         .args(&["config", "--init"])
+        .stderr(&format!(
+            "Created: {{HOME}}/.config/twsrt/config.toml\n\
+             Created: {{HOME}}/.config/twsrt/bash/base.jsonc\n{NEXT}"
+        ))
         .run();
     assert_eq!(out.read(".config/twsrt/srt/base.jsonc"), "{\"x\": 1}");
     assert!(out.path(CONFIG).is_file());
@@ -182,5 +198,21 @@ fn an_editor_that_cannot_start_exits_1() {
              No such file or directory (os error 2)\n",
         )
         .unchanged()
+        .run();
+}
+
+#[test]
+fn init_at_another_path_names_it_in_the_next_command() {
+    Test::new()
+        .env("EDITOR", "true")
+        .args(&["-c", "~/p/twsrt.toml", "config", "--init"])
+        .stderr(
+            "Created: {HOME}/p/twsrt.toml\n\
+             Created: {HOME}/p/srt/base.jsonc\n\
+             Created: {HOME}/p/bash/base.jsonc\n\
+             Info: next: name your agents under [targets] in {HOME}/p/twsrt.toml, then run \
+             `twsrt -c '{HOME}/p/twsrt.toml' generate` to preview and \
+             `twsrt -c '{HOME}/p/twsrt.toml' generate -w` to write\n",
+        )
         .run();
 }

@@ -81,7 +81,7 @@ fn verbose_names_lifecycle_facts_but_no_policy_entry() {
         .args(&["-v", "generate", "-w", "copilot"])
         .stderr(&format!(
             "Debug: config: {{HOME}}/.config/twsrt/config.toml\n\
-             Debug: profile: default; mode: full; agents: copilot; rules: 12\n\
+             Debug: profile: default; mode: full; agents: copilot; rules: 14\n\
              Debug: planned steps: 3\n\
              {NO_ASK_TIER}\
              Wrote canonical: {{HOME}}/.srt-settings.json\n\

@@ -54,7 +54,7 @@ fn a_stale_target_is_written_before_the_agent_starts() {
         .args(&["run", "--", "codex", "exec", "hi"])
         .stdout("ran codex\n[exec]\n[hi]\n")
         .stderr(
-            "Info: 4 generation warning(s); `twsrt doctor` or `twsrt generate codex` lists them\n",
+            "Info: 5 generation warning(s); `twsrt doctor` or `twsrt generate codex` lists them\n",
         )
         .unchanged()
         .run();

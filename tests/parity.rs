@@ -135,13 +135,16 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
     let home_str = home.to_string_lossy().into_owned();
 
     materialise(dir, &home)?;
-    let before = snapshot(&home, &homes)?;
-    let divergence = Divergence::load(&dir.join("expected").join("divergence"))?;
-
     let args: Vec<String> = read_text(&command_file(dir))?
         .lines()
         .map(|a| a.replace(PLACEHOLDER, &home_str))
         .collect();
+    // The agents' guard files, which 3.3.3 does not write-deny (parity_guards).
+    let guards = crate::parity_guards::guard_spellings(&home, &args);
+    add_guards_to_home(&home, &guards)?;
+    let before = snapshot(&home, &homes)?;
+    let divergence = Divergence::load(&dir.join("expected").join("divergence"))?;
+
     let env: Vec<(String, String)> = match fs::read_to_string(dir.join("env")) {
         Ok(text) => text
             .lines()
@@ -186,7 +189,10 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
 
     // stdout, exactly
     let stdout = normalise(&output.stdout, &homes);
-    let expected_stdout = with_http_twins(&read_text(&exp.join("stdout"))?);
+    let expected_stdout = crate::parity_guards::with_guards(
+        &with_http_twins(&read_text(&exp.join("stdout"))?),
+        &guards,
+    );
     let (want, got) = divergence.compared_stdout(&expected_stdout, &stdout);
     if want != got {
         problems.push(format!("stdout differs:\n{}", diff(&want, &got)));
@@ -234,7 +240,10 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
             continue; // else an unexpected path: already reported by the tree comparison
         };
         let got = normalise(&fs::read(home.join(rel)).unwrap_or_default(), &homes);
-        let want = with_http_twins(&String::from_utf8_lossy(&want));
+        let mut want = with_http_twins(&String::from_utf8_lossy(&want));
+        if generated_by_an_agent_or_compile(rel) {
+            want = crate::parity_guards::with_guards(&want, &guards);
+        }
         let existed = before.get(rel).is_some_and(|b| b.kind == Kind::File);
         let verdict = if divergence.parsed_equal.contains(rel) {
             compare_parsed(rel, &want, &got)
@@ -285,6 +294,35 @@ struct Entry {
     kind: Kind,
     mode: u32,
     target: String,
+}
+
+/// The files twsrt generates that can hold guard entries: JSON (the srt
+/// settings, Claude settings) and TOML (the Codex config), never a fragment.
+fn generated_by_an_agent_or_compile(rel: &str) -> bool {
+    rel.ends_with(".json") || rel.ends_with(".toml")
+}
+
+/// [`crate::parity_guards::with_guards`] on every such file of `home` (which
+/// 3.3.3 wrote), before the command runs.
+fn add_guards_to_home(home: &Path, guards: &[String]) -> Result<(), String> {
+    if guards.is_empty() {
+        return Ok(());
+    }
+    for rel in walk(home)? {
+        let path = home.join(&rel);
+        let is_file = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
+        if !is_file || !generated_by_an_agent_or_compile(&rel) {
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(&path) else {
+            continue;
+        };
+        let guarded = crate::parity_guards::with_guards(&text, guards);
+        if guarded != text {
+            fs::write(&path, guarded).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// Copy home/ (files 0644 with {HOME} substituted, dirs 0755), then apply `setup`.

@@ -33,7 +33,7 @@ const CANONICAL_DRIFT: &str = "srt canonical: drift\nbash canonical: drift\n";
 const CODEX_WARNINGS: &str = "\
 Warning: 1 bash ask rule(s) skipped: Codex already asks before running anything outside the \
 sandbox, so they need no output
-Warning: Codex execution rules are consulted only for requests to run outside the sandbox; \
+{missing_dirs}Warning: Codex execution rules are consulted only for requests to run outside the sandbox; \
 commands inside the sandbox never see them.
 Warning: A legacy sandbox_mode setting (or the --sandbox flag) in any other Codex config layer \
 silently switches the twsrt permission profile off; twsrt checks only the managed config.toml, \
@@ -46,8 +46,23 @@ and the managed config.toml does not enable it: sandboxed commands can reach any
 
 /// What `generate -w` for every agent warns in the full mode: Copilot's
 /// missing ask tier, then Codex's.
-fn all_agents_warnings() -> String {
-    format!("{GEMINI_SKIPPED}{NO_ASK_TIER}{CODEX_WARNINGS}")
+fn all_agents_warnings(missing: &str) -> String {
+    format!("{GEMINI_SKIPPED}{NO_ASK_TIER}{}", codex_warnings(missing))
+}
+
+/// [`CODEX_WARNINGS`], with Codex's warning about rules under directories
+/// that do not exist yet (the agents' guard files are write-denied, two of
+/// them in each directory listed in `missing`).
+fn codex_warnings(missing: &str) -> String {
+    CODEX_WARNINGS.replace(
+        "{missing_dirs}",
+        &format!(
+            "Warning: Codex (measured with 0.171) fails to start its sandbox when two or more \
+             rules lie under one directory that does not exist inside a writable place (the \
+             workspace it runs in, a workspace root, /tmp); create these directories (a \
+             workspace-relative one in each workspace): {missing}\n"
+        ),
+    )
 }
 
 /// The status lines of `generate -w` for every agent (on stderr, after the
@@ -360,9 +375,9 @@ fn a_rename_failing_at_any_point_of_a_multi_file_write_restores_everything() {
             })
             .collect();
         let warnings = if yolo {
-            format!("{GEMINI_SKIPPED}{CODEX_WARNINGS}")
+            format!("{GEMINI_SKIPPED}{}", codex_warnings("~/flags"))
         } else {
-            all_agents_warnings()
+            all_agents_warnings("~/flags")
         };
         for (n, failing) in order.iter().enumerate() {
             // The warnings precede the writes; a rolled-back write gets no
@@ -417,7 +432,7 @@ fn modes_do_not_depend_on_the_umask() {
         .args(&["generate", "-w"])
         .stderr(&format!(
             "{}{}",
-            all_agents_warnings(),
+            all_agents_warnings("~/.claude, ~/.codex, ~/flags"),
             wrote_all(CLAUDE_TARGET, COPILOT)
         ))
         .run();
@@ -443,7 +458,7 @@ fn modes_do_not_depend_on_the_umask() {
         .args(&["generate", "-w"])
         .stderr(&format!(
             "{}{}",
-            all_agents_warnings(),
+            all_agents_warnings("~/flags"),
             wrote_all(CLAUDE_TARGET, COPILOT)
         ))
         .run();

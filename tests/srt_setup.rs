@@ -59,7 +59,10 @@ fn config_and_profile_errors_exit_2_too() {
     Test::new()
         .args(&["test"])
         .status(2)
-        .stderr("Error: config file not found: {HOME}/.config/twsrt/config.toml\n")
+        .stderr(
+            "Error: config file not found: {HOME}/.config/twsrt/config.toml; run `twsrt config \
+             --init` to create a starter\n",
+        )
         .unchanged()
         .run();
     Test::with_policy()

@@ -206,3 +206,60 @@ fn a_migration_and_the_codex_restart_are_notes_on_stderr() {
     );
     assert!(out.read(CLAUDE_TARGET).contains("\"model\": \"opus\""));
 }
+
+/// Issue 27 item 9: `Wrote:` only for a file whose bytes changed. A rerun
+/// that changes nothing says `Unchanged:` for each file and gives no Codex
+/// restart hint; a rerun after a policy change writes only what changed.
+#[test]
+fn a_rerun_says_unchanged_and_gives_no_restart_hint() {
+    let out = Test::with_policy()
+        .config_append(CODEX_ONLY)
+        .args(&["generate", "-w", "codex"])
+        .any_stderr()
+        .stderr_contains("Info: Restart Codex")
+        .run();
+    let out = out
+        .then()
+        .args(&["generate", "-w", "codex"])
+        .any_stderr()
+        .stderr_contains(
+            "Unchanged canonical: {HOME}/.srt-settings.json\n\
+             Unchanged canonical: {HOME}/.config/twsrt/bash-rules.json\n\
+             Unchanged: {HOME}/.codex/config.toml\n",
+        )
+        .lacks("Wrote")
+        .lacks("Restart")
+        .unchanged()
+        .run();
+    // A bash change rewrites bash-rules.json alone (this Codex has no rules
+    // file): no restart hint. A domain change rewrites the Codex config too.
+    let out = out
+        .then()
+        .file(
+            BASH_FRAGMENT,
+            r#"{"ask": ["git push"], "deny": ["rm", "sudo"]}"#,
+        )
+        .args(&["generate", "-w", "codex"])
+        .any_stderr()
+        .stderr_contains(
+            "Unchanged canonical: {HOME}/.srt-settings.json\n\
+             Wrote canonical: {HOME}/.config/twsrt/bash-rules.json\n\
+             Unchanged: {HOME}/.codex/config.toml\n",
+        )
+        .lacks("Restart")
+        .run();
+    out.then()
+        .file(
+            SRT_FRAGMENT,
+            BASE_SRT.replace("\"evil.com\"", "\"evil.com\", \"bad.com\""),
+        )
+        .args(&["generate", "-w", "codex"])
+        .any_stderr()
+        .stderr_contains(
+            "Wrote canonical: {HOME}/.srt-settings.json\n\
+             Unchanged canonical: {HOME}/.config/twsrt/bash-rules.json\n\
+             Wrote: {HOME}/.codex/config.toml\n",
+        )
+        .stderr_contains("Info: Restart Codex")
+        .run();
+}

@@ -46,7 +46,7 @@ fn pretty(v: &Value) -> String {
 }
 
 fn check(kind: SourceKind, fragments: &[ParsedFragment]) {
-    let valid = fragments.iter().all(|f| kind.validate(&f.path, &f.value).is_ok());
+    let valid = fragments.iter().all(|f| kind.validate(&f.path, "", &f.value, &[]).is_ok());
     let composed = compose("p", kind.name(), fragments);
     let mut reversed = fragments.to_vec();
     reversed.reverse();

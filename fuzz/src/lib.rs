@@ -110,6 +110,7 @@ pub fn compiled(srt: Value) -> Compiled {
             canonical(SourceKind::Srt, srt),
             canonical(SourceKind::Bash, Value::Object(Map::new())),
         ],
+        guard_files: Vec::new(),
     }
 }
 

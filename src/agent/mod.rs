@@ -98,6 +98,17 @@ pub trait Agent {
         config.targets.contains(self.target_key())
     }
 
+    /// The files this agent's targets write in either mode (set keys, and
+    /// a `KEY_yolo` file derived when only `KEY` is set): its guard, which
+    /// compiling write-denies. Only called for a configured agent. Claude's
+    /// `settings.json` anchor is not one: after `-w` it is always twsrt's
+    /// symlink to a mode file, so a write through it is a write to a
+    /// protected file, and Codex 0.171 refuses to start its sandbox when a
+    /// read-only entry is a symlink in a writable place (doc/clients.md).
+    fn guard_files(&self, config: &Config) -> Vec<PathBuf> {
+        declared_files(self.target_keys(), config)
+    }
+
     /// The file the mode's `diff` header names (for Codex, config.toml also
     /// when the drift is in its rules file).
     fn target(&self, ctx: &Ctx) -> PathBuf;
@@ -131,6 +142,34 @@ pub fn registry() -> Vec<Box<dyn Agent>> {
 /// Every agent's `[targets]` keys, in registry order.
 pub fn target_keys() -> Vec<&'static TargetKey> {
     registry().iter().flat_map(|a| a.target_keys()).collect()
+}
+
+/// The guard files of every configured agent ([`Agent::guard_files`]).
+pub fn guard_files(config: &Config) -> Vec<PathBuf> {
+    registry()
+        .iter()
+        .filter(|a| a.configured(config))
+        .flat_map(|a| a.guard_files(config))
+        .collect()
+}
+
+/// Every path `keys` set in config.toml, and for a key `K` with a declared
+/// `K_yolo` the yolo file the agent writes (`K_yolo`'s, or derived from
+/// `K`'s path).
+pub fn declared_files(keys: &[TargetKey], config: &Config) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for key in keys {
+        if let Some(path) = config.targets.path(key.name) {
+            files.push(path.to_path_buf());
+        }
+        let yolo = format!("{}_yolo", key.name);
+        if keys.iter().any(|k| k.name == yolo)
+            && let Some(path) = config.targets.for_mode(key.name, &yolo, true)
+        {
+            files.push(path);
+        }
+    }
+    files
 }
 
 /// Hold config.toml's `[targets]` to the keys the agents declare.

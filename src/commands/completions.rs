@@ -16,7 +16,11 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+/// The script is rendered into memory first: clap_complete panics when its
+/// writer fails, and stdout's failures are `ui`'s to judge.
 pub fn run(args: &CompletionsArgs, mut root: clap::Command) -> Result<i32> {
-    clap_complete::generate(args.shell, &mut root, "twsrt", &mut std::io::stdout());
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut root, "twsrt", &mut script);
+    crate::ui::raw(&script);
     Ok(0)
 }

@@ -39,10 +39,16 @@ pub fn run(global: &Global, args: &ConfigArgs) -> Result<i32> {
     Editor::from_env()?.open(std::slice::from_ref(config_path), false)
 }
 
+/// Write the starter files that are missing and say which were created,
+/// and what to run next, on stderr (the editor opens after this).
 fn init(config_path: &Path) -> Result<()> {
     // An existing config.toml means the policy is set up: its fragments may
     // live elsewhere, so no starter fragment is added beside it either.
     if std::fs::symlink_metadata(config_path).is_ok() {
+        crate::ui::note(&format!(
+            "{} exists; nothing was created",
+            config_path.display()
+        ));
         return Ok(());
     }
     let dir = config_path.parent().unwrap_or(Path::new(""));
@@ -57,7 +63,29 @@ fn init(config_path: &Path) -> Result<()> {
             plan.write(path, content, FileKind::AgentTarget);
         }
     }
-    crate::apply::apply(&plan)
+    crate::apply::apply(&plan)?;
+    for step in &plan.steps {
+        if let crate::plan::Step::Write { path, .. } = step {
+            crate::ui::wrote(&format!("Created: {}", path.display()));
+        }
+    }
+    crate::ui::note(&format!(
+        "next: name your agents under [targets] in {}, then run `{}` to preview \
+         and `{} -w` to write",
+        config_path.display(),
+        generate_command(config_path),
+        generate_command(config_path),
+    ));
+    Ok(())
+}
+
+/// `twsrt generate`, with `-c PATH` unless `path` is the default config.
+fn generate_command(path: &Path) -> String {
+    if path == crate::config::config_path(None) {
+        "twsrt generate".to_string()
+    } else {
+        format!("twsrt -c '{}' generate", path.display())
+    }
 }
 
 #[cfg(test)]

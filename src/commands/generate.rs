@@ -141,8 +141,8 @@ fn finish(plan: &Plan, warnings: &Warnings, writes: bool) -> Result<()> {
     }
     print_warnings(warnings);
     if writes {
-        crate::apply::apply(plan)?;
-        print_applied(plan);
+        let applied = crate::apply::apply(plan)?;
+        plan.print_applied(&applied);
     } else {
         print_preview(plan);
     }
@@ -206,29 +206,6 @@ fn link_change(link: &std::path::Path, target: &std::path::Path) -> Option<Strin
         Err(_) => Some(format!(
             "would create the symlink {link_shown} -> {target_shown}"
         )),
-    }
-}
-
-/// The status lines of an applied plan, all on stderr; the notices (the
-/// Codex restart reminder) come last.
-fn print_applied(plan: &Plan) {
-    let mut notices = Vec::new();
-    for step in &plan.steps {
-        match step {
-            Step::Write { path, kind, .. } => match kind {
-                FileKind::Canonical => ui::wrote(&format!("Wrote canonical: {}", path.display())),
-                FileKind::AgentTarget => ui::wrote(&format!("Wrote: {}", path.display())),
-                FileKind::Support => {}
-            },
-            Step::Migrate { from, to } => {
-                ui::note(&format!("Migrated: {} → {}", from.display(), to.display()))
-            }
-            Step::Notice(text) => notices.push(text),
-            Step::Symlink { .. } => {}
-        }
-    }
-    for text in notices {
-        ui::note(text);
     }
 }
 

@@ -39,9 +39,12 @@ pub struct Global {
 
 /// config.toml, with `[targets]` held to the keys the agents declare: every
 /// command loads it this way.
+/// The agents' guard files are filled in here, so every command compiles
+/// the same write-denies.
 pub fn load_config(path: &Path) -> Result<Config> {
-    let config = crate::config::load(path)?;
+    let mut config = crate::config::load(path)?;
     agent::check_targets(&config)?;
+    config.guard_files = agent::guard_files(&config);
     Ok(config)
 }
 

@@ -1,7 +1,10 @@
 //! The policy files: config.toml, every `[sources]` output and every
-//! registered fragment, of every kind and every profile. Every compile adds
-//! them to `filesystem.denyWrite`, so a sandboxed agent cannot rewrite the
-//! policy that confines it; no fragment could name them portably.
+//! registered fragment, of every kind and every profile, and the agents'
+//! own guard files (every file a configured `[targets]` key writes, both
+//! modes: [`Config::guard_files`]). Every compile adds them to
+//! `filesystem.denyWrite`, so a sandboxed agent cannot rewrite the policy
+//! that confines it, nor the settings, rules or flags that carry it; no
+//! fragment could name them portably.
 //!
 //! Each file is spelled twice: absolute (relative to the current
 //! directory, because srt anchors a relative entry where it is launched,
@@ -25,12 +28,23 @@ pub fn policy_files(config: &Config) -> Result<Vec<String>> {
         files.push(&source.output);
         files.extend(source.fragments.iter().map(|f| f.path.as_path()));
     }
+    spelled(&files)
+}
+
+/// The spellings of the agents' guard files ([`Config::guard_files`]), in
+/// registry order, each once.
+pub fn guard_files(config: &Config) -> Result<Vec<String>> {
+    let files: Vec<&Path> = config.guard_files.iter().map(PathBuf::as_path).collect();
+    spelled(&files)
+}
+
+fn spelled(files: &[&Path]) -> Result<Vec<String>> {
     let cwd = if files.iter().any(|p| p.is_relative()) {
         std::env::current_dir().map_err(|e| Error::io(Path::new("."), e))?
     } else {
         PathBuf::from("/")
     };
-    spellings(&files, &cwd, &home_dir())
+    spellings(files, &cwd, &home_dir())
 }
 
 /// Both spellings of each of `files` (see the module docs), each once.

@@ -48,7 +48,7 @@ fn set_lists_are_sorted_and_other_lists_keep_fragment_order() {
     let (_dir, config) = setup(
         r#"{"network": {"allowedDomains": ["pypi.org", "*.github.com", "github.com"],
                         "allowMachLookup": ["z", "a"], "allowUnixSockets": ["/z", "/a"]},
-            "ignoreViolations": {"npm": ["b", "a"]}, "extra": ["b", "a"]}"#,
+            "ignoreViolations": {"npm": ["b", "a"]}, "git": {"safeDirectories": ["b", "a"]}}"#,
         Some(
             r#"{"allow": ["ls", "cat"], "ask": ["git push", "git commit"], "deny": ["sudo", "rm"]}"#,
         ),
@@ -63,7 +63,7 @@ fn set_lists_are_sorted_and_other_lists_keep_fragment_order() {
     assert_eq!(srt["network"]["allowMachLookup"], json!(["z", "a"]));
     assert_eq!(srt["network"]["allowUnixSockets"], json!(["/a", "/z"]));
     assert_eq!(srt["ignoreViolations"]["npm"], json!(["a", "b"]));
-    assert_eq!(srt["extra"], json!(["b", "a"]));
+    assert_eq!(srt["git"]["safeDirectories"], json!(["b", "a"]));
     assert_eq!(
         compiled.document(SourceKind::Bash),
         &json!({"allow": ["cat", "ls"], "ask": ["git commit", "git push"], "deny": ["rm", "sudo"]})

@@ -35,11 +35,18 @@ impl Loader<'_> {
             .filter(|key| !KEYS.contains(key))
             .collect();
         if !unknown.is_empty() {
+            let first = unknown[0];
             unknown.sort_unstable();
-            return Err(self.err(format!(
-                "claude_sync: unknown field(s): {}; the only key is mode_specific",
-                unknown.join(", ")
-            )));
+            let hint = crate::known_keys::nearest(first, &KEYS)
+                .map(|near| format!("; did you mean \"{near}\" for \"{first}\"?"))
+                .unwrap_or_default();
+            return Err(self.unknown_key(
+                self.key_position(table, first),
+                format!(
+                    "claude_sync: unknown field(s): {}; the only key is mode_specific{hint}",
+                    unknown.join(", ")
+                ),
+            ));
         }
         let mode_specific = match table.get("mode_specific") {
             None => Vec::new(),
@@ -125,7 +132,7 @@ mod tests {
     fn unknown_keys_are_named_sorted() {
         let err = error("[claude_sync]\nzeta = 1\nalpha = 2\nmode_specific = []\n");
         assert!(
-            err.starts_with("/c/config.toml: claude_sync: unknown field(s): alpha, zeta;"),
+            err.starts_with("/c/config.toml:10:1: claude_sync: unknown field(s): alpha, zeta;"),
             "{err}"
         );
     }

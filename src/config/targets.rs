@@ -73,6 +73,8 @@ enum Value {
 pub struct Targets {
     /// (key, value, the value as config.toml spells it), in file order.
     entries: Vec<(String, Value, String)>,
+    /// Where each key of `entries` is written (line, column), same order.
+    positions: Vec<Option<(usize, usize)>>,
 }
 
 impl Targets {
@@ -127,13 +129,26 @@ impl Targets {
             .filter(|k| !keys.iter().any(|key| key.name == *k))
             .collect();
         if !unknown.is_empty() {
+            let first = unknown[0];
+            let position = self
+                .entries
+                .iter()
+                .position(|(k, _, _)| k == first)
+                .and_then(|i| self.positions.get(i).copied().flatten());
             unknown.sort_unstable();
             let known: Vec<&str> = keys.iter().map(|k| k.name).collect();
-            return Err(err(format!(
-                "targets: unknown key(s) {}; the targets twsrt knows are {}",
-                unknown.join(", "),
-                known.join(", ")
-            )));
+            let hint = crate::known_keys::nearest(first, &known)
+                .map(|near| format!("; did you mean \"{near}\" for \"{first}\"?"))
+                .unwrap_or_default();
+            return Err(Error::UnknownKey {
+                path: config_path.to_path_buf(),
+                position,
+                message: format!(
+                    "targets: unknown key(s) {}; the targets twsrt knows are {}{hint}",
+                    unknown.join(", "),
+                    known.join(", ")
+                ),
+            });
         }
         for key in keys {
             if let Some(primary) = key
@@ -195,6 +210,10 @@ impl Loader<'_> {
                 (key.to_string(), value, super::shown(item))
             })
             .collect();
-        Targets { entries }
+        let positions = table
+            .into_iter()
+            .flat_map(|t| t.iter().map(move |(key, _)| self.key_position(t, key)))
+            .collect();
+        Targets { entries, positions }
     }
 }

@@ -95,8 +95,8 @@ fn an_unknown_target_key_is_an_error_naming_it_and_the_known_ones() {
     assert_eq!(
         msg,
         format!(
-            "/cfg/config.toml: targets: unknown key(s) claude_setings, zz; the targets twsrt \
-             knows are {}",
+            "/cfg/config.toml:21:1: targets: unknown key(s) claude_setings, zz; the targets twsrt \
+             knows are {}; did you mean \"claude_settings\" for \"claude_setings\"?",
             known.join(", ")
         )
     );
@@ -232,8 +232,9 @@ fn fragment_paths_are_checked() {
             .contains("sources.srt.fragments.base.path")
     );
     assert!(
-        error(&replace("path = \"srt/base.jsonc\"", "xpath = \"a.jsonc\""))
-            .contains("sources.srt.fragments.base.path")
+        error(&replace("path = \"srt/base.jsonc\"", "xpath = \"a.jsonc\"")).ends_with(
+            "sources.srt.fragments.base.path is required; did you mean \"path\" for \"xpath\"?"
+        )
     );
     assert!(
         error(&replace(
@@ -467,4 +468,121 @@ fn a_target_for_the_mode_falls_back_to_the_derived_yolo_name() {
         path("/c/r.rules")
     );
     assert_eq!(mode("claude_settings", "claude_settings_yolo", true), None);
+}
+
+/// Each typo of the issue, with where it is written and the key meant.
+#[test]
+fn every_unknown_key_is_an_error_at_its_position_with_the_nearest_key() {
+    let lines = BASE.lines().count();
+    for (extra, expected) in [
+        (
+            "[target]\nclaude_settings = \"x.json\"\n",
+            format!(
+                "/cfg/config.toml:{}:2: unknown key \"target\" in config.toml's top level; \
+                 did you mean \"targets\"?",
+                lines + 1
+            ),
+        ),
+        (
+            "[sandbox_override.yolo]\nallowUnsandboxedCommands = false\n",
+            format!(
+                "/cfg/config.toml:{}:2: unknown key \"sandbox_override\" in config.toml's top \
+                 level; did you mean \"sandbox_overrides\"?",
+                lines + 1
+            ),
+        ),
+        (
+            "[sandbox_overrides.full]\nenabeld = false\n",
+            format!(
+                "/cfg/config.toml:{}:1: unknown key \"enabeld\" in [sandbox_overrides.full]: \
+                 Claude Code 2.1.332 has no such sandbox setting and would ignore it; did you \
+                 mean \"enabled\"?",
+                lines + 2
+            ),
+        ),
+        (
+            "[sandbox_overrides.full.network]\nallowLocalBindng = true\n",
+            format!(
+                "/cfg/config.toml:{}:1: unknown key \"network.allowLocalBindng\" in \
+                 [sandbox_overrides.full]: Claude Code 2.1.332 has no such sandbox setting and \
+                 would ignore it; did you mean \"allowLocalBinding\"?",
+                lines + 2
+            ),
+        ),
+        (
+            "[sandbox_overrides.ful]\nenabled = false\n",
+            format!(
+                "/cfg/config.toml:{}:20: unknown key \"ful\" in [sandbox_overrides]; did you \
+                 mean \"full\"?",
+                lines + 1
+            ),
+        ),
+        (
+            "[sources.srt.fragments.extra]\npath = \"e.jsonc\"\npaht = \"f.jsonc\"\n",
+            format!(
+                "/cfg/config.toml:{}:1: unknown key \"paht\" in [sources.srt.fragments.extra]; \
+                 did you mean \"path\"?",
+                lines + 3
+            ),
+        ),
+    ] {
+        assert_eq!(error(&format!("{BASE}{extra}")), expected, "{extra}");
+    }
+}
+
+#[test]
+fn a_misspelt_top_level_key_is_named_before_the_key_it_misses() {
+    let text = replace("default_profile = \"default\"", "default_profil = \"x\"");
+    assert_eq!(
+        error(&text),
+        "/cfg/config.toml:3:1: unknown key \"default_profil\" in config.toml's top level; did \
+         you mean \"default_profile\"?"
+    );
+    let text = replace(
+        "output = \"bash-rules.json\"",
+        "outptu = \"bash-rules.json\"",
+    );
+    assert!(
+        error(&text)
+            .ends_with("unknown key \"outptu\" in [sources.bash]; did you mean \"output\"?"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_key_far_from_every_known_one_lists_the_known_ones() {
+    assert_eq!(
+        error(&format!("{BASE}[colors]\n")),
+        format!(
+            "/cfg/config.toml:{}:2: unknown key \"colors\" in config.toml's top level; the known \
+             keys are schema_version, default_profile, sources, profiles, targets, \
+             sandbox_overrides, claude_sync",
+            BASE.lines().count() + 1
+        )
+    );
+}
+
+#[test]
+fn every_claude_sandbox_key_is_accepted_in_an_override_at_any_depth() {
+    let text = format!(
+        "{BASE}[sandbox_overrides.full]\nenabled = true\nfailIfUnavailable = true\n\
+         autoAllowBashIfSandboxed = false\nallowUnsandboxedCommands = false\n\
+         excludedCommands = [\"docker\"]\n\
+         [sandbox_overrides.full.network]\nallowLocalBinding = true\nallowManagedDomainsOnly = true\n\
+         tlsTerminate = {{ caCertPath = \"a\" }}\n\
+         [sandbox_overrides.full.filesystem]\nallowManagedReadPathsOnly = true\n\
+         [[sandbox_overrides.yolo.credentials.files]]\npath = \"~/.netrc\"\nmode = \"deny\"\n\
+         [[sandbox_overrides.yolo.credentials.files]]\npath = \"~/.x\"\nmoed = \"deny\"\n"
+    );
+    let msg = error(&text);
+    assert!(
+        msg.ends_with(
+            "unknown key \"credentials.files[*].moed\" in [sandbox_overrides.yolo]: Claude Code \
+             2.1.332 has no such sandbox setting and would ignore it; did you mean \"mode\"?"
+        ),
+        "{msg}"
+    );
+    let at = format!(":{}:1:", BASE.lines().count() + 18);
+    assert!(msg.contains(&at), "{msg} is not at {at}");
+    load(&text.replace("moed", "mode")).unwrap();
 }

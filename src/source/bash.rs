@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::rules::{Action, Scope, SecurityRule};
-use crate::source::{string_list, strings};
+use crate::source::{string_list, strings, unknown_key};
 
 /// The only keys a bash fragment may hold, in rule order.
 const KEYS: [(&str, Action); 3] = [
@@ -19,17 +19,24 @@ const KEYS: [(&str, Action); 3] = [
 /// sit in only one of them.
 pub const SET_LISTS: [&str; 3] = ["/allow", "/ask", "/deny"];
 
-pub fn validate(path: &Path, fragment: &Value) -> Result<()> {
+/// The keys as a level of [`crate::known_keys`].
+const LEVELS: crate::known_keys::Levels = &[("", &["allow", "ask", "deny"])];
+
+pub fn validate(path: &Path, text: &str, fragment: &Value, allowed: &[String]) -> Result<()> {
     let Value::Object(members) = fragment else {
         return Err(Error::fragment(path, "the root must be an object"));
     };
+    if let Some(unknown) = crate::known_keys::first_unknown(fragment, LEVELS, allowed) {
+        let hint = crate::known_keys::nearest(&unknown.key, unknown.known)
+            .map(|near| format!("; did you mean \"{near}\"?"))
+            .unwrap_or_default();
+        let message = format!(
+            "unknown key `{}`; a bash fragment holds only allow, ask and deny{hint}",
+            unknown.key
+        );
+        return Err(unknown_key(path, text, &unknown, message));
+    }
     for (key, value) in members {
-        if !KEYS.iter().any(|(k, _)| k == key) {
-            return Err(Error::fragment(
-                path,
-                format!("unknown key `{key}`; a bash fragment holds only allow, ask and deny"),
-            ));
-        }
         string_list(path, key, value)?;
     }
     Ok(())

@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::compose::ParsedFragment;
 use crate::error::{Error, Result};
+use crate::known_keys::Unknown;
 use crate::rules::SecurityRule;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -60,11 +61,21 @@ impl SourceKind {
         }
     }
 
-    /// Schema checks on one parsed fragment read from `path`.
-    pub fn validate(self, path: &Path, fragment: &Value) -> Result<()> {
+    /// Schema checks on one parsed fragment read from `path`, whose text
+    /// is `text` (for the position of an unknown key; `""` gives none).
+    /// Unknown keys come first (a misspelt key is the likeliest cause of
+    /// any other complaint about its level); `allowed` are the dotted keys
+    /// config.toml lets through although the schema does not know them.
+    pub fn validate(
+        self,
+        path: &Path,
+        text: &str,
+        fragment: &Value,
+        allowed: &[String],
+    ) -> Result<()> {
         match self {
-            SourceKind::Srt => srt::validate(path, fragment),
-            SourceKind::Bash => bash::validate(path, fragment),
+            SourceKind::Srt => srt::validate(path, text, fragment, allowed),
+            SourceKind::Bash => bash::validate(path, text, fragment, allowed),
         }
     }
 
@@ -88,6 +99,23 @@ impl SourceKind {
             SourceKind::Srt => srt::rules(doc),
             SourceKind::Bash => bash::rules(doc),
         }
+    }
+}
+
+/// An unknown-key error for `unknown` of the fragment at `path`, at the
+/// position `text` writes the key (none when `text` does not hold it).
+fn unknown_key(path: &Path, text: &str, unknown: &Unknown, message: String) -> Error {
+    let position = crate::fragment::parse_located(text, path)
+        .ok()
+        .and_then(|located| {
+            located
+                .key(&unknown.pointer, &unknown.key)
+                .map(|s| (s.line, s.column))
+        });
+    Error::UnknownKey {
+        path: path.to_path_buf(),
+        position,
+        message,
     }
 }
 

@@ -5,8 +5,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+use crate::known_keys::{self, Unknown};
 use crate::rules::{Action, Scope, SecurityRule};
-use crate::source::{string_list, strings};
+use crate::source::{srt_schema, string_list, strings, unknown_key};
 
 /// Lists that become rules, in rule order.
 const RULE_LISTS: [(&str, &str, Scope, Action); 5] = [
@@ -30,9 +31,20 @@ pub const SET_LISTS: [&str; 7] = [
     "/ignoreViolations/*",
 ];
 
-/// Schema checks on one fragment. Unknown keys pass through untouched: srt
-/// grows new settings faster than twsrt, and the canonical file is srt's.
-pub fn validate(path: &Path, fragment: &Value) -> Result<()> {
+/// Schema checks on one fragment: first every key against srt's schema
+/// ([`srt_schema`]: srt would drop an unknown one silently, a misspelt
+/// `denyread` would be no rule at all; `allowed` names the keys config.toml
+/// lets through), then the sections and rule lists.
+pub fn validate(path: &Path, text: &str, fragment: &Value, allowed: &[String]) -> Result<()> {
+    if let Some(unknown) = known_keys::first_unknown(fragment, srt_schema::LEVELS, allowed) {
+        let message = format!(
+            "unknown srt key \"{}\" (srt {} drops unknown keys silently){}",
+            unknown.dotted(),
+            srt_schema::SRT_VERSION,
+            hint(&unknown)
+        );
+        return Err(unknown_key(path, text, &unknown, message));
+    }
     for section in ["filesystem", "network"] {
         match fragment.get(section) {
             None | Some(Value::Object(_)) => {}
@@ -50,6 +62,28 @@ pub fn validate(path: &Path, fragment: &Value) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The nearest key of the same level, else a close key of another level
+/// by its full path (`deniedDomains` at the top: `network.deniedDomains`),
+/// else the level's keys.
+fn hint(unknown: &Unknown) -> String {
+    if known_keys::nearest(&unknown.key, unknown.known).is_none() {
+        let elsewhere = srt_schema::LEVELS.iter().find_map(|(level, keys)| {
+            let near = known_keys::nearest(&unknown.key, keys)?;
+            (!level.contains("[]")).then(|| {
+                if level.is_empty() {
+                    near.to_string()
+                } else {
+                    format!("{level}.{near}")
+                }
+            })
+        });
+        if let Some(path) = elsewhere {
+            return format!("; did you mean \"{path}\"?");
+        }
+    }
+    known_keys::hint(&unknown.key, unknown.known)
 }
 
 /// Groups of lists a value may sit in only one of, in check order.

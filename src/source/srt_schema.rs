@@ -1,56 +1,152 @@
-//! The keys srt's settings schema knows, level by level. srt ignores any
-//! other key silently (a misspelled `denyread` is no rule at all), so
-//! `doctor`, `diff`'s directions and `test` all judge unknown keys against
-//! this one list.
+//! The keys srt's settings schema knows, object by object, read from the
+//! schema of srt 0.0.83 (`SandboxRuntimeConfigSchema` in its
+//! `dist/sandbox/sandbox-config.js`; doc/clients.md says how). srt drops
+//! any other key silently (a misspelled `denyread` is no rule at all), so
+//! compiling refuses one ([`unknown_key`]), and `doctor`, `diff`'s
+//! directions and `test` judge keys on disk against the same lists.
+//!
+//! A level is named by its dotted path from the top (`""` is the top level,
+//! `network.tlsTerminate` an object inside `network`); `[]` stands for the
+//! objects inside a list (`credentials.files[]`). An object whose path is
+//! not listed (`ignoreViolations`, `network.deniedDomainReasons`: maps from
+//! any name) takes any key.
 
-/// The top level (`enabled` included: twsrt maps it to every agent).
+/// The srt release the lists are read from.
+pub const SRT_VERSION: &str = "0.0.83";
+
+/// The top level: srt's keys and `enabled`, which twsrt maps to every
+/// agent's sandbox switch.
 pub const TOP_KEYS: &[&str] = &[
     "enabled",
-    "filesystem",
     "network",
+    "filesystem",
+    "credentials",
     "ignoreViolations",
     "enableWeakerNestedSandbox",
+    "allowNestedUserNamespaces",
     "enableWeakerNetworkIsolation",
-    "allowPty",
     "allowAppleEvents",
     "ripgrep",
     "mandatoryDenySearchDepth",
+    "allowPty",
     "seccomp",
-    "credentials",
-    "git",
+    "bwrapPath",
+    "socatPath",
+    "javaAgentJarPath",
     "windows",
+    "git",
 ];
 
 pub const NETWORK_KEYS: &[&str] = &[
     "allowedDomains",
     "deniedDomains",
     "deniedDomainReasons",
-    "deniedResolvedAddresses",
     "strictAllowlist",
+    "deniedResolvedAddresses",
     "allowUnixSockets",
     "allowAllUnixSockets",
     "allowLocalBinding",
     "allowMachLookup",
     "httpProxyPort",
     "socksProxyPort",
-    "filterRequest",
-    "tlsTerminate",
     "mitmProxy",
+    "filterRequest",
+    "allowPlaintextHeaderSet",
+    "stripResponseHeaders",
+    "refuseOpaqueTunnels",
+    "requireHostMatch",
+    "ambiguousRequestTarget",
+    "tlsTerminate",
     "parentProxy",
 ];
 
 pub const FILESYSTEM_KEYS: &[&str] = &[
+    "disabled",
     "denyRead",
     "allowRead",
     "allowWrite",
     "denyWrite",
-    "disabled",
     "allowGitConfig",
 ];
 
-/// Every level with its keys; `""` is the top level.
+/// A path entry written as an object (`{"path": "...", "literal": true}`).
+const PATH_ENTRY_KEYS: &[&str] = &["path", "literal"];
+
+/// Every level with its keys.
 pub const LEVELS: &[(&str, &[&str])] = &[
     ("", TOP_KEYS),
     ("network", NETWORK_KEYS),
+    ("network.mitmProxy", &["socketPath", "domains"]),
+    (
+        "network.tlsTerminate",
+        &[
+            "caCertPath",
+            "caKeyPath",
+            "excludeDomains",
+            "extraCaCertPaths",
+            "maxTunnels",
+            "handshakeTimeoutMs",
+        ],
+    ),
+    ("network.parentProxy", &["http", "https", "noProxy"]),
     ("filesystem", FILESYSTEM_KEYS),
+    ("filesystem.denyRead[]", PATH_ENTRY_KEYS),
+    ("filesystem.allowRead[]", PATH_ENTRY_KEYS),
+    ("filesystem.allowWrite[]", PATH_ENTRY_KEYS),
+    ("filesystem.denyWrite[]", PATH_ENTRY_KEYS),
+    (
+        "credentials",
+        &[
+            "files",
+            "envVars",
+            "allowPlaintextInject",
+            "awsPairs",
+            "sigv4",
+        ],
+    ),
+    (
+        "credentials.files[]",
+        &[
+            "path",
+            "mode",
+            "extract",
+            "onExtractNoMatch",
+            "decode",
+            "maskClaims",
+            "maskDuplicates",
+            "injectHosts",
+        ],
+    ),
+    (
+        "credentials.envVars[]",
+        &[
+            "name",
+            "mode",
+            "extract",
+            "onExtractNoMatch",
+            "decode",
+            "maskClaims",
+            "injectHosts",
+        ],
+    ),
+    (
+        "credentials.awsPairs[]",
+        &["accessKeyIdVar", "secretAccessKeyVar", "sessionTokenVar"],
+    ),
+    ("credentials.sigv4", &["streaming", "presigned", "sigv4a"]),
+    ("ripgrep", &["command", "args", "argv0"]),
+    ("seccomp", &["applyPath", "argv0"]),
+    (
+        "windows",
+        &[
+            "backend",
+            "sandboxUser",
+            "sublayerGuid",
+            "wfpSublayerGuid",
+            "proxyPortRange",
+            "srtWin",
+        ],
+    ),
+    ("windows.srtWin", &["path"]),
+    ("git", &["safeDirectories"]),
 ];

@@ -279,6 +279,8 @@ class World:
     bash: dict = field(default_factory=dict)
     probes: list[Probe] = field(default_factory=list)
     generate_stderr: str = ""
+    # (rule, path) of the agents' guard files, probed after the real run.
+    guards: list = field(default_factory=list)
 
     def config_path(self, key: str, default: str | None = None) -> Path | None:
         value = self.config.get("targets", {}).get(key, default)
@@ -291,6 +293,9 @@ def plant(world: World) -> None:
     """Create what the policy protects, so the checks have something to read."""
     env, fs = world.env, world.srt.get("filesystem", {})
     n = 0
+    # The directories of the files the agents' targets write.
+    guard_dirs = {expand(v, env).parent for v in world.config.get("targets", {}).values()
+                  if isinstance(v, str)}
 
     def secret(rule: str, kind: str, path: Path, as_file: bool) -> None:
         nonlocal n
@@ -334,6 +339,11 @@ def plant(world: World) -> None:
                 secret(rule, "secret", sample, True)
         else:
             path = expand(rule, env)
+            if path.parent in guard_dirs and not path.exists():
+                # An agent's own guard file (issue 27): `generate -w` writes
+                # it, so it is probed once that run has written it.
+                world.guards.append((rule, path))
+                continue
             secret(rule, "readonly", path, not path.is_dir())
     denied = [expand(r, env) for r in fs.get("denyRead", []) + fs.get("denyWrite", [])
               if not is_glob(r)]
@@ -387,6 +397,9 @@ def build_world(case: Case, root: Path, bin_dir: Path, twsrt_bin: Path,
     if result.returncode != 0:
         raise CheckFailed(f"twsrt generate -w failed: {one_line(result.stderr)}")
     world.generate_stderr = result.stderr
+    for rule, path in world.guards:
+        if path.is_file() and not path.is_symlink():
+            world.probes.append(Probe("readonly", rule, path, path.read_text()[:120]))
     return world
 
 

@@ -101,11 +101,14 @@ def cfg(
     bash_output="bash-rules.json",
     overrides="",
     extra="",
+    srt_allow=None,
 ):
     """Render a schema-1 config.toml.
 
     bash=False leaves [sources.bash] out (and `bash` out of the default profile);
-    srt_output/bash_output None leave the `output` key out (3.3.3 defaults it)."""
+    srt_output/bash_output None leave the `output` key out (3.3.3 defaults it);
+    srt_allow lists the srt keys the fragments hold that srt 0.0.83 does not know
+    (`allow_unknown_keys`: the port refuses them otherwise, 3.3.3 ignores the key)."""
     srt = {"base": "srt/base.jsonc"} if srt is None else srt
     bash = {"base": "bash/base.jsonc"} if bash is None else bash
     default_sel = {"srt": ["base"], "bash": ["base"]} if bash is not False else {"srt": ["base"]}
@@ -115,6 +118,8 @@ def cfg(
     if default_profile is not None:
         out.append(f"default_profile = {q(default_profile)}")
     out += ["", "[sources.srt]"] + ([f"output = {q(srt_output)}"] if srt_output is not None else [])
+    if srt_allow:
+        out.append(f"allow_unknown_keys = {toml_list(srt_allow)}")
     for name, path in srt.items():
         out += ["", f"[sources.srt.fragments.{name}]", f"path = {q(path)}"]
     if bash is not False:
@@ -370,15 +375,22 @@ PASSTHROUGH = srt_doc(deny_read=["~/.aws"], allow_write=["."], allowed=["github.
                       extra_net=PASS_NET, extra_top=PASS_TOP)
 add("gen_claude_passthrough", ["generate", "claude"], files={TW + "srt/base.jsonc": PASSTHROUGH})
 add("gen_codex_passthrough_skips", ["generate", "codex"], files={TW + "srt/base.jsonc": PASSTHROUGH})
-add("gen_codex_all_unix_sockets", ["generate", "codex"], files={TW + "srt/base.jsonc": srt_doc(
-    allowed=["github.com"],
-    extra_net='"allowAllUnixSockets": true,\n    "allowUnixSockets": ["/run/user/1000/ssh.sock"]',
-    extra_top='"network_extra": null')})
-add("w_claude_numbers_and_escapes", ["generate", "-w", "claude"], files={TW + "srt/base.jsonc": srt_doc(
-    deny_read=["~/tab\there", "~/quote\"d", "~/back\\slash"],
-    allowed=["github.com"],
-    extra_net='"httpProxyPort": 8080.0,\n    "socksProxyPort": 1e3,\n    "x-big": 123456789012345678901234567890,\n    "x-small": 1e-7,\n    "x-neg": -0.0',
-    extra_top='"x-control": "a\\u0001b\\u001fc\\u007f", "x-emoji": "\\ud83d\\ude00"')})
+# Keys srt 0.0.83 does not know pass through only when config.toml names them
+# (allow_unknown_keys; doc/compatibility.md row 31).
+add("gen_codex_all_unix_sockets", ["generate", "codex"], files={
+    TW + "config.toml": cfg(srt_allow=["network_extra"]),
+    TW + "srt/base.jsonc": srt_doc(
+        allowed=["github.com"],
+        extra_net='"allowAllUnixSockets": true,\n    "allowUnixSockets": ["/run/user/1000/ssh.sock"]',
+        extra_top='"network_extra": null')})
+add("w_claude_numbers_and_escapes", ["generate", "-w", "claude"], files={
+    TW + "config.toml": cfg(srt_allow=["network.x-big", "network.x-small", "network.x-neg",
+                                       "x-control", "x-emoji"]),
+    TW + "srt/base.jsonc": srt_doc(
+        deny_read=["~/tab\there", "~/quote\"d", "~/back\\slash"],
+        allowed=["github.com"],
+        extra_net='"httpProxyPort": 8080.0,\n    "socksProxyPort": 1e3,\n    "x-big": 123456789012345678901234567890,\n    "x-small": 1e-7,\n    "x-neg": -0.0',
+        extra_top='"x-control": "a\\u0001b\\u001fc\\u007f", "x-emoji": "\\ud83d\\ude00"')})
 
 add("gen_claude_overrides_full", ["generate", "claude"],
     files={TW + "config.toml": cfg(overrides=OVERRIDES_BOTH)})
@@ -459,10 +471,17 @@ add("w_copilot_output_yolo_default", ["generate", "--yolo", "-w", "copilot"], fi
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "~/flags/copilot.txt"})})
 add("w_copilot_dry_run", ["generate", "copilot"], port_cmd=["generate", "-w", "-n", "copilot"], files={
     TW + "config.toml": cfg(targets={**DEFAULT_TARGETS, "copilot_output": "copilot-flags.txt"})})
+# A rerun that changes nothing: 3.3.3 prints `Wrote:` (and the Codex restart
+# hint) for files it did not change; the port says `Unchanged:` and gives no
+# hint (doc/compatibility.md row 33).
+RERUN_WROTE = ["Wrote canonical: {HOME}/.srt-settings.json",
+               "Wrote canonical: {HOME}/.config/twsrt/bash-rules.json",
+               "Wrote: {HOME}/.codex/config.toml", "Wrote: {HOME}/.codex/rules/twsrt.rules"]
+RERUN_UNCHANGED = [w.replace("Wrote", "Unchanged") for w in RERUN_WROTE]
 add("w_codex_fresh", ["generate", "-w", "codex"])
 add("w_codex_merge_commented", ["generate", "-w", "codex"], files={".codex/config.toml": CODEX_COMMENTED})
 add("w_codex_merge_idempotent", ["generate", "-w", "codex"], files={".codex/config.toml": CODEX_COMMENTED},
-    prep=[["generate", "-w", "codex"]])
+    prep=[["generate", "-w", "codex"]], facts_drop=RERUN_WROTE, facts_add=RERUN_UNCHANGED)
 add("w_codex_dry_run", ["generate", "codex"], port_cmd=["generate", "-w", "-n", "codex"], files={".codex/config.toml": CODEX_COMMENTED})
 add("w_codex_no_rules_target", ["generate", "-w", "codex"], files={
     TW + "config.toml": cfg(targets={"claude_settings": "~/.claude/settings.full.json",
@@ -917,7 +936,7 @@ add("streams_w_two_agents", ["generate", "-w"], files={
 add("streams_w_codex_restart_notice", ["generate", "-w", "codex"], files={
     TW + "config.toml": CODEX_ONLY, ".codex/config.toml": 'model = "o3"\n'})
 add("streams_w_codex_unchanged_rerun", ["generate", "-w", "codex"], files={TW + "config.toml": CODEX_ONLY},
-    prep=[["generate", "-w", "codex"]])
+    prep=[["generate", "-w", "codex"]], facts_drop=RERUN_WROTE, facts_add=RERUN_UNCHANGED)
 add("streams_w_migration_info", ["generate", "-w"], files={
     TW + "config.toml": CLAUDE_CFG, ".claude/settings.json": '{"model": "opus"}\n'})
 add("streams_preview_migration", ["generate"], files={

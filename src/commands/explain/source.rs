@@ -11,6 +11,8 @@ use crate::source::SourceKind;
 pub struct Sources {
     /// (kind, shown path, the fragment with its positions), in order.
     fragments: Vec<(SourceKind, String, Located)>,
+    /// The agents' guard files the compile write-denied.
+    guard_files: Vec<String>,
 }
 
 impl Sources {
@@ -31,7 +33,10 @@ impl Sources {
                 fragments.push((*kind, shown.display().to_string(), located));
             }
         }
-        Sources { fragments }
+        Sources {
+            fragments,
+            guard_files: compiled.guard_files.clone(),
+        }
     }
 
     /// `file:line` of `rule` in the list `list` (dotted, `filesystem.denyRead`)
@@ -47,6 +52,10 @@ impl Sources {
                     .list(&pointer)
                     .find(|s| s.value == rule)
                     .map(|s| format!("{shown}:{}", s.line))
+            })
+            .or_else(|| {
+                (list == "filesystem.denyWrite" && self.guard_files.iter().any(|g| g == rule))
+                    .then(|| "[targets] (agent guard file)".to_string())
             })
     }
 }

@@ -55,10 +55,10 @@ pub fn bring_up_to_date(
     }
     plan.steps.append(&mut staged.steps);
     crate::apply::check(&plan)?;
-    crate::apply::apply(&plan)?;
+    let applied = crate::apply::apply(&plan)?;
     ui::note(&format!(
         "the policy changed since the last generate: wrote {} file(s) for {agent_name}",
-        written(&plan)
+        written(&plan, &applied)
     ));
     Ok(())
 }
@@ -85,9 +85,14 @@ fn stale_paths(plan: &Plan) -> Result<Vec<PathBuf>> {
     Ok(stale)
 }
 
-fn written(plan: &Plan) -> usize {
+/// The files the run really wrote (an unchanged canonical output is not one).
+fn written(plan: &Plan, applied: &crate::plan::Applied) -> usize {
     plan.steps
         .iter()
-        .filter(|s| matches!(s, Step::Write { kind, .. } if *kind != FileKind::Support))
+        .enumerate()
+        .filter(|(i, s)| {
+            applied.changed(*i)
+                && matches!(s, Step::Write { kind, .. } if *kind != FileKind::Support)
+        })
         .count()
 }

@@ -100,10 +100,10 @@ const RESET: &str = "\x1b[0m";
 
 /// The header line, the table, the details, the summary, the counts.
 pub fn print_text(header: &Header, outcomes: &[Outcome]) {
-    let mut out = AutoStream::new(std::io::stdout().lock(), color_choice());
-    // A failed write (stdout closed) cannot be reported anywhere better
-    // than the exit code, which the verdicts decide.
-    let _ = write_text(&mut out, header, outcomes);
+    // A failed write is judged by `main` (ui::stdout_failure).
+    crate::ui::to_stdout(|out| {
+        write_text(&mut AutoStream::new(out, color_choice()), header, outcomes)
+    });
 }
 
 fn write_text(out: &mut impl Write, header: &Header, outcomes: &[Outcome]) -> std::io::Result<()> {

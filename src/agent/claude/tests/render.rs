@@ -53,8 +53,8 @@ fn direct_preview_prints_the_generated_document() {
     let mut fixtures: Vec<Fixture> = CASES.iter().map(|case| Fixture::case(case)).collect();
     // Overrides that replace, null out or add sections, and odd pass-through values.
     for overrides in [
-        "[sandbox_overrides.full]\nnetwork = \"x\"\nfilesystem = { a = [1, 2.5, \"\\u00e9\"] }\nnew = {}\n\
-         [sandbox_overrides.yolo]\nenabled = true\nfilesystem = []\nextra = [[], {}]\n",
+        "[sandbox_overrides.full]\nnetwork = \"x\"\nfilesystem = { allowRead = [1, 2.5, \"\\u00e9\"] }\ncredentials = {}\n\
+         [sandbox_overrides.yolo]\nenabled = true\nfilesystem = []\nexcludedCommands = [[], {}]\n",
         "[sandbox_overrides.full]\n[sandbox_overrides.yolo]\n",
     ] {
         fixtures.push(Fixture::new(
