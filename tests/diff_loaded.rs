@@ -52,9 +52,11 @@ fn a_regular_file_in_place_of_the_link_is_drift_that_widens() {
         .args(&["diff", "claude"])
         .status(1)
         .stdout(&format!(
-            "{CANONICAL_CLEAN}claude: 22 missing, 2 extra  {{HOME}}/.claude/settings.json\n\
+            "{CANONICAL_CLEAN}claude: 24 missing, 2 extra  {{HOME}}/.claude/settings.json\n\
              \x20 + Bash(git push *)\n  + Bash(git push)\n  + Bash(rm *)\n  + Bash(rm)\n\
              \x20 + Edit(.)\n  + Edit(./**)\n\
+             \x20 + Edit(~/.claude/settings.full.json)\n\
+             \x20 + Edit(~/.claude/settings.yolo.json)\n\
              \x20 + Edit(~/.config/twsrt/bash-rules.json)\n\
              \x20 + Edit(~/.config/twsrt/bash/base.jsonc)\n\
              \x20 + Edit(~/.config/twsrt/config.toml)\n\
@@ -68,7 +70,7 @@ fn a_regular_file_in_place_of_the_link_is_drift_that_widens() {
              \x20 - link:settings.json (not a symlink)\n  - sandbox.config:enabled\n\n\
              + missing from target   - in target, not in sources\n"
         ))
-        .stderr("Info: claude: 16 of 24 differences widen\n")
+        .stderr("Info: claude: 18 of 26 differences widen\n")
         .unchanged()
         .run();
     out.then()
@@ -162,11 +164,11 @@ fn a_missing_link_loads_nothing_and_every_entry_is_missing() {
         .args(&["diff", "claude"])
         .status(1)
         .any_stdout()
-        .stderr("Info: claude: 15 of 22 differences widen\n")
+        .stderr("Info: claude: 17 of 24 differences widen\n")
         .run();
     assert!(
         out.stdout
-            .contains("claude: 22 missing, 0 extra  {HOME}/.claude/settings.json\n")
+            .contains("claude: 24 missing, 0 extra  {HOME}/.claude/settings.json\n")
     );
     assert!(
         out.stdout
