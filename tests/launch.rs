@@ -330,3 +330,68 @@ fn the_no_generate_hint_names_the_mode_and_profile() {
         .unchanged()
         .run();
 }
+
+#[test]
+fn a_launch_that_skips_the_guard_hook_is_refused() {
+    // With `claude_hook = true`, --bare and disableAllHooks switch the hook off.
+    let hooked = || launch().config_append("claude_hook = true\n");
+    for argv in [
+        &["claude", "--bare", "-p", "x"][..],
+        &["claude", "--safe-mode"],
+        &["claude", "--settings", r#"{"disableAllHooks": true}"#],
+    ] {
+        let mut args = vec!["run", "--"];
+        args.extend_from_slice(argv);
+        hooked()
+            .args(&args)
+            .status(1)
+            .stdout("")
+            .stderr_contains("the guard hook twsrt installs does not run")
+            .unchanged()
+            .run();
+    }
+    // A project's settings file that does the same, found from the working directory.
+    hooked()
+        .file(
+            "proj/.claude/settings.local.json",
+            r#"{"disableAllHooks": true}"#,
+        )
+        .cwd("proj")
+        .args(&["audit", "--", "claude"])
+        .status(1)
+        .stdout(
+            "error: .claude/settings.local.json: sets disableAllHooks true: the guard hook \
+             twsrt installs does not run\n",
+        )
+        .run();
+}
+
+#[test]
+fn codex_without_its_config_or_rules_is_refused() {
+    for flag in ["--ignore-user-config", "--ignore-rules"] {
+        launch()
+            .args(&["run", "--", "codex", "exec", flag, "hi"])
+            .status(1)
+            .stdout("")
+            .stderr_contains(&format!("Error: {flag}: "))
+            .unchanged()
+            .run();
+    }
+}
+
+#[test]
+fn a_secret_typed_as_an_option_is_not_echoed() {
+    launch()
+        .args(&[
+            "run",
+            "--",
+            "codex",
+            "--ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        ])
+        .status(2)
+        .stdout("")
+        .stderr_contains("Error: codex: unknown option <option>;")
+        .lacks("ghp_")
+        .unchanged()
+        .run();
+}

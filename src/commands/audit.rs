@@ -86,6 +86,9 @@ pub struct Inputs {
     pub codex_home: PathBuf,
     /// The Codex config.toml twsrt merges into (its legacy `[profiles.*]`).
     pub codex_target: Option<PathBuf>,
+    /// twsrt installs its guard hook in the Claude settings (`[targets]
+    /// claude_hook`): a launch that skips hooks switches it off.
+    pub claude_hook: bool,
     /// The Copilot flags the policy generates, as argv words.
     pub copilot_flags: Vec<String>,
     /// The yolo variant is in force (Copilot's `--yolo` is then the policy).
@@ -115,6 +118,7 @@ impl Inputs {
             home: crate::paths::home_dir(),
             codex_home,
             codex_target: config.targets.path("codex_config").map(Path::to_path_buf),
+            claude_hook: config.targets.flag("claude_hook"),
             copilot_flags: Vec::new(),
             yolo,
             gemini_policy,
@@ -275,3 +279,6 @@ mod tests;
 
 #[cfg(test)]
 mod gemini_tests;
+
+#[cfg(test)]
+mod gap_tests;

@@ -59,6 +59,25 @@ fn flag_findings(occ: &Occurrence, out: &mut Vec<Finding>) -> Result<()> {
         "--dangerously-bypass-approvals-and-sandbox" | "--yolo" => out.push(error(
             "runs every command without a sandbox and without asking: no policy applies".into(),
         )),
+        "--ignore-user-config" => out.push(error(
+            "does not load $CODEX_HOME/config.toml, where twsrt writes the default_permissions \
+             profile: no policy applies"
+                .into(),
+        )),
+        "--ignore-rules" => out.push(error(
+            "does not load the .rules files, where twsrt writes the command rules".into(),
+        )),
+        "--dangerously-bypass-hook-trust" => out.push(Finding::new(
+            Severity::Warning,
+            typed(occ),
+            "runs enabled hooks nobody trusted, code the policy never saw",
+        )),
+        "--trust" => out.push(Finding::new(
+            Severity::Warning,
+            typed(occ),
+            "trusts the project for this and later sessions: its .codex config layers load and \
+             its MCP commands run outside the sandbox",
+        )),
         "--add-dir" => out.push(Finding::new(
             Severity::Warning,
             typed(occ),
@@ -124,6 +143,12 @@ fn owned_key(key: &str) -> Option<(Severity, String)> {
             "overrides the permissions.twsrt profile twsrt generates".into(),
         ));
     }
+    if unquoted == "profile" {
+        return Some((
+            Severity::Warning,
+            "selects a config profile, a layer twsrt did not write".into(),
+        ));
+    }
     if unquoted == "approval_policy" {
         return Some((
             Severity::Warning,
@@ -140,6 +165,7 @@ fn shown_key(key: &str) -> &str {
         "sandbox_mode" => "sandbox_mode",
         "default_permissions" => "default_permissions",
         "approval_policy" => "approval_policy",
+        "profile" => "profile",
         "permissions" => "permissions",
         k if k.starts_with("permissions.") => "permissions.twsrt.<key>",
         _ => "<key>.sandbox_mode",

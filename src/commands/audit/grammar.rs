@@ -181,8 +181,9 @@ impl std::fmt::Display for ParseError {
         match self {
             ParseError::Unknown { command, option } => write!(
                 f,
-                "{command}: unknown option {option}; twsrt cannot tell what it does, so it refuses \
-                 the launch (a newer release? see doc/clients.md)"
+                "{command}: unknown option {}; twsrt cannot tell what it does, so it refuses \
+                 the launch (a newer release? see doc/clients.md)",
+                shown_option(option)
             ),
             ParseError::MissingValue { command, option } => {
                 write!(f, "{command}: option {option} needs a value")
@@ -196,6 +197,22 @@ impl std::fmt::Display for ParseError {
             ),
         }
     }
+}
+
+/// An unknown option's name as an error may show it: a name typed by
+/// mistake can be a secret (`--ghp_...`), so only a name that looks like an
+/// option (letters and single hyphens, short parts) is repeated; any other
+/// reads `<option>`.
+pub fn shown_option(typed: &str) -> &str {
+    let body = typed.trim_start_matches('-');
+    let dashes = typed.len() - body.len();
+    let plain = (1..=2).contains(&dashes)
+        && !body.is_empty()
+        && body.len() <= 40
+        && body
+            .split('-')
+            .all(|part| part.len() <= 16 && part.chars().all(|c| c.is_ascii_alphabetic()));
+    if plain { typed } else { "<option>" }
 }
 
 /// Read `args` (the words after the binary) with `grammar`.

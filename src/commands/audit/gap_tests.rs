@@ -1,0 +1,243 @@
+//! The launches that switch the policy off or add code it never saw, one
+//! test per gap (argv, project files, environment): the profile, the rules,
+//! the hook and the sandbox switched off are errors; tools, plugins and MCP
+//! servers the policy never saw are warnings, named.
+
+use std::path::Path;
+
+use super::finding::Severity;
+use super::*;
+
+fn argv(line: &[&str]) -> Vec<String> {
+    line.iter().map(|w| w.to_string()).collect()
+}
+
+/// Inputs rooted in `dir`: cwd `dir`, HOME and CODEX_HOME below it, the
+/// guard hook installed or not.
+fn inputs(dir: &Path, claude_hook: bool) -> Inputs {
+    Inputs {
+        cwd: dir.to_path_buf(),
+        home: dir.join("home"),
+        codex_home: dir.join("codex-home"),
+        claude_hook,
+        ..Inputs::default()
+    }
+}
+
+fn summary_in(inputs: &Inputs, line: &[&str]) -> Vec<(Severity, String)> {
+    audit(&argv(line), inputs)
+        .unwrap_or_else(|e| panic!("{line:?}: {e}"))
+        .into_iter()
+        .map(|f| (f.severity, f.flag))
+        .collect()
+}
+
+fn summary(line: &[&str], claude_hook: bool) -> Vec<(Severity, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    summary_in(&inputs(dir.path(), claude_hook), line)
+}
+
+fn one(severity: Severity, flag: &str) -> Vec<(Severity, String)> {
+    vec![(severity, flag.to_string())]
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn codex_launches_that_skip_the_profile_or_the_rules() {
+    for sub in ["exec", "e"] {
+        assert_eq!(
+            summary(&["codex", sub, "--ignore-user-config", "hi"], false),
+            one(Severity::Error, "--ignore-user-config"),
+        );
+        assert_eq!(
+            summary(&["codex", sub, "--ignore-rules"], false),
+            one(Severity::Error, "--ignore-rules"),
+        );
+    }
+    // The interactive CLI has neither option: clap refuses it, so does twsrt.
+    let e = audit(&argv(&["codex", "--ignore-rules"]), &Inputs::default()).unwrap_err();
+    assert_eq!(e.exit_code(), EXIT_UNREADABLE);
+}
+
+#[test]
+fn codex_launches_that_add_hooks_or_select_a_layer() {
+    assert_eq!(
+        summary(&["codex", "--dangerously-bypass-hook-trust"], false),
+        one(Severity::Warning, "--dangerously-bypass-hook-trust"),
+    );
+    assert_eq!(
+        summary(&["codex", "-c", "profile=work"], false),
+        one(Severity::Warning, "-c profile=<value>"),
+    );
+    assert_eq!(
+        summary(&["codex", "exec", "--trust", "x"], false),
+        one(Severity::Warning, "--trust"),
+    );
+}
+
+#[test]
+fn claude_launches_that_skip_the_guard_hook() {
+    for flag in ["--bare", "--safe-mode"] {
+        assert_eq!(
+            summary(&["claude", flag, "-p", "x"], true),
+            one(Severity::Error, flag),
+        );
+        // Without the hook they leave the policy as it is.
+        assert!(summary(&["claude", flag], false).is_empty(), "{flag}");
+    }
+    let off = r#"{"disableAllHooks": true}"#;
+    assert_eq!(
+        summary(&["claude", "--settings", off], true),
+        one(Severity::Error, "--settings <value>"),
+    );
+    assert!(summary(&["claude", "--settings", off], false).is_empty());
+    // The same key in a project settings file.
+    for name in [".claude/settings.json", ".claude/settings.local.json"] {
+        let dir = tempfile::tempdir().unwrap();
+        write(&dir.path().join(name), off);
+        let inputs = inputs(dir.path(), true);
+        assert_eq!(
+            summary_in(&inputs, &["claude"]),
+            one(Severity::Error, name),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn claude_settings_that_open_the_sandbox() {
+    let cases: [(&str, Severity); 5] = [
+        (
+            r#"{"sandbox": {"allowUnsandboxedCommands": true}}"#,
+            Severity::Error,
+        ),
+        (
+            r#"{"permissions": {"additionalDirectories": ["/"]}}"#,
+            Severity::Error,
+        ),
+        (
+            r#"{"permissions": {"additionalDirectories": ["~/"]}}"#,
+            Severity::Error,
+        ),
+        (
+            r#"{"permissions": {"additionalDirectories": ["/data"]}}"#,
+            Severity::Warning,
+        ),
+        (
+            r#"{"sandbox": {"allowUnsandboxedCommands": false}}"#,
+            Severity::Info,
+        ),
+    ];
+    for (json, severity) in cases {
+        let got = summary(&["claude", "--settings", json], false);
+        if severity == Severity::Info {
+            assert!(got.is_empty(), "{json}: {got:?}");
+        } else {
+            assert_eq!(got, one(severity, "--settings <value>"), "{json}");
+        }
+    }
+    // In a project file the root counts; another directory is the project's own business.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join(".claude/settings.json"),
+        r#"{"permissions": {"additionalDirectories": ["/"]}, "sandbox": {"allowUnsandboxedCommands": true}}"#,
+    );
+    let got = summary_in(&inputs(dir.path(), false), &["claude"]);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(
+        got.iter()
+            .all(|(s, f)| *s == Severity::Error && f == ".claude/settings.json")
+    );
+}
+
+#[test]
+fn claude_flags_that_add_code_the_policy_never_saw() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["claude", "--mcp-config", "servers.json"],
+            "--mcp-config <value>",
+        ),
+        (&["claude", "--plugin-dir", "./p"], "--plugin-dir <value>"),
+        (
+            &["claude", "--plugin-url=https://x/p.zip"],
+            "--plugin-url=<value>",
+        ),
+        (
+            &[
+                "claude",
+                "--agents",
+                r#"{"r": {"prompt": "x", "permissionMode": "bypassPermissions"}}"#,
+            ],
+            "--agents <value>",
+        ),
+    ];
+    for (line, flag) in cases {
+        assert_eq!(
+            summary(line, false),
+            one(Severity::Warning, flag),
+            "{line:?}"
+        );
+    }
+    // Agents without a mode of their own are the policy's.
+    assert!(summary(&["claude", "--agents", r#"{"r": {"prompt": "x"}}"#], false).is_empty());
+    let e = audit(&argv(&["claude", "--agents", "{nope"]), &Inputs::default()).unwrap_err();
+    assert_eq!(e.exit_code(), EXIT_UNREADABLE);
+}
+
+#[test]
+fn copilot_flags_that_add_code_or_run_on_their_own() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["copilot", "--additional-mcp-config", "@m.json"],
+            "--additional-mcp-config <value>",
+        ),
+        (&["copilot", "--plugin-dir", "./p"], "--plugin-dir <value>"),
+        (&["copilot", "--autopilot"], "--autopilot"),
+        (&["copilot", "--mode", "autopilot"], "--mode autopilot"),
+    ];
+    for (line, flag) in cases {
+        assert_eq!(
+            summary(line, false),
+            one(Severity::Warning, flag),
+            "{line:?}"
+        );
+    }
+    assert!(summary(&["copilot", "--mode", "plan"], false).is_empty());
+}
+
+#[test]
+fn gemini_extensions_the_user_may_have_disabled() {
+    assert_eq!(
+        summary(&["gemini", "-e", "ext-a"], false),
+        one(Severity::Warning, "-e <value>"),
+    );
+    assert_eq!(
+        summary(&["gemini", "--extensions=a,b"], false),
+        one(Severity::Warning, "--extensions=<value>"),
+    );
+    // `none` switches every extension off.
+    assert!(summary(&["gemini", "-e", "NONE"], false).is_empty());
+}
+
+#[test]
+fn an_unknown_option_name_is_redacted_like_a_value() {
+    let secret = "--ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+    for agent in ["codex", "claude", "copilot", "gemini"] {
+        let e = audit(&argv(&[agent, secret]), &Inputs::default()).unwrap_err();
+        let said = e.to_string();
+        assert!(!said.contains("ghp_"), "{agent}: {said}");
+        assert!(said.contains("unknown option <option>"), "{agent}: {said}");
+    }
+    for (typed, shown) in [
+        ("--full-auto", "--full-auto"),
+        ("--sk-ant-api03-abcdef", "<option>"),
+        ("--averyveryverylongsecretword", "<option>"),
+        ("-q", "-q"),
+    ] {
+        assert_eq!(grammar::shown_option(typed), shown);
+    }
+}
