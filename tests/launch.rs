@@ -395,3 +395,40 @@ fn a_secret_typed_as_an_option_is_not_echoed() {
         .unchanged()
         .run();
 }
+
+#[test]
+fn the_config_layers_of_the_launch_directory_are_read() {
+    // A .codex/config.toml at the repository root, launched from below it.
+    launch()
+        .file("repo/.git/HEAD", "ref: refs/heads/main\n")
+        .file(
+            "repo/.codex/config.toml",
+            "sandbox_mode = \"danger-full-access\"\n",
+        )
+        .cwd("repo/src/deep")
+        .args(&["run", "--", "codex"])
+        .status(1)
+        .stdout("")
+        .stderr_contains("Error: ../../.codex/config.toml: sets sandbox_mode: ")
+        .unchanged()
+        .run();
+    // -C DIR moves the working directory; the value is not shown.
+    launch()
+        .file("work/.codex/config.toml", "sandbox_mode = \"read-only\"\n")
+        .args(&["audit", "--", "codex", "--cd=work", "exec", "x"])
+        .status(1)
+        .stdout_contains("error: <-C>/.codex/config.toml: sets sandbox_mode: ")
+        .lacks("work")
+        .run();
+    // CLAUDE_CONFIG_DIR elsewhere: Claude Code does not load twsrt's file.
+    launch()
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent/claude")
+        .args(&["run", "--", "claude"])
+        .status(1)
+        .stdout("")
+        .stderr_contains(
+            "Error: $CLAUDE_CONFIG_DIR/settings.json: Claude Code loads this file, not ",
+        )
+        .unchanged()
+        .run();
+}

@@ -11,6 +11,7 @@ mod deny_path;
 mod diff;
 mod existing;
 mod hook_entry;
+pub mod layers;
 mod merge;
 mod overrides;
 mod project;
@@ -21,7 +22,7 @@ mod tests;
 
 use std::path::Path;
 
-pub use anchor::target_path;
+pub use anchor::{anchor_path, target_path};
 pub use project::{project_settings, stage_project};
 
 use serde_json::{Map, Value};

@@ -32,9 +32,12 @@ pub const EXIT_UNREADABLE: i32 = 2;
 /// force or is bypassed), warning (it is widened) or info. It also reads
 /// what flags point at (a `--settings` file or JSON, the Codex profile
 /// `--profile` selects, Gemini's `--policy`/`--admin-policy` files) and
-/// the files that override the policy (./.codex/config.toml,
-/// ./.claude/settings.json, ./.claude/settings.local.json, Gemini's
-/// settings layers and the other files of ~/.gemini/policies). Values are
+/// the files the launch loads that override the policy: every Codex config
+/// layer ($CODEX_HOME/config.toml, the --profile files, .codex/config.toml
+/// from the repository root down to the working directory or the -C
+/// directory), Claude Code's user settings ($CLAUDE_CONFIG_DIR) and
+/// ./.claude/settings{,.local}.json, Gemini's settings layers and the
+/// other files of ~/.gemini/policies. Values are
 /// shown only when they are words of the CLI's own vocabulary; anything
 /// else reads `<value>`.
 ///
@@ -86,6 +89,12 @@ pub struct Inputs {
     pub codex_home: PathBuf,
     /// The Codex config.toml twsrt merges into (its legacy `[profiles.*]`).
     pub codex_target: Option<PathBuf>,
+    /// Claude Code's config directory (`$CLAUDE_CONFIG_DIR`, else
+    /// `~/.claude`): its settings.json is the user layer.
+    pub claude_config_dir: PathBuf,
+    /// The settings.json anchor twsrt points at its Claude settings, when
+    /// `[targets] claude_settings` is set.
+    pub claude_anchor: Option<PathBuf>,
     /// twsrt installs its guard hook in the Claude settings (`[targets]
     /// claude_hook`): a launch that skips hooks switches it off.
     pub claude_hook: bool,
@@ -108,16 +117,21 @@ impl Inputs {
     /// The inputs for the current directory and environment.
     pub fn from_env(config: &crate::config::Config, yolo: bool) -> Result<Self> {
         let cwd = std::env::current_dir().map_err(|e| Error::io(Path::new("."), e))?;
-        let codex_home = match std::env::var_os("CODEX_HOME") {
-            Some(h) if !h.is_empty() => PathBuf::from(h),
-            _ => crate::paths::home_dir().join(".codex"),
-        };
+        let codex_home = crate::agent::codex::layers::codex_home(&crate::paths::home_dir());
         let (gemini_policy, gemini_owned) = gemini_targets(config, yolo);
         Ok(Inputs {
             cwd,
             home: crate::paths::home_dir(),
             codex_home,
             codex_target: config.targets.path("codex_config").map(Path::to_path_buf),
+            claude_config_dir: crate::agent::claude::layers::config_dir(
+                &crate::paths::home_dir(),
+                std::env::var_os("CLAUDE_CONFIG_DIR"),
+            ),
+            claude_anchor: config
+                .targets
+                .path("claude_settings")
+                .map(|_| crate::agent::claude::anchor_path(config)),
             claude_hook: config.targets.flag("claude_hook"),
             copilot_flags: Vec::new(),
             yolo,

@@ -12,6 +12,8 @@ use serde_json::Value;
 use super::finding::{Finding, Severity, shown, shown_list, typed};
 use super::grammar::{Occurrence, Parsed};
 use super::{Inputs, read_optional, unreadable};
+use crate::agent::claude::layers::{self, Layer, Source};
+use crate::agent::codex::layers::same_file;
 use crate::error::Result;
 
 pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
@@ -49,10 +51,11 @@ pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
             _ => flag_finding(occ, &mut out),
         }
     }
-    let in_home = super::codex::same_file(&inputs.cwd, &inputs.home);
-    if project_loaded && !in_home {
-        for name in [".claude/settings.json", ".claude/settings.local.json"] {
-            project_file(inputs, name, &mut out)?;
+    for layer in layers::layers(&inputs.cwd, &config_dir(inputs)) {
+        match layer.source {
+            Source::User => user_layer(&layer, inputs, &mut out),
+            _ if project_loaded => project_file(&layer, inputs, &mut out)?,
+            _ => {}
         }
     }
     Ok(out)
@@ -106,29 +109,29 @@ fn settings_flag(occ: &Occurrence, inputs: &Inputs, out: &mut Vec<Finding>) -> R
         return Ok(());
     };
     let doc = json_or_file(value, &flag, "settings", inputs)?;
-    settings_findings(&doc, &flag, Layer::Added, inputs, out);
+    settings_findings(&doc, &flag, Added::Yes, inputs, out);
     Ok(())
 }
 
-/// Which settings layer a document is.
+/// Whether a settings document is a layer this launch adds.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Layer {
+enum Added {
     /// Added by this launch (`--settings`): its allow rules, softer modes
     /// and extra directories widen the policy too.
-    Added,
+    Yes,
     /// A project's own file: only what switches the policy off counts.
-    Project,
+    No,
 }
 
 /// The findings of one settings document.
 fn settings_findings(
     doc: &Value,
     flag: &str,
-    layer: Layer,
+    layer: Added,
     inputs: &Inputs,
     out: &mut Vec<Finding>,
 ) {
-    let layer = layer == Layer::Added;
+    let layer = layer == Added::Yes;
     let error = |why: &str| Finding::new(Severity::Error, flag, why);
     if doc.pointer("/sandbox/enabled") == Some(&Value::Bool(false)) {
         out.push(error(
@@ -264,11 +267,41 @@ fn json_or_file(value: &str, flag: &str, what: &str, inputs: &Inputs) -> Result<
         .map_err(|_| unreadable(format!("claude: {flag}: the {what} are not valid JSON")))
 }
 
+/// The config directory: the one the inputs name, else the home's
+/// `.claude` (inputs built by hand leave it empty).
+fn config_dir(inputs: &Inputs) -> std::path::PathBuf {
+    if inputs.claude_config_dir.as_os_str().is_empty() {
+        inputs.home.join(".claude")
+    } else {
+        inputs.claude_config_dir.clone()
+    }
+}
+
+/// The user settings Claude Code loads must be twsrt's anchor, or the
+/// policy twsrt writes is not loaded at all.
+fn user_layer(layer: &Layer, inputs: &Inputs, out: &mut Vec<Finding>) {
+    let Some(anchor) = &inputs.claude_anchor else {
+        return;
+    };
+    if !same_file(&layer.path, anchor) {
+        out.push(Finding::new(
+            Severity::Error,
+            layer.shown.as_str(),
+            format!(
+                "Claude Code loads this file, not {} where twsrt writes the policy (set \
+                 CLAUDE_CONFIG_DIR or [targets] claude_settings so they agree)",
+                anchor.display()
+            ),
+        ));
+    }
+}
+
 /// `./.claude/settings.json` or `settings.local.json`: files twsrt does not
 /// own, loaded above the user settings.
-fn project_file(inputs: &Inputs, name: &str, out: &mut Vec<Finding>) -> Result<()> {
-    let path = inputs.cwd.join(name);
-    let Some(text) = read_optional(&path)? else {
+fn project_file(layer: &Layer, inputs: &Inputs, out: &mut Vec<Finding>) -> Result<()> {
+    let path = &layer.path;
+    let name = layer.shown.as_str();
+    let Some(text) = read_optional(path)? else {
         return Ok(());
     };
     let doc: Value = serde_json::from_str(&text).map_err(|e| {
@@ -279,6 +312,6 @@ fn project_file(inputs: &Inputs, name: &str, out: &mut Vec<Finding>) -> Result<(
             e.column()
         ))
     })?;
-    settings_findings(&doc, name, Layer::Project, inputs, out);
+    settings_findings(&doc, name, Added::No, inputs, out);
     Ok(())
 }

@@ -241,3 +241,101 @@ fn an_unknown_option_name_is_redacted_like_a_value() {
         assert_eq!(grammar::shown_option(typed), shown);
     }
 }
+
+#[test]
+fn codex_project_files_of_the_directory_it_runs_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        &d.join("other/.codex/config.toml"),
+        "sandbox_mode = \"danger-full-access\"\n",
+    );
+    let inputs = inputs(d, false);
+    for line in [
+        &["codex", "-C", "other"][..],
+        &["codex", "--cd=other"],
+        &["codex", "exec", "-Cother", "x"],
+    ] {
+        let got = summary_in(&inputs, line);
+        assert_eq!(
+            got,
+            one(Severity::Error, "<-C>/.codex/config.toml"),
+            "{line:?}"
+        );
+    }
+    assert!(summary_in(&inputs, &["codex"]).is_empty());
+}
+
+#[test]
+fn codex_project_files_from_the_repository_root_down() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join(".git")).unwrap();
+    write(
+        &d.join(".codex/config.toml"),
+        "sandbox_mode = \"danger-full-access\"\n",
+    );
+    write(
+        &d.join("src/.codex/config.toml"),
+        "approval_policy = \"never\"\n",
+    );
+    std::fs::create_dir_all(d.join("src/deep")).unwrap();
+    let mut inputs = inputs(d, false);
+    inputs.cwd = d.join("src/deep");
+    assert_eq!(
+        summary_in(&inputs, &["codex"]),
+        [
+            (Severity::Error, "../../.codex/config.toml".to_string()),
+            (Severity::Warning, "../.codex/config.toml".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn codex_home_decides_where_the_user_and_profile_files_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        &d.join("codex-home/work.config.toml"),
+        "default_permissions = \"other\"\n",
+    );
+    let inputs = inputs(d, false);
+    assert_eq!(
+        summary_in(&inputs, &["codex", "--profile", "work"]),
+        one(Severity::Error, "--profile <value>"),
+    );
+    // The same name under another CODEX_HOME is not loaded.
+    let mut moved = inputs;
+    moved.codex_home = d.join("elsewhere");
+    assert!(summary_in(&moved, &["codex", "-p", "work"]).is_empty());
+}
+
+#[test]
+fn claude_config_dir_decides_the_user_layer() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut inputs = inputs(d, false);
+    inputs.cwd = inputs.home.clone();
+    inputs.claude_anchor = Some(inputs.home.join(".claude/settings.json"));
+    write(
+        &inputs.home.join(".claude/settings.json"),
+        r#"{"sandbox": {"enabled": false}}"#,
+    );
+    // The default directory: twsrt's anchor is the user layer, and in HOME
+    // ./.claude is not a project.
+    inputs.claude_config_dir = inputs.home.join(".claude");
+    assert!(summary_in(&inputs, &["claude"]).is_empty());
+    // CLAUDE_CONFIG_DIR elsewhere: twsrt's file is not loaded, and HOME's
+    // .claude/settings.json is now a project file.
+    inputs.claude_config_dir = d.join("cfg");
+    assert_eq!(
+        summary_in(&inputs, &["claude"]),
+        [
+            (
+                Severity::Error,
+                "$CLAUDE_CONFIG_DIR/settings.json".to_string()
+            ),
+            (Severity::Error, ".claude/settings.json".to_string()),
+        ]
+    );
+}
