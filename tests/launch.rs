@@ -264,7 +264,12 @@ fn dump_grammar_lists_every_table() {
         out.stdout
     );
     assert!(
-        out.stdout.contains("codex\tcommand\texec,e\n"),
+        out.stdout.contains("codex\tcommand\texec,e\ttable\n")
+            && out.stdout.contains("codex\tcommand\tmcp\tpass\n")
+            && out.stdout.contains("codex\tcommand\tapp-server\trefuse\n")
+            && out
+                .stdout
+                .contains("codex exec resume\t--ignore-rules\tflag\n"),
         "{}",
         out.stdout
     );
@@ -431,4 +436,71 @@ fn the_config_layers_of_the_launch_directory_are_read() {
         )
         .unchanged()
         .run();
+}
+
+#[test]
+fn everyday_subcommands_start_and_the_ones_without_a_session_pass_untouched() {
+    // Sessions: generated and audited like the top level.
+    for argv in [&["codex", "resume", "--last"][..], &["codex", "fork"]] {
+        let mut args = vec!["run", "--"];
+        args.extend_from_slice(argv);
+        let shown: String = argv[1..].iter().map(|w| format!("[{w}]\n")).collect();
+        launch()
+            .args(&args)
+            .stdout(&format!("ran codex\n{shown}"))
+            .stderr_contains("wrote 4 file(s) for codex")
+            .run();
+    }
+    launch()
+        .args(&["run", "--", "codex", "resume", "--yolo"])
+        .status(1)
+        .stdout("")
+        .stderr_contains("Error: --yolo: ")
+        .unchanged()
+        .run();
+    // No session: nothing written, no flags added, nothing said.
+    for argv in [
+        &["claude", "mcp", "list"][..],
+        &["claude", "update"],
+        &["codex", "login", "status"],
+        &["copilot", "mcp", "list"],
+    ] {
+        let mut args = vec!["run", "--"];
+        args.extend_from_slice(argv);
+        let shown: String = argv[1..].iter().map(|w| format!("[{w}]\n")).collect();
+        launch()
+            .args(&args)
+            .stdout(&format!("ran {}\n{shown}", argv[0]))
+            .stderr("")
+            .unchanged()
+            .run();
+    }
+    launch()
+        .args(&["audit", "--", "claude", "mcp", "list"])
+        .stdout(
+            "claude mcp list: starts no agent session, nothing to audit (twsrt run passes it through)\n",
+        )
+        .run();
+}
+
+#[test]
+fn a_subcommand_twsrt_cannot_audit_names_the_deliberate_bypass() {
+    for argv in [
+        &["claude", "respawn", "--all"][..],
+        &["codex", "app-server"],
+        &["claude", "mcp", "bogus"],
+    ] {
+        let mut args = vec!["run", "--"];
+        args.extend_from_slice(argv);
+        launch()
+            .args(&args)
+            .status(2)
+            .stdout("")
+            .stderr_contains(&format!(
+                "bypass the wrapper deliberately: `command {} ",
+                argv[0]
+            ))
+            .unchanged()
+            .run();
+    }
 }

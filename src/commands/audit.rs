@@ -177,17 +177,43 @@ pub fn agent_of(argv: &[String]) -> Result<&'static str> {
 
 /// The findings for `argv` (binary first). An argv or file that cannot be
 /// read is an error with exit code 2.
+/// A subcommand that starts no agent session (`claude mcp list`) has no
+/// findings: the launch passes untouched.
 pub fn audit(argv: &[String], inputs: &Inputs) -> Result<Vec<Finding>> {
-    let agent = agent_of(argv)?;
-    let table =
-        grammar::for_agent(agent).ok_or_else(|| unreadable(format!("no grammar for {agent}")))?;
-    let parsed = grammar::parse(table, &argv[1..]).map_err(|e| unreadable(e.to_string()))?;
+    let (agent, parsed) = read(argv)?;
+    if !parsed.session {
+        return Ok(Vec::new());
+    }
     match agent {
         "codex" => codex::check(&parsed, inputs),
         "claude" => claude::check(&parsed, inputs),
         "gemini" => gemini::check(&parsed, inputs),
         _ => copilot::check(&parsed, inputs),
     }
+}
+
+/// The agent and the argv read with its grammar; what cannot be read is an
+/// error of exit code 2.
+fn read(argv: &[String]) -> Result<(&'static str, grammar::Parsed)> {
+    let agent = agent_of(argv)?;
+    let table =
+        grammar::for_agent(agent).ok_or_else(|| unreadable(format!("no grammar for {agent}")))?;
+    let parsed = grammar::parse(table, &argv[1..]).map_err(|e| unreadable(e.to_string()))?;
+    Ok((agent, parsed))
+}
+
+/// Whether `argv` starts an agent session; `None` for a subcommand that
+/// starts none (the command it names, `claude mcp`). Errors as [`audit`].
+pub fn passed_through(argv: &[String]) -> Result<Option<String>> {
+    let (_, parsed) = read(argv)?;
+    if parsed.session {
+        return Ok(None);
+    }
+    // A passed subcommand is the first word left unread; a group is its table.
+    Ok(Some(match parsed.positionals.first() {
+        Some(sub) if parsed.terminator.is_none() => format!("{} {sub}", parsed.command),
+        _ => parsed.command.to_string(),
+    }))
 }
 
 /// An error of exit code 2: the audit could not read what it must.
@@ -216,6 +242,12 @@ pub fn run(global: &Global, args: &AuditArgs) -> Result<i32> {
     // The agent is checked before the policy is loaded: an unknown binary
     // is a usage fact, whatever the policy.
     let agent = agent_of(&args.argv)?;
+    if let Some(command) = passed_through(&args.argv)? {
+        ui::success(&format!(
+            "{command}: starts no agent session, nothing to audit (twsrt run passes it through)"
+        ));
+        return Ok(0);
+    }
     let inputs = policy_inputs(global, args.profile.as_deref(), args.yolo, agent)
         .map_err(|e| unreadable(e.to_string()))?;
     let findings = audit(&args.argv, &inputs)?;
@@ -267,7 +299,8 @@ pub fn print_finding(f: &Finding, stderr: bool) {
 }
 
 /// `--dump-grammar AGENT`: one line per option, `TABLE<TAB>SPELLINGS<TAB>
-/// ARITY[<TAB>hidden]`, and one per subcommand, `TABLE<TAB>command<TAB>NAMES`.
+/// ARITY[<TAB>hidden]`, and one per subcommand,
+/// `TABLE<TAB>command<TAB>NAMES<TAB>table|pass|refuse`.
 fn dump_grammar(agent: &str) -> Result<i32> {
     let root =
         grammar::for_agent(agent).ok_or_else(|| unreadable(format!("no grammar for '{agent}'")))?;
@@ -282,7 +315,12 @@ fn dump_grammar(agent: &str) -> Result<i32> {
             ));
         }
         for sub in table.subcommands {
-            ui::data(&format!("{}\tcommand\t{}", table.name, sub.names.join(",")));
+            ui::data(&format!(
+                "{}\tcommand\t{}\t{}",
+                table.name,
+                sub.names.join(","),
+                sub.kind()
+            ));
         }
     }
     Ok(0)

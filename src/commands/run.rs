@@ -24,6 +24,10 @@ use crate::ui;
 /// <srt output> -c <command>`. Finally twsrt replaces itself with the agent
 /// (exec): signals, terminal and exit code are the agent's own.
 ///
+/// A subcommand that starts no agent session (`codex resume` does, `claude
+/// mcp list`, `codex login`, `claude update` do not) is started untouched:
+/// no files written, no flags added, no audit (with --srt still inside srt).
+///
 /// Everything twsrt says goes to stderr, and nothing when all is well:
 /// generation warnings are counted in one line (`twsrt doctor` or `twsrt
 /// generate` lists them); audit findings and errors are always shown.
@@ -62,11 +66,22 @@ pub struct RunArgs {
 
 pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
     let agent_name = audit::agent_of(&args.argv)?;
+    if audit::passed_through(&args.argv)?.is_some() && !args.srt {
+        // A subcommand that starts no session (`claude mcp list`) loads no
+        // policy: it runs untouched, without generating or auditing.
+        return Err(launch::exec(&args.argv));
+    }
     let config = crate::commands::load_config(&global.config_path)?;
     let compiled = compile(&config, args.profile.as_deref())?;
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     let mut warnings: Warnings = Vec::new();
 
+    if audit::passed_through(&args.argv)?.is_some() {
+        let command = launch::wrap_srt(&compiled, &args.argv)?;
+        drop(ctx);
+        crate::commands::generate::exit_without_freeing(compiled);
+        return Err(launch::exec(&command));
+    }
     let mut inputs = Inputs::from_env(&config, args.yolo)?;
     let mut argv = args.argv.clone();
     if agent_name == "copilot" {
