@@ -504,3 +504,59 @@ fn a_subcommand_twsrt_cannot_audit_names_the_deliberate_bypass() {
             .run();
     }
 }
+
+#[test]
+fn run_srt_finds_srt_as_twsrt_test_does() {
+    // TWSRT_SRT first: -v says which srt runs the agent.
+    let other = "#!/bin/sh\necho \"other srt $1\"\nexec sh -c \"$4\"\n";
+    let out = launch()
+        .file("tools/my-srt", other)
+        .mode("tools/my-srt", 0o755);
+    let mine = format!("{}/tools/my-srt", out.home().display());
+    out.env("TWSRT_SRT", &mine)
+        .args(&["-v", "run", "--srt", "--", "claude", "-p", "x"])
+        .stdout("other srt -s\nran claude\n[-p]\n[x]\n")
+        .stderr_contains("Debug: srt: {HOME}/tools/my-srt\n")
+        .run();
+    // Then srt on PATH.
+    launch()
+        .args(&["-v", "run", "--srt", "--", "claude"])
+        .stdout_contains("ran claude\n")
+        .stderr_contains("Debug: srt: {HOME}/bin/srt\n")
+        .run();
+    // Neither: what was looked for and where, and the agent never runs.
+    launch()
+        .env("PATH", "/usr/bin:/bin")
+        .args(&["run", "--srt", "--", "claude"])
+        .status(127)
+        .stdout("")
+        .stderr_contains("Error: --srt: srt (Sandbox Runtime) not found on PATH")
+        .run();
+    launch()
+        .env("TWSRT_SRT", "/nonexistent/srt")
+        .args(&["run", "--srt", "--", "claude"])
+        .status(127)
+        .stdout("")
+        .stderr_contains("Error: --srt: TWSRT_SRT=/nonexistent/srt is not an executable srt")
+        .run();
+}
+
+#[test]
+fn a_missing_agent_names_where_it_was_looked_for() {
+    Test::with_policy()
+        .targets()
+        .env("PATH", "/nonexistent:/also-not")
+        .args(&["run", "--", "codex"])
+        .status(127)
+        .stderr_contains(
+            "Error: cannot start codex: not found (looked for an executable codex in \
+             PATH=/nonexistent:/also-not)",
+        )
+        .run();
+    Test::with_policy()
+        .targets()
+        .args(&["run", "--", "/opt/none/claude", "mcp", "list"])
+        .status(127)
+        .stderr("Error: cannot start /opt/none/claude: not found (there is no such file)\n")
+        .run();
+}

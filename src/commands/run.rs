@@ -35,8 +35,10 @@ use crate::ui;
 /// Exit codes (before the exec; after it, the agent's own): 1 an error
 /// finding (or any finding with --strict), a stale setup with
 /// --no-generate, or a config, policy or target error; 2 the argv or a file
-/// it points at could not be read (an unknown agent binary or option);
-/// 126/127 the agent could not be started / was not found.
+/// it points at could not be read (an unknown agent binary or option, a
+/// subcommand twsrt cannot audit); 126 the agent could not be started; 127
+/// the agent or srt was not found (the message names what was looked for
+/// and where).
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// The profile to compile instead of default_profile.
@@ -52,6 +54,8 @@ pub struct RunArgs {
     pub strict: bool,
 
     /// Run the agent inside Sandbox Runtime: srt -s <srt output> -c <command>.
+    /// srt is `TWSRT_SRT` if set, else `srt` on PATH (as for `twsrt test`);
+    /// -v says which.
     #[arg(long)]
     pub srt: bool,
 
