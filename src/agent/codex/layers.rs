@@ -61,8 +61,9 @@ pub fn codex_home(home: &Path) -> PathBuf {
     }
 }
 
-/// The layers of `launch`, lowest first. A file that is missing is still
-/// listed: whoever reads it treats a missing file as empty.
+/// The layers of `launch`, lowest first. The user, managed and profile
+/// files are listed whether or not they exist (a reader treats a missing
+/// one as empty); a project file only when it exists.
 pub fn layers(launch: &Launch) -> Vec<Layer> {
     let user = launch.codex_home.join("config.toml");
     let mut out = vec![Layer {
@@ -84,8 +85,9 @@ pub fn layers(launch: &Launch) -> Vec<Layer> {
     let dirs = project_dirs(&launch.cwd);
     for (up, dir) in dirs.iter().enumerate().rev() {
         let path = dir.join(".codex/config.toml");
-        // In the home directory .codex/config.toml is the user config.
-        if out.iter().any(|l| same_file(&l.path, &path)) {
+        // A missing file adds nothing (and costs no path resolution); in
+        // the home directory .codex/config.toml is the user config.
+        if !path.exists() || out.iter().any(|l| same_file(&l.path, &path)) {
             continue;
         }
         out.push(Layer {
@@ -229,6 +231,9 @@ fn push(
 
 /// Whether two paths name one file (both resolved when they exist).
 pub fn same_file(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
@@ -250,7 +255,9 @@ mod tests {
         let root = dir.path().join("repo");
         std::fs::create_dir_all(root.join(".git")).unwrap();
         let sub = root.join("a/b");
-        std::fs::create_dir_all(&sub).unwrap();
+        for dir in [&root, &root.join("a"), &sub] {
+            write(&dir.join(".codex/config.toml"), "");
+        }
         let launch = Launch {
             cwd: sub.clone(),
             codex_home: dir.path().join("ch"),
@@ -274,7 +281,10 @@ mod tests {
                 (sub.join(".codex/config.toml"), Source::Project { up: 0 }),
             ]
         );
-        // Outside a repository only the working directory counts.
+        // Outside a repository only the working directory counts; a missing
+        // project file is no layer.
+        write(&dir.path().join("x/.codex/config.toml"), "");
+        write(&dir.path().join(".codex/config.toml"), "");
         let plain = Launch {
             cwd: dir.path().join("x"),
             ..launch
