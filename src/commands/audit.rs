@@ -79,10 +79,11 @@ pub struct AuditArgs {
 /// What the checks read besides the argv.
 #[derive(Debug, Default)]
 pub struct Inputs {
-    /// Where `./.codex` and `./.claude` are looked up.
+    /// The launch directory: where `./.claude` is looked up, and where the
+    /// Codex project layers end (before `-C`).
     pub cwd: PathBuf,
-    /// The home directory: in it, `./.claude` holds the user settings, not
-    /// a project's.
+    /// The home directory (Gemini's layers, and `~/.claude` when
+    /// `claude_config_dir` is left empty).
     pub home: PathBuf,
     /// `$CODEX_HOME`, else `~/.codex`: where `--profile NAME` finds
     /// `NAME.config.toml`.
