@@ -275,7 +275,12 @@ fn dump_grammar_lists_every_table() {
         out.stdout
     );
     assert!(
-        out.stdout.contains("codex\tcommand\texec,e\n"),
+        out.stdout.contains("codex\tcommand\texec,e\ttable\n")
+            && out.stdout.contains("codex\tcommand\tmcp\tpass\n")
+            && out.stdout.contains("codex\tcommand\tapp-server\trefuse\n")
+            && out
+                .stdout
+                .contains("codex exec resume\t--ignore-rules\tflag\n"),
         "{}",
         out.stdout
     );
@@ -339,5 +344,230 @@ fn the_no_generate_hint_names_the_mode_and_profile() {
         .status(1)
         .stderr_contains("run `twsrt generate codex -w -p 'default' --yolo` first")
         .unchanged()
+        .run();
+}
+
+#[test]
+fn a_launch_that_skips_the_guard_hook_is_refused() {
+    // With `claude_hook = true`, --bare and disableAllHooks switch the hook off.
+    let hooked = || launch().config_append("claude_hook = true\n");
+    for argv in [
+        &["claude", "--bare", "-p", "x"][..],
+        &["claude", "--safe-mode"],
+        &["claude", "--settings", r#"{"disableAllHooks": true}"#],
+    ] {
+        let mut args = vec!["run", "--"];
+        args.extend_from_slice(argv);
+        hooked()
+            .args(&args)
+            .status(1)
+            .stdout("")
+            .stderr_contains("the guard hook twsrt installs does not run")
+            .unchanged()
+            .run();
+    }
+    // A project's settings file that does the same, found from the working directory.
+    hooked()
+        .file(
+            "proj/.claude/settings.local.json",
+            r#"{"disableAllHooks": true}"#,
+        )
+        .cwd("proj")
+        .args(&["audit", "--", "claude"])
+        .status(1)
+        .stdout(
+            "error: .claude/settings.local.json: sets disableAllHooks true: the guard hook \
+             twsrt installs does not run\n",
+        )
+        .run();
+}
+
+#[test]
+fn codex_without_its_config_or_rules_is_refused() {
+    for flag in ["--ignore-user-config", "--ignore-rules"] {
+        launch()
+            .args(&["run", "--", "codex", "exec", flag, "hi"])
+            .status(1)
+            .stdout("")
+            .stderr_contains(&format!("Error: {flag}: "))
+            .unchanged()
+            .run();
+    }
+}
+
+#[test]
+fn a_secret_typed_as_an_option_is_not_echoed() {
+    launch()
+        .args(&[
+            "run",
+            "--",
+            "codex",
+            "--ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        ])
+        .status(2)
+        .stdout("")
+        .stderr_contains("Error: codex: unknown option <option>;")
+        .lacks("ghp_")
+        .unchanged()
+        .run();
+}
+
+#[test]
+fn the_config_layers_of_the_launch_directory_are_read() {
+    // A .codex/config.toml at the repository root, launched from below it.
+    launch()
+        .file("repo/.git/HEAD", "ref: refs/heads/main\n")
+        .file(
+            "repo/.codex/config.toml",
+            "sandbox_mode = \"danger-full-access\"\n",
+        )
+        .cwd("repo/src/deep")
+        .args(&["run", "--", "codex"])
+        .status(1)
+        .stdout("")
+        .stderr_contains("Error: ../../.codex/config.toml: sets sandbox_mode: ")
+        .unchanged()
+        .run();
+    // -C DIR moves the working directory; the value is not shown.
+    launch()
+        .file("work/.codex/config.toml", "sandbox_mode = \"read-only\"\n")
+        .args(&["audit", "--", "codex", "--cd=work", "exec", "x"])
+        .status(1)
+        .stdout_contains("error: <-C>/.codex/config.toml: sets sandbox_mode: ")
+        .lacks("work")
+        .run();
+    // CLAUDE_CONFIG_DIR elsewhere: Claude Code does not load twsrt's file.
+    launch()
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent/claude")
+        .args(&["run", "--", "claude"])
+        .status(1)
+        .stdout("")
+        .stderr_contains(
+            "Error: $CLAUDE_CONFIG_DIR/settings.json: Claude Code loads this file, not ",
+        )
+        .unchanged()
+        .run();
+}
+
+#[test]
+fn everyday_subcommands_start_and_the_ones_without_a_session_pass_untouched() {
+    // Sessions: generated and audited like the top level.
+    for argv in [&["codex", "resume", "--last"][..], &["codex", "fork"]] {
+        let mut args = vec!["run", "--"];
+        args.extend_from_slice(argv);
+        let shown: String = argv[1..].iter().map(|w| format!("[{w}]\n")).collect();
+        launch()
+            .args(&args)
+            .stdout(&format!("ran codex\n{shown}"))
+            .stderr_contains("wrote 4 file(s) for codex")
+            .run();
+    }
+    launch()
+        .args(&["run", "--", "codex", "resume", "--yolo"])
+        .status(1)
+        .stdout("")
+        .stderr_contains("Error: --yolo: ")
+        .unchanged()
+        .run();
+    // No session: nothing written, no flags added, nothing said.
+    for argv in [
+        &["claude", "mcp", "list"][..],
+        &["claude", "update"],
+        &["codex", "login", "status"],
+        &["copilot", "mcp", "list"],
+    ] {
+        let mut args = vec!["run", "--"];
+        args.extend_from_slice(argv);
+        let shown: String = argv[1..].iter().map(|w| format!("[{w}]\n")).collect();
+        launch()
+            .args(&args)
+            .stdout(&format!("ran {}\n{shown}", argv[0]))
+            .stderr("")
+            .unchanged()
+            .run();
+    }
+    launch()
+        .args(&["audit", "--", "claude", "mcp", "list"])
+        .stdout(
+            "claude mcp list: starts no agent session, nothing to audit (twsrt run passes it through)\n",
+        )
+        .run();
+}
+
+#[test]
+fn a_subcommand_twsrt_cannot_audit_names_the_deliberate_bypass() {
+    for argv in [
+        &["claude", "respawn", "--all"][..],
+        &["codex", "app-server"],
+        &["claude", "mcp", "bogus"],
+    ] {
+        let mut args = vec!["run", "--"];
+        args.extend_from_slice(argv);
+        launch()
+            .args(&args)
+            .status(2)
+            .stdout("")
+            .stderr_contains(&format!(
+                "bypass the wrapper deliberately: `command {} ",
+                argv[0]
+            ))
+            .unchanged()
+            .run();
+    }
+}
+
+#[test]
+fn run_srt_finds_srt_as_twsrt_test_does() {
+    // TWSRT_SRT first: -v says which srt runs the agent.
+    let other = "#!/bin/sh\necho \"other srt $1\"\nexec sh -c \"$4\"\n";
+    let out = launch()
+        .file("tools/my-srt", other)
+        .mode("tools/my-srt", 0o755);
+    let mine = format!("{}/tools/my-srt", out.home().display());
+    out.env("TWSRT_SRT", &mine)
+        .args(&["-v", "run", "--srt", "--", "claude", "-p", "x"])
+        .stdout("other srt -s\nran claude\n[-p]\n[x]\n")
+        .stderr_contains("Debug: srt: {HOME}/tools/my-srt\n")
+        .run();
+    // Then srt on PATH.
+    launch()
+        .args(&["-v", "run", "--srt", "--", "claude"])
+        .stdout_contains("ran claude\n")
+        .stderr_contains("Debug: srt: {HOME}/bin/srt\n")
+        .run();
+    // Neither: what was looked for and where, and the agent never runs.
+    launch()
+        .env("PATH", "/usr/bin:/bin")
+        .args(&["run", "--srt", "--", "claude"])
+        .status(127)
+        .stdout("")
+        .stderr_contains("Error: --srt: srt (Sandbox Runtime) not found on PATH")
+        .run();
+    launch()
+        .env("TWSRT_SRT", "/nonexistent/srt")
+        .args(&["run", "--srt", "--", "claude"])
+        .status(127)
+        .stdout("")
+        .stderr_contains("Error: --srt: TWSRT_SRT=/nonexistent/srt is not an executable srt")
+        .run();
+}
+
+#[test]
+fn a_missing_agent_names_where_it_was_looked_for() {
+    Test::with_policy()
+        .targets()
+        .env("PATH", "/nonexistent:/also-not")
+        .args(&["run", "--", "codex"])
+        .status(127)
+        .stderr_contains(
+            "Error: cannot start codex: not found (looked for an executable codex in \
+             PATH=/nonexistent:/also-not)",
+        )
+        .run();
+    Test::with_policy()
+        .targets()
+        .args(&["run", "--", "/opt/none/claude", "mcp", "list"])
+        .status(127)
+        .stderr("Error: cannot start /opt/none/claude: not found (there is no such file)\n")
         .run();
 }

@@ -13,6 +13,7 @@ mod diff;
 mod existing;
 mod hook_entry;
 mod loaded;
+pub mod layers;
 mod merge;
 mod overrides;
 mod project;
@@ -23,8 +24,8 @@ mod tests;
 
 use std::path::Path;
 
-pub use anchor::target_path;
 pub use loaded::{Loaded, loaded};
+pub use anchor::{anchor_path, target_path};
 pub use project::{project_settings, stage_project};
 
 use serde_json::{Map, Value};

@@ -5,6 +5,7 @@
 
 mod directions;
 mod drift;
+pub mod layers;
 mod merge;
 mod pathshape;
 mod policy;

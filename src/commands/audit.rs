@@ -32,9 +32,12 @@ pub const EXIT_UNREADABLE: i32 = 2;
 /// force or is bypassed), warning (it is widened) or info. It also reads
 /// what flags point at (a `--settings` file or JSON, the Codex profile
 /// `--profile` selects, Gemini's `--policy`/`--admin-policy` files) and
-/// the files that override the policy (./.codex/config.toml,
-/// ./.claude/settings.json, ./.claude/settings.local.json, Gemini's
-/// settings layers and the other files of ~/.gemini/policies). Values are
+/// the files the launch loads that override the policy: every Codex config
+/// layer ($CODEX_HOME/config.toml, the --profile files, .codex/config.toml
+/// from the repository root down to the working directory or the -C
+/// directory), Claude Code's user settings ($CLAUDE_CONFIG_DIR) and
+/// ./.claude/settings{,.local}.json, Gemini's settings layers and the
+/// other files of ~/.gemini/policies. Values are
 /// shown only when they are words of the CLI's own vocabulary; anything
 /// else reads `<value>`.
 ///
@@ -76,16 +79,26 @@ pub struct AuditArgs {
 /// What the checks read besides the argv.
 #[derive(Debug, Default)]
 pub struct Inputs {
-    /// Where `./.codex` and `./.claude` are looked up.
+    /// The launch directory: where `./.claude` is looked up, and where the
+    /// Codex project layers end (before `-C`).
     pub cwd: PathBuf,
-    /// The home directory: in it, `./.claude` holds the user settings, not
-    /// a project's.
+    /// The home directory (Gemini's layers, and `~/.claude` when
+    /// `claude_config_dir` is left empty).
     pub home: PathBuf,
     /// `$CODEX_HOME`, else `~/.codex`: where `--profile NAME` finds
     /// `NAME.config.toml`.
     pub codex_home: PathBuf,
     /// The Codex config.toml twsrt merges into (its legacy `[profiles.*]`).
     pub codex_target: Option<PathBuf>,
+    /// Claude Code's config directory (`$CLAUDE_CONFIG_DIR`, else
+    /// `~/.claude`): its settings.json is the user layer.
+    pub claude_config_dir: PathBuf,
+    /// The settings.json anchor twsrt points at its Claude settings, when
+    /// `[targets] claude_settings` is set.
+    pub claude_anchor: Option<PathBuf>,
+    /// twsrt installs its guard hook in the Claude settings (`[targets]
+    /// claude_hook`): a launch that skips hooks switches it off.
+    pub claude_hook: bool,
     /// The Copilot flags the policy generates, as argv words.
     pub copilot_flags: Vec<String>,
     /// The yolo variant is in force (Copilot's `--yolo` is then the policy).
@@ -108,16 +121,22 @@ impl Inputs {
     /// The inputs for the current directory and environment.
     pub fn from_env(config: &crate::config::Config, yolo: bool) -> Result<Self> {
         let cwd = std::env::current_dir().map_err(|e| Error::io(Path::new("."), e))?;
-        let codex_home = match std::env::var_os("CODEX_HOME") {
-            Some(h) if !h.is_empty() => PathBuf::from(h),
-            _ => crate::paths::home_dir().join(".codex"),
-        };
+        let codex_home = crate::agent::codex::layers::codex_home(&crate::paths::home_dir());
         let (gemini_policy, gemini_owned) = gemini_targets(config, yolo);
         Ok(Inputs {
             cwd,
             home: crate::paths::home_dir(),
             codex_home,
             codex_target: config.targets.path("codex_config").map(Path::to_path_buf),
+            claude_config_dir: crate::agent::claude::layers::config_dir(
+                &crate::paths::home_dir(),
+                std::env::var_os("CLAUDE_CONFIG_DIR"),
+            ),
+            claude_anchor: config
+                .targets
+                .path("claude_settings")
+                .map(|_| crate::agent::claude::anchor_path(config)),
+            claude_hook: config.targets.flag("claude_hook"),
             copilot_flags: Vec::new(),
             yolo,
             gemini_policy,
@@ -163,17 +182,43 @@ pub fn agent_of(argv: &[String]) -> Result<&'static str> {
 
 /// The findings for `argv` (binary first). An argv or file that cannot be
 /// read is an error with exit code 2.
+/// A subcommand that starts no agent session (`claude mcp list`) has no
+/// findings: the launch passes untouched.
 pub fn audit(argv: &[String], inputs: &Inputs) -> Result<Vec<Finding>> {
-    let agent = agent_of(argv)?;
-    let table =
-        grammar::for_agent(agent).ok_or_else(|| unreadable(format!("no grammar for {agent}")))?;
-    let parsed = grammar::parse(table, &argv[1..]).map_err(|e| unreadable(e.to_string()))?;
+    let (agent, parsed) = read(argv)?;
+    if !parsed.session {
+        return Ok(Vec::new());
+    }
     match agent {
         "codex" => codex::check(&parsed, inputs),
         "claude" => claude::check(&parsed, inputs),
         "gemini" => gemini::check(&parsed, inputs),
         _ => copilot::check(&parsed, inputs),
     }
+}
+
+/// The agent and the argv read with its grammar; what cannot be read is an
+/// error of exit code 2.
+fn read(argv: &[String]) -> Result<(&'static str, grammar::Parsed)> {
+    let agent = agent_of(argv)?;
+    let table =
+        grammar::for_agent(agent).ok_or_else(|| unreadable(format!("no grammar for {agent}")))?;
+    let parsed = grammar::parse(table, &argv[1..]).map_err(|e| unreadable(e.to_string()))?;
+    Ok((agent, parsed))
+}
+
+/// Whether `argv` starts an agent session; `None` for a subcommand that
+/// starts none (the command it names, `claude mcp`). Errors as [`audit`].
+pub fn passed_through(argv: &[String]) -> Result<Option<String>> {
+    let (_, parsed) = read(argv)?;
+    if parsed.session {
+        return Ok(None);
+    }
+    // A passed subcommand is the first word left unread; a group is its table.
+    Ok(Some(match parsed.positionals.first() {
+        Some(sub) if parsed.terminator.is_none() => format!("{} {sub}", parsed.command),
+        _ => parsed.command.to_string(),
+    }))
 }
 
 /// An error of exit code 2: the audit could not read what it must.
@@ -202,6 +247,12 @@ pub fn run(global: &Global, args: &AuditArgs) -> Result<i32> {
     // The agent is checked before the policy is loaded: an unknown binary
     // is a usage fact, whatever the policy.
     let agent = agent_of(&args.argv)?;
+    if let Some(command) = passed_through(&args.argv)? {
+        ui::success(&format!(
+            "{command}: starts no agent session, nothing to audit (twsrt run passes it through)"
+        ));
+        return Ok(0);
+    }
     let inputs = policy_inputs(global, args.profile.as_deref(), args.yolo, agent)
         .map_err(|e| unreadable(e.to_string()))?;
     let findings = audit(&args.argv, &inputs)?;
@@ -256,7 +307,8 @@ pub fn print_finding(f: &Finding, stderr: bool) {
 }
 
 /// `--dump-grammar AGENT`: one line per option, `TABLE<TAB>SPELLINGS<TAB>
-/// ARITY[<TAB>hidden]`, and one per subcommand, `TABLE<TAB>command<TAB>NAMES`.
+/// ARITY[<TAB>hidden]`, and one per subcommand,
+/// `TABLE<TAB>command<TAB>NAMES<TAB>table|pass|refuse`.
 fn dump_grammar(agent: &str) -> Result<i32> {
     let root =
         grammar::for_agent(agent).ok_or_else(|| unreadable(format!("no grammar for '{agent}'")))?;
@@ -271,7 +323,12 @@ fn dump_grammar(agent: &str) -> Result<i32> {
             ));
         }
         for sub in table.subcommands {
-            ui::data(&format!("{}\tcommand\t{}", table.name, sub.names.join(",")));
+            ui::data(&format!(
+                "{}\tcommand\t{}\t{}",
+                table.name,
+                sub.names.join(","),
+                sub.kind()
+            ));
         }
     }
     Ok(0)
@@ -282,3 +339,6 @@ mod tests;
 
 #[cfg(test)]
 mod gemini_tests;
+
+#[cfg(test)]
+mod gap_tests;

@@ -24,6 +24,10 @@ use crate::ui;
 /// <srt output> -c <command>`. Finally twsrt replaces itself with the agent
 /// (exec): signals, terminal and exit code are the agent's own.
 ///
+/// A subcommand that starts no agent session (`codex resume` does, `claude
+/// mcp list`, `codex login`, `claude update` do not) is started untouched:
+/// no files written, no flags added, no audit (with --srt still inside srt).
+///
 /// Everything twsrt says goes to stderr, and nothing when all is well:
 /// generation warnings are counted in one line (`twsrt doctor` or `twsrt
 /// generate` lists them); audit findings and errors are always shown.
@@ -31,8 +35,10 @@ use crate::ui;
 /// Exit codes (before the exec; after it, the agent's own): 1 an error
 /// finding (or any finding with --strict), a stale setup with
 /// --no-generate, or a config, policy or target error; 2 the argv or a file
-/// it points at could not be read (an unknown agent binary or option);
-/// 126/127 the agent could not be started / was not found.
+/// it points at could not be read (an unknown agent binary or option, a
+/// subcommand twsrt cannot audit); 126 the agent could not be started; 127
+/// the agent or srt was not found (the message names what was looked for
+/// and where).
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// The profile to compile instead of default_profile.
@@ -48,6 +54,8 @@ pub struct RunArgs {
     pub strict: bool,
 
     /// Run the agent inside Sandbox Runtime: srt -s <srt output> -c <command>.
+    /// srt is `TWSRT_SRT` if set, else `srt` on PATH (as for `twsrt test`);
+    /// -v says which.
     #[arg(long)]
     pub srt: bool,
 
@@ -62,11 +70,22 @@ pub struct RunArgs {
 
 pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
     let agent_name = audit::agent_of(&args.argv)?;
+    if audit::passed_through(&args.argv)?.is_some() && !args.srt {
+        // A subcommand that starts no session (`claude mcp list`) loads no
+        // policy: it runs untouched, without generating or auditing.
+        return Err(launch::exec(&args.argv));
+    }
     let config = crate::commands::load_config(&global.config_path)?;
     let compiled = compile(&config, args.profile.as_deref())?;
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     let mut warnings: Warnings = Vec::new();
 
+    if audit::passed_through(&args.argv)?.is_some() {
+        let command = launch::wrap_srt(&compiled, &args.argv)?;
+        drop(ctx);
+        crate::commands::generate::exit_without_freeing(compiled);
+        return Err(launch::exec(&command));
+    }
     let mut inputs = Inputs::from_env(&config, args.yolo)?;
     let mut argv = args.argv.clone();
     if agent_name == "copilot" {

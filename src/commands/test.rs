@@ -26,6 +26,9 @@ mod report;
 mod run;
 mod schedule;
 mod settings;
+
+/// How `run --srt` finds srt: the same lookup as this command's.
+pub(crate) use settings::{find_program, find_srt};
 mod verdict;
 
 use std::path::{Path, PathBuf};

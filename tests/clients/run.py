@@ -726,12 +726,11 @@ def run_gaps(report: Report, scratch: Path, bin_dir: Path) -> None:
 # and `twsrt run` starting each real client in a harmless mode
 
 
-# The --help pages each table was read from: (table name, argv after the binary).
-HELP_PAGES = {
-    "codex": [("codex", ["--help"]), ("codex exec", ["exec", "--help"])],
-    "claude": [("claude", ["--help"])],
-    "copilot": [("copilot", ["--help"])],
-}
+# The agents whose tables are compared here (Gemini's yargs pages are read by
+# gemini_launch.py). Every table `--dump-grammar` prints is compared with the
+# --help page of its command line (`codex exec resume` -> `codex exec resume
+# --help`): the top level, each session subcommand and each group.
+AGENTS = ["codex", "claude", "copilot"]
 HELP_OPTION = re.compile(r"^( {2,6})(-.*)$")
 HELP_VALUE = re.compile(r"^(<[^>]*>(\.\.\.)?|\[[^\]]*\](\.\.\.)?)")
 
@@ -778,7 +777,8 @@ def help_grammar(text: str) -> tuple[set[tuple[str, str]], set[str]]:
 
 
 def table_grammar(dump: str, table: str) -> tuple[set[tuple[str, str]], set[str], list[str]]:
-    """The same sets from `twsrt audit --dump-grammar`, plus the hidden spellings."""
+    """The same sets from `twsrt audit --dump-grammar`, plus the hidden spellings.
+    A subcommand line is `TABLE command NAMES KIND` (table, pass or refuse)."""
     options, commands, hidden = set(), set(), []
     for line in dump.splitlines():
         parts = line.split("\t")
@@ -791,6 +791,16 @@ def table_grammar(dump: str, table: str) -> tuple[set[tuple[str, str]], set[str]
         else:
             options.add((",".join(sorted(parts[1].split(","))), parts[2]))
     return options, commands, hidden
+
+
+def dumped_tables(dump: str) -> list[str]:
+    """Every table name of a dump, in order."""
+    names: list[str] = []
+    for line in dump.splitlines():
+        name = line.split("\t")[0]
+        if name not in names:
+            names.append(name)
+    return names
 
 
 def compare_grammar(table: str, help_text: str, dump: str) -> list[str]:
@@ -810,10 +820,12 @@ def check_grammar(env: Env, agent: str) -> tuple[list[str], str]:
     if dump.returncode != 0:
         return [f"twsrt audit --dump-grammar {agent} exited {dump.returncode}"], ""
     failures, counted = [], 0
-    for table, argv in HELP_PAGES[agent]:
-        page = env.run([env.client(agent), *argv], cwd=env.root)
+    tables = dumped_tables(dump.stdout)
+    for table in tables:
+        sub = table.split()[1:]
+        page = env.run([env.client(agent), *sub, "--help"], cwd=env.root)
         if page.returncode != 0:
-            failures.append(f"{agent} {' '.join(argv)} exited {page.returncode}")
+            failures.append(f"{table} --help exited {page.returncode}")
             continue
         found = compare_grammar(table, page.stdout, dump.stdout)
         failures += found
@@ -823,14 +835,14 @@ def check_grammar(env: Env, agent: str) -> tuple[list[str], str]:
         if not found and not compare_grammar(table, page.stdout, mutated):
             failures.append(f"{table}: the comparison missed a removed option")
         counted += len(table_grammar(dump.stdout, table)[0])
-        # Hidden spellings are not in --help: the client must still accept them.
+        # Hidden spellings are not in --help: the client must still accept
+        # them (clap and commander refuse an unknown option before --help).
         for spelling in table_grammar(dump.stdout, table)[2]:
-            sub = argv[:-1]
-            probe = env.run([env.client(agent), *sub, spelling, "--version"], cwd=env.root)
+            probe = env.run([env.client(agent), *sub, spelling, "--help"], cwd=env.root)
             if probe.returncode != 0:
                 failures.append(f"{table}: hidden {spelling} is refused now: "
                                 f"{one_line(probe.stderr)}")
-    return failures, f"{counted} options match --help"
+    return failures, f"{counted} options of {len(tables)} tables match --help"
 
 
 def check_run(world: World, agent: str) -> list[str]:
@@ -854,6 +866,38 @@ def check_run(world: World, agent: str) -> list[str]:
     return failures
 
 
+# Subcommands `twsrt run` starts with the real client: (argv, what the client
+# prints). Sessions are audited and started (`--help` keeps them from
+# starting a model turn); the others pass through untouched.
+SUBCOMMAND_RUNS = [
+    (["codex", "resume", "--help"], "Usage: codex resume"),
+    (["codex", "fork", "--help"], "Usage: codex fork"),
+    (["codex", "exec", "resume", "--help"], "Usage: codex exec resume"),
+    (["codex", "mcp", "list"], "No MCP servers configured"),
+    (["claude", "mcp", "list"], "No MCP servers configured"),
+    (["claude", "mcp", "--help"], "Usage: claude mcp"),
+    (["copilot", "mcp", "--help"], "Usage: copilot mcp"),
+]
+
+
+def check_run_subcommands(world: World) -> list[str]:
+    failures = []
+    for argv, said in SUBCOMMAND_RUNS:
+        client = world.env.client(argv[0])
+        result = world.env.run([TWSRT_BIN, "-c", world.env.proj / "config.toml", "run", "--",
+                                client, *argv[1:]])
+        if result.returncode != 0 or said not in result.stdout + result.stderr:
+            failures.append(f"twsrt run -- {' '.join(argv)} exited {result.returncode}: "
+                            f"{one_line(result.stdout + result.stderr)}")
+    # A subcommand twsrt cannot audit is refused before the client starts.
+    refused = world.env.run([TWSRT_BIN, "-c", world.env.proj / "config.toml", "run", "--",
+                             world.env.client("codex"), "app-server"])
+    if refused.returncode != 2 or "command codex app-server" not in refused.stderr:
+        failures.append(f"twsrt run -- codex app-server was not refused with the bypass hint "
+                        f"(exit {refused.returncode}): {one_line(refused.stderr)}")
+    return failures
+
+
 # A launch `twsrt run` must refuse, so the client never starts: (run's own
 # flags, the client flag). Copilot always gets its deny flags, so only
 # --strict turns its widening flags into a refusal.
@@ -868,7 +912,7 @@ def run_launch_guard(report: Report, scratch: Path, bin_dir: Path) -> None:
     env = Env(scratch / "grammar", bin_dir)
     for d in (env.home, env.tmp):
         d.mkdir(parents=True, exist_ok=True)
-    for agent in HELP_PAGES:
+    for agent in AGENTS:
         start = time.monotonic()
         try:
             failures, note = check_grammar(env, agent)
@@ -880,8 +924,9 @@ def run_launch_guard(report: Report, scratch: Path, bin_dir: Path) -> None:
     except CheckFailed as e:
         report.result("twsrt run", [str(e)], 0.0)
         return
-    for agent in HELP_PAGES:
+    for agent in AGENTS:
         run_check(report, f"twsrt run {agent}", lambda w, a=agent: check_run(w, a), world)
+    run_check(report, "twsrt run subcommands", check_run_subcommands, world)
     import gemini_launch  # tests/clients/gemini_launch.py: Gemini CLI's yargs grammar
 
     gemini_launch.run_checks(sys.modules[__name__], report, scratch, bin_dir, True)

@@ -180,6 +180,7 @@ pub struct Test {
     lacks: Vec<String>,
     unchanged: Option<Unchanged>,
     tmpdir: Option<tempfile::TempDir>,
+    cwd: Option<String>,
 }
 
 pub struct Output {
@@ -238,6 +239,7 @@ impl Test {
             lacks: Vec::new(),
             unchanged: None,
             tmpdir: None,
+            cwd: None,
         }
     }
 
@@ -323,6 +325,14 @@ impl Test {
 
     pub fn args(mut self, args: &[&str]) -> Self {
         self.args = args.iter().map(|s| s.to_string()).collect();
+        self
+    }
+
+    /// Run in this directory below HOME (created), not in HOME.
+    #[track_caller]
+    pub fn cwd(mut self, rel: &str) -> Self {
+        fs::create_dir_all(self.home.path().join(rel)).unwrap();
+        self.cwd = Some(rel.to_string());
         self
     }
 
@@ -433,7 +443,7 @@ impl Test {
             None => Command::new(bin),
         };
         cmd.args(&self.args)
-            .current_dir(&home)
+            .current_dir(home.join(self.cwd.as_deref().unwrap_or("")))
             .env_clear()
             .env("HOME", &home)
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())

@@ -12,6 +12,8 @@ use serde_json::Value;
 use super::finding::{Finding, Severity, shown, shown_list, typed};
 use super::grammar::{Occurrence, Parsed};
 use super::{Inputs, read_optional, unreadable};
+use crate::agent::claude::layers::{self, Layer, Source};
+use crate::agent::codex::layers::same_file;
 use crate::error::Result;
 
 pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
@@ -40,6 +42,12 @@ pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
                 project_loaded = false;
             }
             "--settings" => settings_flag(occ, inputs, &mut out)?,
+            "--agents" => agents_flag(occ, inputs, &mut out)?,
+            "--bare" | "--safe-mode" if inputs.claude_hook => out.push(Finding::new(
+                Severity::Error,
+                typed(occ),
+                "skips the hooks of the settings files: the guard hook twsrt installs does not run",
+            )),
             _ => flag_finding(occ, &mut out),
         }
     }
@@ -49,10 +57,11 @@ pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
         let anchor = loaded.anchor.display().to_string();
         out.push(Finding::new(Severity::Error, anchor, why));
     }
-    let in_home = super::codex::same_file(&inputs.cwd, &inputs.home);
-    if project_loaded && !in_home {
-        for name in [".claude/settings.json", ".claude/settings.local.json"] {
-            project_file(inputs, name, &mut out)?;
+    for layer in layers::layers(&inputs.cwd, &config_dir(inputs)) {
+        match layer.source {
+            Source::User => user_layer(&layer, inputs, &mut out),
+            _ if project_loaded => project_file(&layer, inputs, &mut out)?,
+            _ => {}
         }
     }
     Ok(out)
@@ -78,6 +87,10 @@ fn flag_finding(occ: &Occurrence, out: &mut Vec<Finding>) {
         "--add-dir" => out.push(warn(
             "gives the tools more directories without asking; deny rules still apply",
         )),
+        "--mcp-config" => out.push(warn("loads MCP servers the policy never saw")),
+        "--plugin-dir" | "--plugin-url" => out.push(warn(
+            "loads a plugin (its hooks, commands, agents and MCP servers) the policy never saw",
+        )),
         _ => {}
     }
 }
@@ -101,35 +114,48 @@ fn settings_flag(occ: &Occurrence, inputs: &Inputs, out: &mut Vec<Finding>) -> R
     let Some(value) = occ.value() else {
         return Ok(());
     };
-    let text = if value.trim_start().starts_with('{') {
-        value.to_string()
-    } else {
-        let path = inputs.cwd.join(value);
-        match read_optional(&path) {
-            Ok(Some(text)) => text,
-            _ => {
-                return Err(unreadable(format!(
-                    "claude: {flag}: the settings file cannot be read"
-                )));
-            }
-        }
-    };
-    let doc: Value = serde_json::from_str(&text)
-        .map_err(|_| unreadable(format!("claude: {flag}: the settings are not valid JSON")))?;
-    settings_findings(&doc, &flag, true, out);
+    let doc = json_or_file(value, &flag, "settings", inputs)?;
+    settings_findings(&doc, &flag, Added::Yes, inputs, out);
     Ok(())
 }
 
-/// The findings of one settings document; `layer` adds the checks that
-/// only a layer the launch adds gets (allow rules, the softer modes).
-fn settings_findings(doc: &Value, flag: &str, layer: bool, out: &mut Vec<Finding>) {
+/// Whether a settings document is a layer this launch adds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Added {
+    /// Added by this launch (`--settings`): its allow rules, softer modes
+    /// and extra directories widen the policy too.
+    Yes,
+    /// A project's own file: only what switches the policy off counts.
+    No,
+}
+
+/// The findings of one settings document.
+fn settings_findings(
+    doc: &Value,
+    flag: &str,
+    layer: Added,
+    inputs: &Inputs,
+    out: &mut Vec<Finding>,
+) {
+    let layer = layer == Added::Yes;
+    let error = |why: &str| Finding::new(Severity::Error, flag, why);
     if doc.pointer("/sandbox/enabled") == Some(&Value::Bool(false)) {
-        out.push(Finding::new(
-            Severity::Error,
-            flag,
+        out.push(error(
             "sets sandbox.enabled false: commands run outside the sandbox",
         ));
     }
+    if doc.pointer("/sandbox/allowUnsandboxedCommands") == Some(&Value::Bool(true)) {
+        out.push(error(
+            "sets sandbox.allowUnsandboxedCommands true: a command may ask to run outside the \
+             sandbox",
+        ));
+    }
+    if inputs.claude_hook && doc.pointer("/disableAllHooks") == Some(&Value::Bool(true)) {
+        out.push(error(
+            "sets disableAllHooks true: the guard hook twsrt installs does not run",
+        ));
+    }
+    directories_findings(doc, flag, layer, inputs, out);
     let mode = doc
         .pointer("/permissions/defaultMode")
         .and_then(Value::as_str);
@@ -162,11 +188,126 @@ fn settings_findings(doc: &Value, flag: &str, layer: bool, out: &mut Vec<Finding
     }
 }
 
+/// `permissions.additionalDirectories`: a root or the home directory opens
+/// the whole tree to the tools and the sandbox's writes (an error in any
+/// layer); other directories widen a layer the launch adds.
+fn directories_findings(
+    doc: &Value,
+    flag: &str,
+    layer: bool,
+    inputs: &Inputs,
+    out: &mut Vec<Finding>,
+) {
+    let dirs: Vec<&str> = doc
+        .pointer("/permissions/additionalDirectories")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let home = inputs.home.to_string_lossy();
+    let wide = |d: &&str| {
+        let d = d.trim_end_matches('/');
+        d.is_empty() || d == "~" || d == "$HOME" || d == home.trim_end_matches('/')
+    };
+    if dirs.iter().any(wide) {
+        out.push(Finding::new(
+            Severity::Error,
+            flag,
+            "sets permissions.additionalDirectories to the root or the home directory: every \
+             file is in the tools' reach without asking, and writable in the sandbox",
+        ));
+    } else if layer && !dirs.is_empty() {
+        out.push(Finding::new(
+            Severity::Warning,
+            flag,
+            format!(
+                "adds {} directory(ies) the tools reach without asking; deny rules still apply",
+                dirs.len()
+            ),
+        ));
+    }
+}
+
+/// `--agents JSON|FILE`: custom agents; one with its own `permissionMode`
+/// runs under a mode the policy did not set.
+fn agents_flag(occ: &Occurrence, inputs: &Inputs, out: &mut Vec<Finding>) -> Result<()> {
+    let flag = format!("{}{}<value>", occ.typed, occ.joiner);
+    let Some(value) = occ.value() else {
+        return Ok(());
+    };
+    let doc = json_or_file(value, &flag, "agents", inputs)?;
+    let modes = doc.as_object().map_or(0, |agents| {
+        agents
+            .values()
+            .filter(|a| a.get("permissionMode").is_some())
+            .count()
+    });
+    if modes > 0 {
+        out.push(Finding::new(
+            Severity::Warning,
+            flag,
+            format!(
+                "defines {modes} agent(s) with their own permissionMode, which the policy did \
+                 not set; deny rules and the sandbox still apply"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A flag's value read as inline JSON (it starts with `{`) or as the file it
+/// names (relative to the working directory); `what` names it in errors.
+fn json_or_file(value: &str, flag: &str, what: &str, inputs: &Inputs) -> Result<Value> {
+    let text = if value.trim_start().starts_with('{') {
+        value.to_string()
+    } else {
+        match read_optional(&inputs.cwd.join(value)) {
+            Ok(Some(text)) => text,
+            _ => {
+                return Err(unreadable(format!(
+                    "claude: {flag}: the {what} file cannot be read"
+                )));
+            }
+        }
+    };
+    serde_json::from_str(&text)
+        .map_err(|_| unreadable(format!("claude: {flag}: the {what} are not valid JSON")))
+}
+
+/// The config directory: the one the inputs name, else the home's
+/// `.claude` (inputs built by hand leave it empty).
+fn config_dir(inputs: &Inputs) -> std::path::PathBuf {
+    if inputs.claude_config_dir.as_os_str().is_empty() {
+        inputs.home.join(".claude")
+    } else {
+        inputs.claude_config_dir.clone()
+    }
+}
+
+/// The user settings Claude Code loads must be twsrt's anchor, or the
+/// policy twsrt writes is not loaded at all.
+fn user_layer(layer: &Layer, inputs: &Inputs, out: &mut Vec<Finding>) {
+    let Some(anchor) = &inputs.claude_anchor else {
+        return;
+    };
+    if !same_file(&layer.path, anchor) {
+        out.push(Finding::new(
+            Severity::Error,
+            layer.shown.as_str(),
+            format!(
+                "Claude Code loads this file, not {} where twsrt writes the policy (set \
+                 CLAUDE_CONFIG_DIR or [targets] claude_settings so they agree)",
+                anchor.display()
+            ),
+        ));
+    }
+}
+
 /// `./.claude/settings.json` or `settings.local.json`: files twsrt does not
 /// own, loaded above the user settings.
-fn project_file(inputs: &Inputs, name: &str, out: &mut Vec<Finding>) -> Result<()> {
-    let path = inputs.cwd.join(name);
-    let Some(text) = read_optional(&path)? else {
+fn project_file(layer: &Layer, inputs: &Inputs, out: &mut Vec<Finding>) -> Result<()> {
+    let path = &layer.path;
+    let name = layer.shown.as_str();
+    let Some(text) = read_optional(path)? else {
         return Ok(());
     };
     let doc: Value = serde_json::from_str(&text).map_err(|e| {
@@ -177,6 +318,6 @@ fn project_file(inputs: &Inputs, name: &str, out: &mut Vec<Finding>) -> Result<(
             e.column()
         ))
     })?;
-    settings_findings(&doc, name, false, out);
+    settings_findings(&doc, name, Added::No, inputs, out);
     Ok(())
 }

@@ -1,6 +1,7 @@
-//! Codex: what on its command line, in the profile `--profile` layers in,
-//! or in a project or legacy config replaces the `default_permissions`
-//! profile twsrt generates.
+//! Codex: what on its command line, or in a config layer the launch loads
+//! (`agent::codex::layers`: the user config, `--profile` files, project
+//! files from the repository root down to the `-C` directory), replaces the
+//! `default_permissions` profile twsrt generates.
 //!
 //! Codex 0.171.0 ignores `default_permissions` when a sandbox mode is
 //! selected by any layer: `--sandbox`/`-s`, `--approve-for-me` (automatic
@@ -10,11 +11,12 @@
 
 use std::path::Path;
 
-use toml_edit::{DocumentMut, Item};
+use toml_edit::DocumentMut;
 
 use super::finding::{Finding, Severity, shown, typed};
 use super::grammar::{Occurrence, Parsed};
 use super::{Inputs, read_optional, unreadable};
+use crate::agent::codex::layers::{self, Effect, Layer, Source};
 use crate::error::Result;
 
 const REPLACES: &str = "replaces the default_permissions profile twsrt generates";
@@ -24,26 +26,78 @@ pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
     for occ in &parsed.options {
         flag_findings(occ, &mut out)?;
     }
-    for occ in parsed.all("--profile") {
-        if let Some(name) = occ.value() {
-            profile_findings(occ, name, inputs, &mut out)?;
-        }
-    }
-    // In the home directory ./.codex/config.toml is the user config (what
-    // twsrt merges into), not a project's.
-    let project = inputs.cwd.join(".codex/config.toml");
-    let user = [
-        Some(inputs.codex_home.join("config.toml")),
-        inputs.codex_target.clone(),
-    ];
-    if !user.iter().flatten().any(|u| same_file(u, &project)) {
-        file_findings(&project, ".codex/config.toml", true, &mut out)?;
-    }
-    if let Some(target) = &inputs.codex_target {
-        let shown_path = target.display().to_string();
-        file_findings(target, &shown_path, false, &mut out)?;
+    let launch = launch(parsed, inputs);
+    for layer in layers::layers(&launch) {
+        layer_findings(parsed, &layer, &mut out)?;
     }
     Ok(out)
+}
+
+/// The launch the argv describes: `-C`/`--cd` (the last one wins) moves the
+/// working directory, `--profile` adds profile files.
+fn launch(parsed: &Parsed, inputs: &Inputs) -> layers::Launch {
+    let cwd = match parsed.all("--cd").last().and_then(Occurrence::value) {
+        Some(dir) => inputs.cwd.join(dir),
+        None => inputs.cwd.clone(),
+    };
+    layers::Launch {
+        cwd,
+        codex_home: inputs.codex_home.clone(),
+        managed: inputs.codex_target.clone(),
+        profiles: parsed
+            .all("--profile")
+            .filter_map(|o| o.value().map(str::to_string))
+            .collect(),
+    }
+}
+
+/// The findings of one layer, named so that no argv value shows: a profile
+/// file by its flag, a project file below `-C` as `<-C>/...`.
+fn layer_findings(parsed: &Parsed, layer: &Layer, out: &mut Vec<Finding>) -> Result<()> {
+    let moved = parsed.all("--cd").next().is_some();
+    let (name, flag) = match &layer.source {
+        Source::User => ("$CODEX_HOME/config.toml".to_string(), None),
+        Source::Managed => (layer.path.display().to_string(), None),
+        Source::Profile(_) => {
+            let occ = parsed.all("--profile").next();
+            let flag = occ.map(|o| format!("{}{}<value>", o.typed, o.joiner));
+            ("$CODEX_HOME/<value>.config.toml".to_string(), flag)
+        }
+        Source::Project { up } => {
+            let prefix = if moved { "<-C>/" } else { "" };
+            (
+                format!("{prefix}{}.codex/config.toml", "../".repeat(*up)),
+                None,
+            )
+        }
+    };
+    if layer.source == Source::Managed {
+        out.push(Finding::new(
+            Severity::Error,
+            name.as_str(),
+            "Codex does not load this file, where twsrt writes the profile: it reads \
+             $CODEX_HOME/config.toml (set CODEX_HOME or [targets] codex_config so they agree)",
+        ));
+    }
+    let Some(doc) = read_toml(&layer.path, &name)? else {
+        return Ok(());
+    };
+    for o in layers::overrides(doc.as_table(), &layer.source) {
+        let severity = match o.effect {
+            Effect::SwitchesOff => Severity::Error,
+            Effect::Widens => Severity::Warning,
+        };
+        let message = match &flag {
+            Some(_) => format!("the profile file it selects sets {}: {}", o.key, o.why),
+            None => format!("sets {}: {}", o.key, o.why),
+        };
+        out.push(Finding::new(
+            severity,
+            flag.clone().unwrap_or_else(|| name.clone()),
+            message,
+        ));
+    }
+    Ok(())
 }
 
 fn flag_findings(occ: &Occurrence, out: &mut Vec<Finding>) -> Result<()> {
@@ -58,6 +112,25 @@ fn flag_findings(occ: &Occurrence, out: &mut Vec<Finding>) -> Result<()> {
         ))),
         "--dangerously-bypass-approvals-and-sandbox" | "--yolo" => out.push(error(
             "runs every command without a sandbox and without asking: no policy applies".into(),
+        )),
+        "--ignore-user-config" => out.push(error(
+            "does not load $CODEX_HOME/config.toml, where twsrt writes the default_permissions \
+             profile: no policy applies"
+                .into(),
+        )),
+        "--ignore-rules" => out.push(error(
+            "does not load the .rules files, where twsrt writes the command rules".into(),
+        )),
+        "--dangerously-bypass-hook-trust" => out.push(Finding::new(
+            Severity::Warning,
+            typed(occ),
+            "runs enabled hooks nobody trusted, code the policy never saw",
+        )),
+        "--trust" => out.push(Finding::new(
+            Severity::Warning,
+            typed(occ),
+            "trusts the project for this and later sessions: its .codex config layers load and \
+             its MCP commands run outside the sandbox",
         )),
         "--add-dir" => out.push(Finding::new(
             Severity::Warning,
@@ -124,6 +197,12 @@ fn owned_key(key: &str) -> Option<(Severity, String)> {
             "overrides the permissions.twsrt profile twsrt generates".into(),
         ));
     }
+    if unquoted == "profile" {
+        return Some((
+            Severity::Warning,
+            "selects a config profile, a layer twsrt did not write".into(),
+        ));
+    }
     if unquoted == "approval_policy" {
         return Some((
             Severity::Warning,
@@ -140,92 +219,11 @@ fn shown_key(key: &str) -> &str {
         "sandbox_mode" => "sandbox_mode",
         "default_permissions" => "default_permissions",
         "approval_policy" => "approval_policy",
+        "profile" => "profile",
         "permissions" => "permissions",
         k if k.starts_with("permissions.") => "permissions.twsrt.<key>",
         _ => "<key>.sandbox_mode",
     }
-}
-
-/// The profile file `--profile NAME` layers in: `$CODEX_HOME/NAME.config.toml`
-/// (a missing one is not an error to Codex, nor here).
-fn profile_findings(
-    occ: &Occurrence,
-    name: &str,
-    inputs: &Inputs,
-    out: &mut Vec<Finding>,
-) -> Result<()> {
-    let path = inputs.codex_home.join(format!("{name}.config.toml"));
-    // The name is an argv value: the path is never shown.
-    let Some(doc) = read_toml(&path, "$CODEX_HOME/<value>.config.toml")? else {
-        return Ok(());
-    };
-    let flag = format!("{}{}<value>", occ.typed, occ.joiner);
-    for (key, (severity, why)) in top_keys(&doc) {
-        out.push(Finding::new(
-            severity,
-            flag.clone(),
-            format!("the profile file it selects sets {key}: {why}"),
-        ));
-    }
-    Ok(())
-}
-
-/// The keys of a config layer that override twsrt's.
-fn top_keys(doc: &DocumentMut) -> Vec<(&'static str, (Severity, String))> {
-    let mut found = Vec::new();
-    for key in ["sandbox_mode", "default_permissions", "approval_policy"] {
-        if doc.get(key).is_some() {
-            found.extend(owned_key(key).map(|f| (key, f)));
-        }
-    }
-    if doc
-        .get("permissions")
-        .and_then(|p| p.get("twsrt"))
-        .is_some()
-    {
-        found.extend(owned_key("permissions.twsrt").map(|f| ("permissions.twsrt", f)));
-    }
-    found
-}
-
-/// A project config (`project`: its own top-level keys count) or twsrt's
-/// Codex target (only legacy `[profiles.*]` tables count: the rest is
-/// twsrt's to merge).
-fn file_findings(
-    path: &Path,
-    shown_path: &str,
-    project: bool,
-    out: &mut Vec<Finding>,
-) -> Result<()> {
-    let Some(doc) = read_toml(path, shown_path)? else {
-        return Ok(());
-    };
-    if project {
-        for (key, (severity, why)) in top_keys(&doc) {
-            out.push(Finding::new(
-                severity,
-                shown_path,
-                format!("sets {key}: {why}"),
-            ));
-        }
-    }
-    if let Some(Item::Table(profiles)) = doc.get("profiles") {
-        let legacy = profiles
-            .iter()
-            .filter(|(_, p)| p.get("sandbox_mode").is_some())
-            .count();
-        if legacy > 0 {
-            out.push(Finding::new(
-                Severity::Error,
-                shown_path,
-                format!(
-                    "{legacy} legacy [profiles.*] table(s) set sandbox_mode, which {REPLACES} \
-                     when that profile is selected"
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// The TOML document at `path`, `None` if there is none; `shown` names it
@@ -240,10 +238,4 @@ fn read_toml(path: &Path, shown: &str) -> Result<Option<DocumentMut>> {
         .map_err(|e| unreadable(format!("{shown}: not valid TOML: {}", e.message())))
 }
 
-/// Whether two paths name one file (both resolved when they exist).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
-}
+pub use crate::agent::codex::layers::same_file;

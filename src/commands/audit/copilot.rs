@@ -19,6 +19,9 @@ const WIDE: [&str; 5] = [
     "--yolo",
 ];
 
+const AUTOPILOT: &str = "starts in autopilot mode: the agent carries on without waiting for you; \
+                         deny flags still apply";
+
 pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
     let mut out = Vec::new();
     let generated = generated(inputs)?;
@@ -32,6 +35,18 @@ pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
                 "allows everything the deny flags do not name (deny flags still win)",
             ));
         }
+    }
+    for occ in &parsed.options {
+        let why = match occ.name {
+            "--additional-mcp-config" => "loads MCP servers the policy never saw",
+            "--plugin-dir" => {
+                "loads a plugin (its tools, agents and MCP servers) the policy never saw"
+            }
+            "--autopilot" => AUTOPILOT,
+            "--mode" if occ.value() == Some("autopilot") => AUTOPILOT,
+            _ => continue,
+        };
+        out.push(Finding::new(Severity::Warning, typed(occ), why));
     }
     for occ in parsed.all("--add-dir") {
         out.push(Finding::new(

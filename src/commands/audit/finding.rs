@@ -67,6 +67,9 @@ const VOCABULARY: &[&str] = &[
     "user",
     "project",
     "local",
+    // Copilot CLI agent modes ("plan" is above).
+    "interactive",
+    "autopilot",
     // Gemini CLI approval modes ("default" and "plan" are above).
     "yolo",
     "auto_edit",

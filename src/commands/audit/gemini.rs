@@ -137,6 +137,12 @@ fn flag_finding(occ: &Occurrence, out: &mut Vec<Finding>) {
             "runs the named MCP servers' tools without asking where no deny or ask_user rule \
              matches",
         )),
+        "--extensions" if !comma_split(&occ.values).all(|v| v.eq_ignore_ascii_case("none")) => {
+            out.push(warn(
+                "enables the named extensions, even ones the user disabled: their MCP servers, \
+                 tools, hooks and policy rules are code the policy never saw",
+            ));
+        }
         "--include-directories" => out.push(warn(
             "adds directories to the workspace the file tools work in; deny rules still apply",
         )),

@@ -10,7 +10,9 @@
 //! place is an error, never a pass.
 
 mod claude;
+mod claude_subcommands;
 mod codex;
+mod codex_sessions;
 mod copilot;
 mod gemini;
 mod yargs;
@@ -67,12 +69,57 @@ pub struct Opt {
     pub hidden: bool,
 }
 
-/// A subcommand word and its grammar; `None` is a subcommand twsrt has no
-/// table for, which fails closed.
+/// What follows a subcommand word.
+#[derive(Debug)]
+pub enum Then {
+    /// Its own table reads the words after it: a subcommand that starts an
+    /// agent session (audited like the top level), or a group of
+    /// subcommands.
+    Table(&'static Grammar),
+    /// It starts no agent session (`mcp list`, `login`, `update`): the rest
+    /// of the argv is not read and the launch is passed through untouched.
+    Pass,
+    /// It may start a session twsrt has no table for: it fails closed.
+    Refuse,
+}
+
+/// A subcommand word (every alias) and what follows it.
 #[derive(Debug)]
 pub struct Sub {
     pub names: &'static [&'static str],
-    pub grammar: Option<&'static Grammar>,
+    pub then: Then,
+}
+
+impl Sub {
+    pub const fn table(names: &'static [&'static str], grammar: &'static Grammar) -> Sub {
+        Sub {
+            names,
+            then: Then::Table(grammar),
+        }
+    }
+
+    pub const fn pass(names: &'static [&'static str]) -> Sub {
+        Sub {
+            names,
+            then: Then::Pass,
+        }
+    }
+
+    pub const fn refuse(names: &'static [&'static str]) -> Sub {
+        Sub {
+            names,
+            then: Then::Refuse,
+        }
+    }
+
+    /// The kind as `--dump-grammar` prints it.
+    pub fn kind(&self) -> &'static str {
+        match self.then {
+            Then::Table(_) => "table",
+            Then::Pass => "pass",
+            Then::Refuse => "refuse",
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -82,6 +129,9 @@ pub struct Grammar {
     pub style: Style,
     pub options: &'static [Opt],
     pub subcommands: &'static [Sub],
+    /// The command starts an agent session; a group (`claude mcp`) does not,
+    /// and a word that is none of its subcommands fails closed.
+    pub session: bool,
 }
 
 /// The table of an agent binary's name, or `None` for a binary twsrt
@@ -101,7 +151,7 @@ pub fn for_agent(agent: &str) -> Option<&'static Grammar> {
 pub fn all_tables(root: &'static Grammar) -> Vec<&'static Grammar> {
     let mut out = vec![root];
     for sub in root.subcommands {
-        if let Some(g) = sub.grammar {
+        if let Then::Table(g) = sub.then {
             out.extend(all_tables(g));
         }
     }
@@ -145,6 +195,9 @@ pub struct Parsed {
     /// Index (in the argv given to [`parse`]) of the `--` that ended the
     /// options, if one did.
     pub terminator: Option<usize>,
+    /// The argv starts an agent session: false for a subcommand that is
+    /// passed through (or a group without one of its subcommands).
+    pub session: bool,
 }
 
 impl Parsed {
@@ -174,6 +227,17 @@ pub enum ParseError {
         command: &'static str,
         sub: String,
     },
+    UnknownSub {
+        command: &'static str,
+        sub: String,
+    },
+}
+
+/// How to start a command without the wrapper, on purpose.
+fn bypass(command: &str) -> String {
+    format!(
+        "to start it without the launch guard, bypass the wrapper deliberately: `command {command} ...`"
+    )
 }
 
 impl std::fmt::Display for ParseError {
@@ -181,8 +245,9 @@ impl std::fmt::Display for ParseError {
         match self {
             ParseError::Unknown { command, option } => write!(
                 f,
-                "{command}: unknown option {option}; twsrt cannot tell what it does, so it refuses \
-                 the launch (a newer release? see doc/clients.md)"
+                "{command}: unknown option {}; twsrt cannot tell what it does, so it refuses \
+                 the launch (a newer release? see doc/clients.md)",
+                shown_option(option)
             ),
             ParseError::MissingValue { command, option } => {
                 write!(f, "{command}: option {option} needs a value")
@@ -192,10 +257,47 @@ impl std::fmt::Display for ParseError {
             }
             ParseError::NoGrammar { command, sub } => write!(
                 f,
-                "{command} {sub}: twsrt has no grammar for this subcommand; start it directly"
+                "{command} {sub}: twsrt has no grammar for this subcommand (it may start an agent \
+                 session twsrt cannot audit), so it refuses the launch; {}",
+                bypass(&format!("{command} {sub}"))
+            ),
+            ParseError::UnknownSub { command, sub } => write!(
+                f,
+                "{command}: unknown subcommand {}; twsrt cannot tell what it does, so it refuses \
+                 the launch; {}",
+                shown_word(sub),
+                bypass(command)
             ),
         }
     }
+}
+
+/// An unknown option's name as an error may show it: a name typed by
+/// mistake can be a secret (`--ghp_...`), so only a name that looks like an
+/// option (letters and single hyphens, short parts) is repeated; any other
+/// reads `<option>`.
+pub fn shown_option(typed: &str) -> &str {
+    let body = typed.trim_start_matches('-');
+    let dashes = typed.len() - body.len();
+    if (1..=2).contains(&dashes) && plain_word(body) {
+        typed
+    } else {
+        "<option>"
+    }
+}
+
+/// An unknown subcommand word, shown on the same terms.
+fn shown_word(word: &str) -> &str {
+    if plain_word(word) { word } else { "<word>" }
+}
+
+/// Letters and single hyphens, at most 40 long, no part above 16.
+fn plain_word(body: &str) -> bool {
+    !body.is_empty()
+        && body.len() <= 40
+        && body
+            .split('-')
+            .all(|part| part.len() <= 16 && part.chars().all(|c| c.is_ascii_alphabetic()))
 }
 
 /// Read `args` (the words after the binary) with `grammar`.
@@ -206,6 +308,7 @@ pub fn parse(grammar: &'static Grammar, args: &[String]) -> Result<Parsed, Parse
         at: 0,
         parsed: Parsed {
             command: grammar.name,
+            session: grammar.session,
             ..Parsed::default()
         },
     };
@@ -365,15 +468,34 @@ impl Reader<'_> {
             .find(|s| s.names.contains(&word.as_str()));
         // A subcommand can only be the first positional word.
         if let Some(sub) = sub.filter(|_| self.parsed.positionals.is_empty()) {
-            let Some(grammar) = sub.grammar else {
-                return Err(ParseError::NoGrammar {
-                    command: self.grammar.name,
-                    sub: word,
-                });
-            };
-            self.grammar = grammar;
-            self.parsed.command = grammar.name;
+            match sub.then {
+                Then::Table(grammar) => {
+                    self.grammar = grammar;
+                    self.parsed.command = grammar.name;
+                    self.parsed.session = grammar.session;
+                }
+                Then::Pass => {
+                    self.parsed.session = false;
+                    self.parsed.positionals.push(word);
+                    self.parsed
+                        .positionals
+                        .extend(self.args[self.at..].iter().cloned());
+                    self.at = self.args.len();
+                }
+                Then::Refuse => {
+                    return Err(ParseError::NoGrammar {
+                        command: self.grammar.name,
+                        sub: word,
+                    });
+                }
+            }
             return Ok(());
+        }
+        if !self.grammar.session {
+            return Err(ParseError::UnknownSub {
+                command: self.grammar.name,
+                sub: word,
+            });
         }
         self.parsed.positionals.push(word);
         Ok(())

@@ -190,7 +190,8 @@ fn the_codex_profile_file_and_project_config() {
 #[test]
 fn the_legacy_profiles_of_the_codex_target() {
     let dir = tempfile::tempdir().unwrap();
-    let target = dir.path().join("user.toml");
+    let target = dir.path().join("codex-home/config.toml");
+    std::fs::create_dir_all(target.parent().unwrap()).unwrap();
     std::fs::write(
         &target,
         "default_permissions = \"twsrt\"\n[profiles.a]\nsandbox_mode = \"danger-full-access\"\n",
@@ -201,7 +202,19 @@ fn the_legacy_profiles_of_the_codex_target() {
     let got = audit(&argv(&["codex"]), &inputs).unwrap();
     // twsrt's own keys in its target are no finding; the legacy table is.
     assert_eq!(got.len(), 1, "{got:?}");
-    assert_eq!(got[0].flag, target.display().to_string());
+    assert_eq!(got[0].flag, "$CODEX_HOME/config.toml");
+    assert!(
+        got[0].message.starts_with("sets profiles.a.sandbox_mode: "),
+        "{got:?}"
+    );
+    // A target Codex does not load ($CODEX_HOME points elsewhere) is an error.
+    inputs.codex_home = dir.path().join("other");
+    let got = audit(&argv(&["codex"]), &inputs).unwrap();
+    assert_eq!(got[0].severity, Severity::Error);
+    assert!(
+        got[0].message.starts_with("Codex does not load this file"),
+        "{got:?}"
+    );
 }
 
 #[test]
@@ -294,10 +307,16 @@ fn claude_project_settings_that_override_the_policy() {
     );
     // Left out by --setting-sources user, the project files do not load.
     assert!(audit_in(d, &["claude", "--setting-sources", "user"]).is_empty());
-    // In the home directory ./.claude is the user settings twsrt writes.
+    // In the home directory ./.claude/settings.json is the user settings
+    // twsrt writes; settings.local.json still loads as the local layer.
     let mut home = inputs(d);
     home.home = d.to_path_buf();
-    assert!(audit(&argv(&["claude"]), &home).unwrap().is_empty());
+    let got: Vec<_> = audit(&argv(&["claude"]), &home)
+        .unwrap()
+        .into_iter()
+        .map(|f| f.flag)
+        .collect();
+    assert_eq!(got, [".claude/settings.local.json"]);
 }
 
 fn copilot_with(generated: &[&str], line: &[&str]) -> Vec<(Severity, String)> {

@@ -1,7 +1,7 @@
 //! Claude Code settings files with a relative `sandbox.filesystem` path:
 //! Claude resolves those against the settings file, not the directory it
-//! runs in. Checked in the Claude target, its yolo file and the project's
-//! `./.claude/settings{,.local}.json`; a file that is absent or not JSON is
+//! runs in. Checked in the Claude target, its yolo file and the layers a
+//! launch here loads (`agent::claude::layers`, as `audit` reads them); a file that is absent or not JSON is
 //! skipped (the other commands report that).
 
 use std::path::PathBuf;
@@ -20,8 +20,14 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             files.push(crate::agent::claude::target_path(ctx.config, yolo));
         }
     }
-    files.push(ctx.cwd.join(".claude/settings.json"));
-    files.push(ctx.cwd.join(".claude/settings.local.json"));
+    // The layers a launch here loads, as `audit` reads them.
+    let config_dir =
+        crate::agent::claude::layers::config_dir(&ctx.home, std::env::var_os("CLAUDE_CONFIG_DIR"));
+    files.extend(
+        crate::agent::claude::layers::layers(&ctx.cwd, &config_dir)
+            .into_iter()
+            .map(|l| l.path),
+    );
     let mut seen: Vec<PathBuf> = Vec::new();
     for file in files {
         // By name, as 3.3.3 does: `settings.json`, the link to the active

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use super::context::{Ctx, Frag};
 use super::finding::{Finding, Severity, entries, quoted};
 use super::overlap::dotted;
-use crate::agent::codex::{LEGACY_KEYS, network_proxy_enabled};
+use crate::agent::codex::{LEGACY_KEYS, layers, network_proxy_enabled};
 use crate::source::SourceKind;
 
 const FS_LISTS: [&str; 4] = [
@@ -208,60 +208,61 @@ fn missing_dirs(value: &str, home: &str, exists: &mut HashMap<PathBuf, bool>) ->
     out
 }
 
-/// The Codex layers twsrt can see: the user's config.toml (its `[profiles]`
-/// included), the managed one when it is elsewhere, and the project's.
+/// The Codex layers this directory's launch loads (the ones `audit` reads,
+/// from the same function), each key that overrides the generated profile
+/// with its position: the legacy sandbox keys as `codex-legacy-sandbox`, the
+/// keys twsrt writes set by another layer as `codex-layer-override`; an
+/// error where the profile is switched off, a warning where it is widened.
 fn legacy_layers(ctx: &Ctx, managed: &Path, out: &mut Vec<Finding>) {
-    let mut files = vec![ctx.home.join(".codex/config.toml")];
-    files.push(managed.to_path_buf());
-    files.push(ctx.cwd.join(".codex/config.toml"));
-    let mut seen: Vec<PathBuf> = Vec::new();
-    for file in files {
-        let real = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
-        if seen.contains(&real) {
-            continue;
-        }
-        seen.push(real);
-        let Ok(text) = std::fs::read_to_string(&file) else {
+    let launch = layers::Launch {
+        cwd: ctx.cwd.clone(),
+        codex_home: layers::codex_home(&ctx.home),
+        managed: Some(managed.to_path_buf()),
+        profiles: Vec::new(),
+    };
+    for layer in layers::layers(&launch) {
+        let Ok(text) = std::fs::read_to_string(&layer.path) else {
             continue;
         };
         let Ok(doc) = toml_edit::Document::parse(text.as_str()) else {
             continue;
         };
-        let mut items = Vec::new();
-        let mut look = |table: &dyn toml_edit::TableLike, prefix: &str| {
-            for key in LEGACY_KEYS {
-                if let Some((k, _)) = table.get_key_value(key) {
-                    let pos = k.span().map_or(0, |s| s.start);
-                    let (line, column) = crate::text_position::line_column(&text, pos);
-                    items.push(format!(
-                        "{} ({}:{line}:{column})",
-                        quoted(&format!("{prefix}{key}")),
-                        file.display()
-                    ));
-                }
-            }
-        };
-        look(doc.as_table(), "");
-        if let Some(profiles) = doc.get("profiles").and_then(|p| p.as_table_like()) {
-            for (name, item) in profiles.iter() {
-                if let Some(t) = item.as_table_like() {
-                    look(t, &format!("profiles.{name}."));
-                }
+        let shown = layer.path.display().to_string();
+        let mut legacy = Vec::new();
+        let mut owned = Vec::new();
+        for o in layers::overrides(doc.as_table(), &layer.source) {
+            let (line, column) = crate::text_position::line_column(&text, o.offset);
+            let item = format!("{} ({shown}:{line}:{column})", quoted(&o.key));
+            if LEGACY_KEYS.iter().any(|k| o.key.ends_with(k)) {
+                legacy.push(item);
+            } else {
+                owned.push((item, o.effect));
             }
         }
-        if !items.is_empty() {
+        if !legacy.is_empty() {
             let message = format!(
                 "{} switching the generated permission profile off: Codex ignores default_permissions while one is set",
-                super::finding::count(items.len(), "legacy setting", "legacy settings")
+                super::finding::count(legacy.len(), "legacy setting", "legacy settings")
             );
             out.push(
-                Finding::new(
-                    Severity::Warning,
-                    "codex-legacy-sandbox",
-                    &file.display().to_string(),
-                    message,
-                )
-                .with_items(items),
+                Finding::new(Severity::Error, "codex-legacy-sandbox", &shown, message)
+                    .with_items(legacy),
+            );
+        }
+        if !owned.is_empty() {
+            let off = owned.iter().any(|(_, e)| *e == layers::Effect::SwitchesOff);
+            let severity = if off {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            let message = format!(
+                "{} overriding the permission profile twsrt generates in a layer twsrt does not write",
+                super::finding::count(owned.len(), "setting", "settings")
+            );
+            let items = owned.into_iter().map(|(i, _)| i).collect();
+            out.push(
+                Finding::new(severity, "codex-layer-override", &shown, message).with_items(items),
             );
         }
     }

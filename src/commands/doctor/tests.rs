@@ -487,3 +487,47 @@ fn codex_missing_parent_counts_a_rule_two_fragments_share_once() {
     assert_eq!(p.of("codex-missing-parent"), Vec::<String>::new());
     assert_eq!(p.of("duplicate-rule").len(), 1);
 }
+
+#[test]
+fn codex_layers_are_the_ones_audit_reads_with_the_same_weight() {
+    // A repository root above the working directory: its .codex/config.toml
+    // loads too; a switched-off profile is an error, a widening a warning.
+    let p = codex_policy("{}");
+    p.file("home/repo/.git/HEAD", "ref: x\n");
+    p.file(
+        "home/repo/.codex/config.toml",
+        "sandbox_mode = \"read-only\"\n",
+    );
+    p.file(
+        "home/repo/sub/.codex/config.toml",
+        "approval_policy = \"never\"\n",
+    );
+    p.file("home/repo/sub/deep/.keep", "");
+    let found = p.findings_in("home/repo/sub/deep");
+    let codex: Vec<_> = found
+        .iter()
+        .filter(|f| f.code.starts_with("codex-l"))
+        .map(|f| {
+            (
+                f.severity,
+                f.code,
+                f.location.replace(&*p.home().to_string_lossy(), "~"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        codex,
+        [
+            (
+                Severity::Error,
+                "codex-legacy-sandbox",
+                "~/repo/.codex/config.toml".to_string()
+            ),
+            (
+                Severity::Warning,
+                "codex-layer-override",
+                "~/repo/sub/.codex/config.toml".to_string()
+            ),
+        ]
+    );
+}

@@ -6,6 +6,7 @@ use crate::commands::audit::grammar;
 use crate::compile::Compiled;
 use crate::error::{Error, Result};
 use crate::source::SourceKind;
+use crate::ui;
 
 /// Add the generated Copilot flags to `argv`: at the end, or before the
 /// `--` that ends Copilot's options (after it they would be words).
@@ -17,8 +18,9 @@ pub fn append_flags(argv: &mut Vec<String>, flags: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// `srt -s <srt output> -c '<word>' '<word>' ...`: every word single-quoted
-/// for the shell srt hands the command to.
+/// `SRT -s <srt output> -c '<word>' '<word>' ...`: every word single-quoted
+/// for the shell srt hands the command to. SRT is found as `twsrt test`
+/// finds it (`TWSRT_SRT`, then `srt` on PATH); `-v` says which one.
 pub fn wrap_srt(compiled: &Compiled, argv: &[String]) -> Result<Vec<String>> {
     let settings = compiled
         .canonical
@@ -26,9 +28,14 @@ pub fn wrap_srt(compiled: &Compiled, argv: &[String]) -> Result<Vec<String>> {
         .find(|d| d.kind == SourceKind::Srt)
         .map(|d| d.output.display().to_string())
         .ok_or_else(|| super::refused("--srt needs the srt canonical output".into()))?;
+    let srt = crate::commands::test::find_srt().map_err(|e| Error::WithCode {
+        message: format!("--srt: {e}"),
+        code: 127,
+    })?;
+    ui::debug(|| format!("srt: {}", srt.display()));
     let command: Vec<String> = argv.iter().map(|w| quote(w)).collect();
     Ok(vec![
-        "srt".into(),
+        srt.display().to_string(),
         "-s".into(),
         settings,
         "-c".into(),
@@ -41,20 +48,33 @@ pub fn quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', r"'\''"))
 }
 
-/// Replace this process with `command`; returns only when that failed.
+/// Replace this process with `command`; returns only when that failed. A
+/// program that is not there is named with where it was looked for.
 pub fn exec(command: &[String]) -> Error {
     let Some((program, rest)) = command.split_first() else {
         return super::refused("nothing to run".into());
     };
     let err = std::process::Command::new(program).args(rest).exec();
-    let code = if err.kind() == std::io::ErrorKind::NotFound {
-        127
+    if err.kind() != std::io::ErrorKind::NotFound {
+        return Error::WithCode {
+            message: format!("cannot start {program}: {err}"),
+            code: 126,
+        };
+    }
+    let place = if program.contains('/') {
+        "there is no such file".to_string()
     } else {
-        126
+        let path = std::env::var("PATH").unwrap_or_default();
+        match crate::commands::test::find_program(program) {
+            // Found now, so what failed was its interpreter (`#!`).
+            Some(found) => format!("{} exists, but its interpreter does not", found.display()),
+            None if path.is_empty() => "PATH is empty".to_string(),
+            None => format!("looked for an executable {program} in PATH={path}"),
+        }
     };
     Error::WithCode {
-        message: format!("cannot start {program}: {err}"),
-        code,
+        message: format!("cannot start {program}: not found ({place})"),
+        code: 127,
     }
 }
 

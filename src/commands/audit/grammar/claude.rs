@@ -1,6 +1,7 @@
 //! Claude Code 2.1.332 (`claude --help`): commander.
 
 use super::Arity::{Flag, Many, Optional, Value};
+use super::claude_subcommands as subs;
 use super::{Grammar, Opt, Style, Sub};
 
 const fn opt(names: &'static [&'static str], arity: super::Arity) -> Opt {
@@ -80,80 +81,31 @@ const OPTIONS: &[Opt] = &[
     opt(&["--worktree", "-w"], Optional),
 ];
 
-/// Every subcommand of 2.1.332; none has a table (none starts a session).
+/// Every subcommand of 2.1.332 (`claude --help`). `agents` dispatches
+/// sessions and `mcp`, `plugin` are groups: their tables are in
+/// [`super::claude_subcommands`]. `respawn` restarts background sessions
+/// with launch options twsrt never saw: it fails closed. The rest start no
+/// session (`attach`, `logs`, `rm`, `stop` act on background sessions
+/// already running; `ultrareview` runs in the cloud) and pass.
 const SUBCOMMANDS: &[Sub] = &[
-    Sub {
-        names: &["agents"],
-        grammar: None,
-    },
-    Sub {
-        names: &["attach"],
-        grammar: None,
-    },
-    Sub {
-        names: &["auth"],
-        grammar: None,
-    },
-    Sub {
-        names: &["auto-mode"],
-        grammar: None,
-    },
-    Sub {
-        names: &["doctor"],
-        grammar: None,
-    },
-    Sub {
-        names: &["gateway"],
-        grammar: None,
-    },
-    Sub {
-        names: &["import"],
-        grammar: None,
-    },
-    Sub {
-        names: &["install"],
-        grammar: None,
-    },
-    Sub {
-        names: &["logs"],
-        grammar: None,
-    },
-    Sub {
-        names: &["mcp"],
-        grammar: None,
-    },
-    Sub {
-        names: &["plugin", "plugins"],
-        grammar: None,
-    },
-    Sub {
-        names: &["purge"],
-        grammar: None,
-    },
-    Sub {
-        names: &["respawn"],
-        grammar: None,
-    },
-    Sub {
-        names: &["rm"],
-        grammar: None,
-    },
-    Sub {
-        names: &["setup-token"],
-        grammar: None,
-    },
-    Sub {
-        names: &["stop", "kill"],
-        grammar: None,
-    },
-    Sub {
-        names: &["ultrareview"],
-        grammar: None,
-    },
-    Sub {
-        names: &["update", "upgrade"],
-        grammar: None,
-    },
+    Sub::table(&["agents"], &subs::AGENTS),
+    Sub::pass(&["attach"]),
+    Sub::pass(&["auth"]),
+    Sub::pass(&["auto-mode"]),
+    Sub::pass(&["doctor"]),
+    Sub::pass(&["gateway"]),
+    Sub::pass(&["import"]),
+    Sub::pass(&["install"]),
+    Sub::pass(&["logs"]),
+    Sub::table(&["mcp"], &subs::MCP),
+    Sub::table(&["plugin", "plugins"], &subs::PLUGIN),
+    Sub::pass(&["purge"]),
+    Sub::refuse(&["respawn"]),
+    Sub::pass(&["rm"]),
+    Sub::pass(&["setup-token"]),
+    Sub::pass(&["stop", "kill"]),
+    Sub::pass(&["ultrareview"]),
+    Sub::pass(&["update", "upgrade"]),
 ];
 
 pub static CLAUDE: Grammar = Grammar {
@@ -161,4 +113,5 @@ pub static CLAUDE: Grammar = Grammar {
     style: Style::Commander,
     options: OPTIONS,
     subcommands: SUBCOMMANDS,
+    session: true,
 };

@@ -1,10 +1,12 @@
-//! Codex CLI 0.171.0 (`codex --help`, `codex exec --help`): clap.
+//! Codex CLI 0.171.0 (`codex --help`, `codex exec --help`): clap. The other
+//! session subcommands are in [`super::codex_sessions`].
 //!
 //! `--yolo` is a hidden alias of `--dangerously-bypass-approvals-and-sandbox`
 //! (accepted by 0.171.0, absent from `--help`). `--full-auto` is gone in
 //! 0.171.0 (clap rejects it), so it fails closed as an unknown option.
 
 use super::Arity::{Flag, Many, Value};
+use super::codex_sessions as sessions;
 use super::{Grammar, Opt, Style, Sub};
 
 const fn opt(names: &'static [&'static str], arity: super::Arity) -> Opt {
@@ -15,7 +17,7 @@ const fn opt(names: &'static [&'static str], arity: super::Arity) -> Opt {
     }
 }
 
-const HIDDEN_YOLO: Opt = Opt {
+pub(super) const HIDDEN_YOLO: Opt = Opt {
     names: &["--yolo"],
     arity: Flag,
     hidden: true,
@@ -83,24 +85,12 @@ const EXEC_OPTIONS: &[Opt] = &[
     opt(&["--version", "-V"], Flag),
 ];
 
-/// `codex exec`'s own subcommands: no table, so they fail closed.
+/// `codex exec`'s own subcommands: each starts a session of its own table.
 const EXEC_SUBCOMMANDS: &[Sub] = &[
-    Sub {
-        names: &["resume"],
-        grammar: None,
-    },
-    Sub {
-        names: &["fork"],
-        grammar: None,
-    },
-    Sub {
-        names: &["review"],
-        grammar: None,
-    },
-    Sub {
-        names: &["help"],
-        grammar: None,
-    },
+    Sub::table(&["resume"], &sessions::EXEC_RESUME),
+    Sub::table(&["fork"], &sessions::EXEC_FORK),
+    Sub::table(&["review"], &sessions::EXEC_REVIEW),
+    Sub::pass(&["help"]),
 ];
 
 pub static EXEC: Grammar = Grammar {
@@ -108,118 +98,46 @@ pub static EXEC: Grammar = Grammar {
     style: Style::Clap,
     options: EXEC_OPTIONS,
     subcommands: EXEC_SUBCOMMANDS,
+    session: true,
 };
 
-/// Every subcommand of 0.171.0; only `exec` (alias `e`) has a table.
+/// Every subcommand of 0.171.0 (`codex --help`). The sessions have tables;
+/// the ones that manage logins, MCP servers, plugins, saved sessions,
+/// features and the installation start no session and pass; the servers
+/// and daemons that run sessions for other clients (`app-server`,
+/// `remote-control`, `exec-server`) and the debugging tools (`debug
+/// app-server send-message-v2` drives a session) fail closed. `cloud` runs
+/// its tasks in Codex Cloud and `sandbox` runs one given command in Codex's
+/// own sandbox, no agent: both pass. `queue` adds a message to a session
+/// already running under the policy it was started with: it passes.
 const SUBCOMMANDS: &[Sub] = &[
-    Sub {
-        names: &["exec", "e"],
-        grammar: Some(&EXEC),
-    },
-    Sub {
-        names: &["agents"],
-        grammar: None,
-    },
-    Sub {
-        names: &["review"],
-        grammar: None,
-    },
-    Sub {
-        names: &["login"],
-        grammar: None,
-    },
-    Sub {
-        names: &["logout"],
-        grammar: None,
-    },
-    Sub {
-        names: &["mcp"],
-        grammar: None,
-    },
-    Sub {
-        names: &["plugin"],
-        grammar: None,
-    },
-    Sub {
-        names: &["app-server"],
-        grammar: None,
-    },
-    Sub {
-        names: &["remote-control"],
-        grammar: None,
-    },
-    Sub {
-        names: &["completion"],
-        grammar: None,
-    },
-    Sub {
-        names: &["update"],
-        grammar: None,
-    },
-    Sub {
-        names: &["doctor"],
-        grammar: None,
-    },
-    Sub {
-        names: &["sandbox"],
-        grammar: None,
-    },
-    Sub {
-        names: &["debug"],
-        grammar: None,
-    },
-    Sub {
-        names: &["apply", "a"],
-        grammar: None,
-    },
-    Sub {
-        names: &["resume"],
-        grammar: None,
-    },
-    Sub {
-        names: &["queue"],
-        grammar: None,
-    },
-    Sub {
-        names: &["archive"],
-        grammar: None,
-    },
-    Sub {
-        names: &["delete"],
-        grammar: None,
-    },
-    Sub {
-        names: &["migrate-rollouts"],
-        grammar: None,
-    },
-    Sub {
-        names: &["migrate-nfs-db"],
-        grammar: None,
-    },
-    Sub {
-        names: &["unarchive"],
-        grammar: None,
-    },
-    Sub {
-        names: &["fork"],
-        grammar: None,
-    },
-    Sub {
-        names: &["cloud"],
-        grammar: None,
-    },
-    Sub {
-        names: &["exec-server"],
-        grammar: None,
-    },
-    Sub {
-        names: &["features"],
-        grammar: None,
-    },
-    Sub {
-        names: &["help"],
-        grammar: None,
-    },
+    Sub::table(&["exec", "e"], &EXEC),
+    Sub::table(&["agents"], &sessions::AGENTS),
+    Sub::table(&["review"], &sessions::REVIEW),
+    Sub::pass(&["login"]),
+    Sub::pass(&["logout"]),
+    Sub::pass(&["mcp"]),
+    Sub::pass(&["plugin"]),
+    Sub::refuse(&["app-server"]),
+    Sub::refuse(&["remote-control"]),
+    Sub::pass(&["completion"]),
+    Sub::pass(&["update"]),
+    Sub::pass(&["doctor"]),
+    Sub::pass(&["sandbox"]),
+    Sub::refuse(&["debug"]),
+    Sub::pass(&["apply", "a"]),
+    Sub::table(&["resume"], &sessions::RESUME),
+    Sub::pass(&["queue"]),
+    Sub::pass(&["archive"]),
+    Sub::pass(&["delete"]),
+    Sub::pass(&["migrate-rollouts"]),
+    Sub::pass(&["migrate-nfs-db"]),
+    Sub::pass(&["unarchive"]),
+    Sub::table(&["fork"], &sessions::FORK),
+    Sub::pass(&["cloud"]),
+    Sub::refuse(&["exec-server"]),
+    Sub::pass(&["features"]),
+    Sub::pass(&["help"]),
 ];
 
 pub static CODEX: Grammar = Grammar {
@@ -227,4 +145,5 @@ pub static CODEX: Grammar = Grammar {
     style: Style::Clap,
     options: CODEX_OPTIONS,
     subcommands: SUBCOMMANDS,
+    session: true,
 };

@@ -95,76 +95,30 @@ const OPTIONS: &[Opt] = &[
     opt(&["--help", "-h"], Flag),
 ];
 
-/// Every subcommand of 1.0.102; none has a table (none starts a session).
+/// Every subcommand of 1.0.102 (`copilot --help`). `init` runs an agent
+/// over the repository, `workflow run` runs a workflow without a parent
+/// turn and `app` opens the Copilot app, none with the deny flags twsrt
+/// appends: they fail closed. The rest manage logins, configuration,
+/// plugins, MCP servers, skills and saved sessions, start no session and
+/// pass.
 const SUBCOMMANDS: &[Sub] = &[
-    Sub {
-        names: &["app"],
-        grammar: None,
-    },
-    Sub {
-        names: &["login"],
-        grammar: None,
-    },
-    Sub {
-        names: &["help"],
-        grammar: None,
-    },
-    Sub {
-        names: &["init"],
-        grammar: None,
-    },
-    Sub {
-        names: &["config"],
-        grammar: None,
-    },
-    Sub {
-        names: &["update"],
-        grammar: None,
-    },
-    Sub {
-        names: &["version"],
-        grammar: None,
-    },
-    Sub {
-        names: &["workflow"],
-        grammar: None,
-    },
-    Sub {
-        names: &["sessions"],
-        grammar: None,
-    },
-    Sub {
-        names: &["memories"],
-        grammar: None,
-    },
-    Sub {
-        names: &["plugin"],
-        grammar: None,
-    },
-    Sub {
-        names: &["mcp"],
-        grammar: None,
-    },
-    Sub {
-        names: &["skill"],
-        grammar: None,
-    },
-    Sub {
-        names: &["instruction"],
-        grammar: None,
-    },
-    Sub {
-        names: &["lsp"],
-        grammar: None,
-    },
-    Sub {
-        names: &["sandbox"],
-        grammar: None,
-    },
-    Sub {
-        names: &["completion"],
-        grammar: None,
-    },
+    Sub::refuse(&["app"]),
+    Sub::pass(&["login"]),
+    Sub::pass(&["help"]),
+    Sub::refuse(&["init"]),
+    Sub::pass(&["config"]),
+    Sub::pass(&["update"]),
+    Sub::pass(&["version"]),
+    Sub::refuse(&["workflow"]),
+    Sub::pass(&["sessions"]),
+    Sub::pass(&["memories"]),
+    Sub::pass(&["plugin"]),
+    Sub::pass(&["mcp"]),
+    Sub::pass(&["skill"]),
+    Sub::pass(&["instruction"]),
+    Sub::pass(&["lsp"]),
+    Sub::pass(&["sandbox"]),
+    Sub::pass(&["completion"]),
 ];
 
 pub static COPILOT: Grammar = Grammar {
@@ -172,4 +126,5 @@ pub static COPILOT: Grammar = Grammar {
     style: Style::Commander,
     options: OPTIONS,
     subcommands: SUBCOMMANDS,
+    session: true,
 };

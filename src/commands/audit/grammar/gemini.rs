@@ -65,30 +65,15 @@ const OPTIONS: &[Opt] = &[
     hidden(&["--record-responses"], Optional),
 ];
 
-/// Every subcommand of 0.61.0; none has a table (they manage MCP servers,
-/// extensions, skills, hooks and local Gemma routing; none starts a
-/// session).
+/// Every subcommand of 0.61.0 (`gemini --help`): they manage MCP servers,
+/// extensions, skills, hooks and local Gemma routing; none starts a session,
+/// so all pass.
 const SUBCOMMANDS: &[Sub] = &[
-    Sub {
-        names: &["mcp"],
-        grammar: None,
-    },
-    Sub {
-        names: &["extensions", "extension"],
-        grammar: None,
-    },
-    Sub {
-        names: &["skills", "skill"],
-        grammar: None,
-    },
-    Sub {
-        names: &["hooks", "hook"],
-        grammar: None,
-    },
-    Sub {
-        names: &["gemma"],
-        grammar: None,
-    },
+    Sub::pass(&["mcp"]),
+    Sub::pass(&["extensions", "extension"]),
+    Sub::pass(&["skills", "skill"]),
+    Sub::pass(&["hooks", "hook"]),
+    Sub::pass(&["gemma"]),
 ];
 
 pub static GEMINI: Grammar = Grammar {
@@ -96,4 +81,5 @@ pub static GEMINI: Grammar = Grammar {
     style: Style::Yargs,
     options: OPTIONS,
     subcommands: SUBCOMMANDS,
+    session: true,
 };

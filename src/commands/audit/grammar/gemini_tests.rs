@@ -142,7 +142,7 @@ fn numbers_and_a_lone_dash_are_words() {
 }
 
 #[test]
-fn subcommands_fail_closed_and_only_come_first() {
+fn subcommands_pass_through_and_only_come_first() {
     for sub in [
         "mcp",
         "extensions",
@@ -153,11 +153,14 @@ fn subcommands_fail_closed_and_only_come_first() {
         "hook",
         "gemma",
     ] {
-        let err = read(&["-d", sub, "list"]).unwrap_err();
-        assert!(matches!(err, ParseError::NoGrammar { .. }), "{sub}");
+        // None starts a session: the rest is not read (`--bogus` included).
+        let parsed = read(&["-d", sub, "list", "--bogus"]).unwrap();
+        assert!(!parsed.session, "{sub}");
+        assert_eq!(parsed.positionals, [sub, "list", "--bogus"]);
     }
     let parsed = read(&["fix", "mcp"]).unwrap();
     assert_eq!(parsed.positionals, ["fix", "mcp"]);
+    assert!(parsed.session);
 }
 
 #[test]

@@ -177,9 +177,9 @@ fn what_cannot_be_placed_fails_closed() {
         ("codex", &["-x"]),
         ("codex", &["--sandbox"]),
         ("codex", &["--oss=1"]),
-        ("codex", &["login"]),
-        ("codex", &["exec", "resume", "--last"]),
-        ("claude", &["mcp", "add"]),
+        ("codex", &["app-server"]),
+        ("codex", &["exec", "resume", "--nope"]),
+        ("claude", &["mcp", "bogus"]),
         ("copilot", &["--nope"]),
     ];
     for (agent, line) in cases {
@@ -199,7 +199,86 @@ fn hidden_spellings_are_marked_and_listed() {
         .filter(|o| o.hidden)
         .map(|o| o.names[0])
         .collect();
-    assert_eq!(hidden, ["--yolo", "--yolo"]);
-    assert_eq!(all_tables(codex).len(), 2);
+    // Every session with --dangerously-bypass-approvals-and-sandbox: codex,
+    // exec, exec resume/fork/review, resume, fork.
+    assert_eq!(hidden.len(), 7);
+    assert!(hidden.iter().all(|h| *h == "--yolo"));
+    assert_eq!(all_tables(codex).len(), 9);
     assert!(for_agent("vim").is_none());
+}
+
+#[test]
+fn session_subcommands_are_read_with_their_own_table() {
+    let cases: [(&str, &[&str], &str); 8] = [
+        ("codex", &["resume", "--last"], "codex resume"),
+        ("codex", &["fork", "--last", "--yolo"], "codex fork"),
+        (
+            "codex",
+            &["exec", "-s", "read-only", "resume", "--last"],
+            "codex exec resume",
+        ),
+        (
+            "codex",
+            &["e", "review", "--ignore-rules"],
+            "codex exec review",
+        ),
+        ("codex", &["review", "--trust"], "codex review"),
+        ("codex", &["agents", "-c", "x=1"], "codex agents"),
+        (
+            "claude",
+            &["agents", "--dangerously-skip-permissions"],
+            "claude agents",
+        ),
+        ("claude", &["mcp", "serve", "--debug"], "claude mcp serve"),
+    ];
+    for (agent, line, table) in cases {
+        let parsed = read(agent, line).unwrap_or_else(|e| panic!("{line:?}: {e}"));
+        assert_eq!(parsed.command, table);
+        assert!(parsed.session, "{line:?}");
+    }
+}
+
+#[test]
+fn subcommands_that_start_no_session_pass_untouched() {
+    let cases: [(&str, &[&str]); 8] = [
+        ("codex", &["mcp", "list"]),
+        ("codex", &["login", "--with-api-key"]),
+        ("codex", &["completion", "zsh"]),
+        ("claude", &["mcp", "list"]),
+        ("claude", &["update"]),
+        ("claude", &["plugin", "marketplace", "add", "x/y"]),
+        ("copilot", &["mcp", "list", "--json"]),
+        ("gemini", &["extensions", "list"]),
+    ];
+    for (agent, line) in cases {
+        let parsed = read(agent, line).unwrap_or_else(|e| panic!("{line:?}: {e}"));
+        assert!(!parsed.session, "{agent} {line:?}");
+        assert_eq!(
+            parsed.positionals,
+            line[line.len() - parsed.positionals.len()..]
+        );
+    }
+    // A group without one of its subcommands prints its help: no session.
+    assert!(!read("claude", &["mcp"]).unwrap().session);
+}
+
+#[test]
+fn refused_and_unknown_subcommands_name_the_deliberate_bypass() {
+    for (agent, line) in [
+        ("codex", &["app-server"][..]),
+        ("claude", &["respawn", "--all"]),
+        ("claude", &["plugin", "eval", "p"]),
+        ("copilot", &["init"]),
+        ("claude", &["mcp", "frobnicate"]),
+    ] {
+        let said = read(agent, line).unwrap_err().to_string();
+        assert!(
+            said.contains("bypass the wrapper deliberately: `command "),
+            "{said}"
+        );
+    }
+    let said = read("claude", &["plugin", "ghp_16C7e42F292c6912E"])
+        .unwrap_err()
+        .to_string();
+    assert!(said.contains("unknown subcommand <word>"), "{said}");
 }
