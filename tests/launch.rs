@@ -376,7 +376,10 @@ fn a_launch_that_skips_the_guard_hook_is_refused() {
         .args(&["audit", "--", "claude"])
         .status(1)
         .stdout(
-            "error: .claude/settings.local.json: sets disableAllHooks true: the guard hook \
+            // Nothing generated yet: settings.json is missing as well.
+            "error: {HOME}/.claude/settings.json: does not exist: Claude Code does not load \
+             the settings twsrt generates; run twsrt generate claude -w\n\
+             error: .claude/settings.local.json: sets disableAllHooks true: the guard hook \
              twsrt installs does not run\n",
         )
         .run();
