@@ -12,8 +12,10 @@
 mod bash;
 #[rustfmt::skip]
 mod commands;
+mod destinations;
 mod event;
 mod matcher;
+mod named;
 mod operands;
 mod policy;
 mod words;
@@ -93,24 +95,35 @@ pub fn decide(event: &Event, policy: &Policy, mode: Mode) -> Verdict {
 /// One access against the policy.
 fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
     let who = &touch.by;
-    let text = match &touch.operand {
-        Operand::Unknown(written) => {
-            return Verdict::Ask(format!(
-                "twsrt: cannot tell which file {who} {} from `{written}`; the policy denies some paths",
-                touch.access.verb()
-            ));
-        }
-        Operand::Path(text) => text,
+    let is_dir = |dir: &str| policy::resolve(dir, &event.cwd, policy.home()).is_dir();
+    let Some(text) = touch.operand.path(is_dir) else {
+        let written = match &touch.operand {
+            Operand::Unknown(w) => w.as_str(),
+            _ => "",
+        };
+        return Verdict::Ask(format!(
+            "twsrt: cannot tell which file {who} {} from `{written}`; the policy denies some paths",
+            touch.access.verb()
+        ));
     };
-    let path = policy::resolve(text, &event.cwd, policy.home());
+    let path = policy::resolve(&text, &event.cwd, policy.home());
     let (entries, list) = match touch.access {
         Access::Read | Access::RecursiveRead => (policy.deny_read(), "denyRead"),
-        Access::Write | Access::RecursiveWrite => (policy.deny_write(), "denyWrite"),
+        Access::Write | Access::RecursiveWrite | Access::Named => {
+            (policy.deny_write(), "denyWrite")
+        }
     };
     if let Some(entry) = entries
         .iter()
         .find(|e| path.spellings().any(|p| e.covers(&p)))
     {
+        if touch.access == Access::Named {
+            return Verdict::Ask(format!(
+                "twsrt: {who} is given {text}, which the policy's {list} entry {} covers; \
+                 the hook cannot tell whether {who} opens it",
+                entry.written()
+            ));
+        }
         return Verdict::Deny(format!(
             "twsrt: {who} {} {text}, which the policy's {list} entry {} covers",
             touch.access.verb(),

@@ -46,14 +46,8 @@ struct Walker {
 impl Walker {
     /// Record `touch`, its relative path taken from the last `cd`.
     fn push(&mut self, mut touch: Touch) {
-        if let (Some(dir), Operand::Path(p)) = (&self.dir, &touch.operand)
-            && !p.starts_with('/')
-            && !p.starts_with('~')
-        {
-            touch.operand = match dir {
-                Arg::Lit(d) => Operand::Path(format!("{d}/{p}")),
-                Arg::Unknown(d) => Operand::Unknown(format!("{d}/{p}")),
-            };
+        if let Some(dir) = &self.dir {
+            touch.operand = touch.operand.below_dir(dir);
         }
         self.out.push(touch);
     }
@@ -343,10 +337,8 @@ impl Walker {
             }
             return self.script(&text.join(" "), depth + 1);
         }
-        if let Some(spec) = commands::lookup(&name) {
-            for touch in operands::touches(&name, spec, rest) {
-                self.push(touch);
-            }
+        for touch in operands::touches(&name, commands::lookup(&name), rest) {
+            self.push(touch);
         }
     }
 

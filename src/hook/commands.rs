@@ -41,13 +41,43 @@ pub enum Shape {
     Dd,
     /// The first operand is a mode or owner, the others written.
     ModeWrite,
+    /// unzip: the first operand is the archive read; the rest are members
+    /// written below `-d` (or `.`).
+    Unzip,
+    /// wget: operands are URLs, each written as its name below `-P`.
+    Wget,
+    /// A program the table does not know: every word that names a
+    /// protected path is asked about (the named-path rule).
+    Opaque,
+    /// Opens none of its words (`echo`, `printf`, `test`).
+    Inert,
 }
 
 /// What an option does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Opt {
-    /// Takes a value that is no file.
+    /// Takes no value and changes nothing the hook looks at.
+    Flag,
+    /// Takes a value the grammar does not call a file; it is still checked
+    /// by the named-path rule.
     Value,
+    /// Takes a key or configuration the program uses for itself, not one
+    /// it sends or prints (`scp -i KEY`).
+    Credential,
+    /// A file written, below the output directory if relative (curl `-o`,
+    /// wget `-O`).
+    Output,
+    /// Where the program reads or writes (`tar -C`, `unzip -d`, `wget -P`,
+    /// curl `--output-dir`).
+    Directory,
+    /// A URL, as an operand (curl `--url`).
+    Url,
+    /// Names each download after its URL (curl `-O`).
+    RemoteName,
+    /// The names written come from elsewhere (curl `-J`, tar `-P`).
+    NamesUnknown,
+    /// Every operand is written (`install -d`).
+    AllWritten,
     /// Takes a value that is a file read.
     ReadsValue,
     /// Takes a value that is a file written.
@@ -86,6 +116,9 @@ pub struct Spec {
     pub always_recursive: bool,
     /// Without an operand it reads the working directory (ls, du, find).
     pub lists_cwd: bool,
+    /// The option list is the program's whole grammar (from its `--help`):
+    /// an option not in it may take the next word as a file.
+    pub complete: bool,
     pub opts: &'static [(&'static str, Opt)],
 }
 
@@ -102,6 +135,7 @@ const fn spec(
         shape,
         always_recursive: false,
         lists_cwd: false,
+        complete: false,
         opts,
     }
 }
@@ -116,6 +150,7 @@ const fn walker(
         shape,
         always_recursive: true,
         lists_cwd: true,
+        complete: false,
         opts,
     }
 }
@@ -270,7 +305,9 @@ const STAT: &[(&str, Opt)] = &[
 ];
 
 const TAR: &[(&str, Opt)] = &[
-    ("-f", Target), ("--file", Target), ("-C", WritesValue), ("--directory", WritesValue),
+    ("-f", Target), ("--file", Target), ("-C", Directory), ("--directory", Directory),
+    ("-O", Stdout), ("--to-stdout", Stdout), ("--to-command", Stdout), ("-P", NamesUnknown),
+    ("--absolute-names", NamesUnknown), ("-t", Flag), ("--list", Flag),
     ("-c", Create), ("--create", Create), ("-r", Create), ("--append", Create), ("-u", Create),
     ("--update", Create), ("-x", Extract), ("--extract", Extract), ("--get", Extract),
     ("-T", ReadsValue), ("--files-from", ReadsValue), ("-X", ReadsValue),
@@ -303,8 +340,40 @@ const COPY: &[(&str, Opt)] = &[
     ("--strip-program", Value),
 ];
 
+const INSTALL: &[(&str, Opt)] = &[
+    ("-t", Target), ("--target-directory", Target), ("-S", Value), ("--suffix", Value),
+    ("-d", AllWritten), ("--directory", AllWritten), ("-m", Value), ("--mode", Value),
+    ("-o", Value), ("--owner", Value), ("-g", Value), ("--group", Value), ("--backup", Value),
+    ("--strip-program", Value), ("-Z", Value), ("--context", Value),
+];
+
+const UNZIP: &[(&str, Opt)] = &[
+    ("-d", Directory), ("-x", EndOfFiles), ("-P", Value), ("-p", Stdout), ("-c", Stdout),
+    ("-l", Stdout), ("-t", Stdout), ("-v", Stdout), ("-z", Stdout), ("-Z", Stdout),
+];
+
+const WGET: &[(&str, Opt)] = &[
+    ("-O", Output), ("--output-document", Output), ("-P", Directory),
+    ("--directory-prefix", Directory), ("-o", WritesValue), ("--output-file", WritesValue),
+    ("-a", WritesValue), ("--append-output", WritesValue), ("-i", ReadsValue),
+    ("--input-file", ReadsValue), ("--post-file", ReadsValue), ("--body-file", ReadsValue),
+    ("--load-cookies", ReadsValue), ("--save-cookies", WritesValue), ("--config", ReadsValue),
+    ("--certificate", ReadsValue), ("--private-key", ReadsValue),
+    ("--ca-certificate", ReadsValue), ("--rejected-log", WritesValue),
+    ("--warc-file", WritesValue), ("-r", Recursive), ("--recursive", Recursive),
+    ("-m", Recursive), ("--mirror", Recursive), ("-p", Recursive), ("--page-requisites", Recursive),
+    ("-x", NamesUnknown), ("--force-directories", NamesUnknown),
+    ("--content-disposition", NamesUnknown), ("--trust-server-names", NamesUnknown),
+    ("-U", Value), ("--user-agent", Value), ("--header", Value), ("--post-data", Value),
+    ("--body-data", Value), ("--method", Value), ("-t", Value), ("--tries", Value),
+    ("-T", Value), ("--timeout", Value), ("-w", Value), ("--wait", Value), ("-l", Value),
+    ("--level", Value), ("-A", Value), ("--accept", Value), ("-R", Value), ("--reject", Value),
+    ("-e", Value), ("--execute", Value), ("--user", Value), ("--password", Value),
+    ("-Q", Value), ("--quota", Value), ("--limit-rate", Value), ("-B", Value), ("--base", Value),
+];
+
 const SCP: &[(&str, Opt)] = &[
-    ("-r", Recursive), ("-P", Value), ("-p", Value), ("-i", Value), ("-F", ReadsValue),
+    ("-r", Recursive), ("-P", Value), ("-p", Value), ("-i", Credential), ("-F", ReadsValue),
     ("-o", Value), ("-l", Value), ("-c", Value), ("-J", Value), ("-S", Value), ("-D", Value),
     ("-X", Value),
 ];
@@ -324,7 +393,10 @@ const CURL: &[(&str, Opt)] = &[
     ("-T", ReadsValue), ("--upload-file", ReadsValue), ("-d", AtFile), ("--data", AtFile),
     ("--data-binary", AtFile), ("--data-ascii", AtFile), ("--data-urlencode", AtFile),
     ("--json", AtFile), ("-F", AtFile), ("--form", AtFile), ("-H", AtFile), ("--header", AtFile),
-    ("-K", ReadsValue), ("--config", ReadsValue), ("-o", WritesValue), ("--output", WritesValue),
+    ("-K", ReadsValue), ("--config", ReadsValue), ("-o", Output), ("--output", Output),
+    ("-O", RemoteName), ("--remote-name", RemoteName), ("--remote-name-all", RemoteName),
+    ("-J", NamesUnknown), ("--remote-header-name", NamesUnknown), ("--output-dir", Directory),
+    ("--url-query", AtFile), ("--netrc-file", ReadsValue),
     ("-D", WritesValue), ("--dump-header", WritesValue), ("-c", WritesValue),
     ("--cookie-jar", WritesValue), ("--trace", WritesValue), ("--trace-ascii", WritesValue),
     ("--stderr", WritesValue), ("-b", Value), ("--cookie", Value), ("--data-raw", Value),
@@ -333,7 +405,7 @@ const CURL: &[(&str, Opt)] = &[
     ("--referer", Value), ("-m", Value), ("--max-time", Value), ("-w", Value),
     ("--write-out", Value), ("-r", Value), ("--range", Value), ("-x", Value), ("--proxy", Value),
     ("-E", Value), ("--cert", Value), ("--key", Value), ("--cacert", Value), ("-U", Value),
-    ("-y", Value), ("-Y", Value), ("-z", Value), ("-C", Value), ("--url", Value),
+    ("-y", Value), ("-Y", Value), ("-z", Value), ("-C", Value), ("--url", Url),
     ("--connect-timeout", Value), ("--retry", Value), ("--resolve", Value),
     ("--limit-rate", Value), ("-Q", Value),
 ];
@@ -417,6 +489,7 @@ pub const COMMANDS: &[Spec] = &[
         shape: Read,
         always_recursive: false,
         lists_cwd: true,
+        complete: false,
         opts: LS,
     },
     walker(&["tree"], Read, TREE),
@@ -424,13 +497,16 @@ pub const COMMANDS: &[Spec] = &[
     spec(&["stat"], Read, STAT),
     spec(&["tar"], Tar, TAR),
     spec(&["zip"], Zip, ZIP),
+    spec(&["unzip"], Unzip, UNZIP),
+    spec(&["wget"], Wget, WGET),
     spec(
         &["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd"],
         Compress,
         COMPRESS,
     ),
     spec(&["zcat", "bzcat", "xzcat"], Read, &[]),
-    spec(&["cp", "install"], Copy, COPY),
+    spec(&["cp"], Copy, COPY),
+    spec(&["install"], Copy, INSTALL),
     spec(&["mv"], Move, COPY),
     spec(&["ln"], Link, LINK),
     spec(&["scp"], Copy, SCP),
@@ -443,7 +519,22 @@ pub const COMMANDS: &[Spec] = &[
     spec(&["mkdir"], Write, MKDIR),
     spec(&["chmod", "chown", "chgrp"], ModeWrite, MODE),
     spec(&["dd"], Dd, &[]),
+    spec(INERT, Inert, &[]),
 ];
+
+/// Programs that open none of their words (they print, compare or store
+/// them): the named-path rule does not apply to them. Redirections still
+/// count.
+const INERT: &[&str] = &[
+    "echo", "printf", "test", "[", "true", "false", ":", "exit", "return", "export", "local",
+    "declare", "typeset", "readonly", "unset", "set", "shift", "alias", "unalias", "type",
+    "which", "hash", "sleep", "kill", "wait", "jobs", "umask", "ulimit", "shopt", "basename",
+    "dirname", "seq", "yes", "expr", "let", "getopts", "pwd", "printenv", "whoami", "id",
+    "uname", "date", "read", "break", "continue",
+];
+
+/// What a program not in the table is: its words are checked by name.
+const UNKNOWN: Spec = spec(&[], Opaque, &[]);
 
 // Omissions, each a decision:
 // - Interpreters (`python -c`, `node -e`, `perl`, `ruby`) and compiled
@@ -454,12 +545,15 @@ pub const COMMANDS: &[Spec] = &[
 // - `ssh`, `gpg`, `git`, `aws`, `kubectl` read their own credentials by
 //   design; denying them by that would forbid the tools, not the leak.
 //   `scp -i KEY` is such a use, so its value is not a read.
-// - `unzip`, `cpio`, `7z`: archive tools beyond tar/zip/gzip are not
-//   modelled; a read of a denied archive by them passes.
+// - `cpio`, `7z`: archive tools beyond tar/zip/unzip/gzip are not
+//   modelled: they are unknown programs, whose words are checked by name.
 // - Wrappers (`sudo`, `env`, `nice`, `xargs`, ...) are looked through in
 //   [`super::bash`], not listed here.
 
-/// The entry for a command name.
-pub fn lookup(name: &str) -> Option<&'static Spec> {
-    COMMANDS.iter().find(|s| s.names.contains(&name))
+/// The entry for a command name; a program not listed is [`Shape::Opaque`].
+pub fn lookup(name: &str) -> &'static Spec {
+    COMMANDS
+        .iter()
+        .find(|s| s.names.contains(&name))
+        .unwrap_or(&UNKNOWN)
 }

@@ -124,6 +124,11 @@ impl Resolved {
     pub fn spellings(&self) -> impl Iterator<Item = Vec<&str>> {
         [split(&self.lexical), split(&self.real)].into_iter()
     }
+
+    /// It is an existing directory (links followed).
+    pub fn is_dir(&self) -> bool {
+        Path::new(&self.real).is_dir()
+    }
 }
 
 /// `text` (a literal operand, `~` and `~/` still unexpanded) against `cwd`.

@@ -28,10 +28,23 @@ fn world() -> World {
     let dir = tempfile::tempdir().unwrap();
     let home = fs::canonicalize(dir.path()).unwrap().join("h");
     let cwd = home.join("proj");
-    for d in [".ssh", ".aws", "proj/sub", "dev/muse", "dev/muse-other"] {
+    for d in [
+        ".ssh",
+        ".aws",
+        "proj/sub",
+        "dev/muse",
+        "dev/muse-other",
+        ".config/twsrt/srt",
+    ] {
         fs::create_dir_all(home.join(d)).unwrap();
     }
-    for f in [".ssh/id_rsa", ".aws/credentials", "proj/notes.txt"] {
+    for f in [
+        ".ssh/id_rsa",
+        ".aws/credentials",
+        "proj/notes.txt",
+        ".config/twsrt/config.toml",
+        ".config/twsrt/srt/base.jsonc",
+    ] {
         fs::write(home.join(f), "x").unwrap();
     }
     symlink(home.join(".ssh"), cwd.join("link-ssh")).unwrap();
@@ -41,7 +54,14 @@ fn world() -> World {
     symlink("../..", cwd.join("sub/link-up")).unwrap();
     let muse = format!("{}/dev/muse", home.display());
     let read = ["~/.ssh", "~/.aws", "~/.netrc", "~/.gnupg", "~/.kube", &muse];
-    let policy = Policy::from_lists(&home, &cwd, &read, &["~/.bashrc", "**/.env"]);
+    // The policy files, as every compile adds them to denyWrite.
+    let write = [
+        "~/.bashrc",
+        "**/.env",
+        "~/.config/twsrt/config.toml",
+        "~/.config/twsrt/srt/base.jsonc",
+    ];
+    let policy = Policy::from_lists(&home, &cwd, &read, &write);
     World {
         _dir: dir,
         home,
