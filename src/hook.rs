@@ -107,23 +107,32 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
         ));
     };
     let path = policy::resolve(&text, &event.cwd, policy.home());
+    let covering = |entries: &[policy::Entry]| {
+        entries
+            .iter()
+            .find(|e| path.spellings().any(|p| e.covers(&p)))
+            .map(|e| e.written().to_string())
+    };
+    if touch.access == Access::Named {
+        let entry = covering(policy.deny_read())
+            .map(|e| ("denyRead", e))
+            .or_else(|| covering(policy.deny_write()).map(|e| ("denyWrite", e)));
+        return match entry {
+            Some((list, entry)) => Verdict::Ask(format!(
+                "twsrt: {who} is given {text}, which the policy's {list} entry {entry} covers; \
+                 the hook cannot tell whether {who} opens it"
+            )),
+            None => Verdict::Pass,
+        };
+    }
     let (entries, list) = match touch.access {
         Access::Read | Access::RecursiveRead => (policy.deny_read(), "denyRead"),
-        Access::Write | Access::RecursiveWrite | Access::Named => {
-            (policy.deny_write(), "denyWrite")
-        }
+        _ => (policy.deny_write(), "denyWrite"),
     };
     if let Some(entry) = entries
         .iter()
         .find(|e| path.spellings().any(|p| e.covers(&p)))
     {
-        if touch.access == Access::Named {
-            return Verdict::Ask(format!(
-                "twsrt: {who} is given {text}, which the policy's {list} entry {} covers; \
-                 the hook cannot tell whether {who} opens it",
-                entry.written()
-            ));
-        }
         return Verdict::Deny(format!(
             "twsrt: {who} {} {text}, which the policy's {list} entry {} covers",
             touch.access.verb(),
