@@ -19,6 +19,9 @@ mod named;
 mod operands;
 mod policy;
 mod words;
+#[rustfmt::skip]
+mod wrapper_table;
+mod wrappers;
 
 pub use event::{Event, parse_event};
 pub use policy::Policy;

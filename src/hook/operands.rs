@@ -105,6 +105,18 @@ impl From<&Arg> for Operand {
     }
 }
 
+/// `target` as seen from `dir` (the working directory a `cd` or `env -C`
+/// left): a relative path is below it.
+pub fn within(dir: Option<&Arg>, target: &Arg) -> Arg {
+    match (dir, target) {
+        (Some(Arg::Lit(d)), Arg::Lit(t)) if !t.starts_with(['/', '~']) => {
+            Arg::Lit(format!("{d}/{t}"))
+        }
+        (Some(Arg::Unknown(d)), _) => Arg::Unknown(d.clone()),
+        _ => target.clone(),
+    }
+}
+
 /// One access by one command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Touch {
