@@ -14,10 +14,15 @@ mod bash;
 mod commands;
 mod destinations;
 mod event;
+#[cfg(test)]
+mod grammar_help;
+#[rustfmt::skip]
+mod grammars;
 mod matcher;
 mod named;
 mod operands;
 mod policy;
+mod syntax;
 mod words;
 #[rustfmt::skip]
 mod wrapper_table;

@@ -51,6 +51,12 @@ pub enum Shape {
     Opaque,
     /// Opens none of its words (`echo`, `printf`, `test`).
     Inert,
+    /// Operands are checked by name; option values name the files
+    /// (`openssl base64 -in F`).
+    Named,
+    /// socat: each operand is an address; `FILE:`, `OPEN:`, `GOPEN:`,
+    /// `CREATE:` name a file, `EXEC:` and `SYSTEM:` run a command.
+    Socat,
 }
 
 /// What an option does.
@@ -78,6 +84,17 @@ pub enum Opt {
     NamesUnknown,
     /// Every operand is written (`install -d`).
     AllWritten,
+    /// A value only when glued on (`od -w8`, `--width=8`); alone, none.
+    Optional,
+    /// A file read that names more files, read in turn (`--files0-from`,
+    /// `tar -T`): which ones the text cannot say.
+    ReadsList,
+    /// The operands name more files, read in turn (`md5sum -c`).
+    OperandsList,
+    /// grep `-d ACTION`: `recurse` walks the operands.
+    DirectoriesAction,
+    /// curl `-b`: a value without `=` is a cookie file, read and sent.
+    CookieFile,
     /// Takes a value that is a file read.
     ReadsValue,
     /// Takes a value that is a file written.
@@ -125,6 +142,8 @@ pub struct Spec {
 use Opt::*;
 use Shape::*;
 
+use super::grammars::{files::*, net::*, text::*};
+
 const fn spec(
     names: &'static [&'static str],
     shape: Shape,
@@ -138,6 +157,15 @@ const fn spec(
         complete: false,
         opts,
     }
+}
+
+/// An entry whose option list is the program's whole grammar.
+const fn grammar(
+    names: &'static [&'static str],
+    shape: Shape,
+    opts: &'static [(&'static str, Opt)],
+) -> Spec {
+    Spec { complete: true, ..spec(names, shape, opts) }
 }
 
 const fn walker(
@@ -155,15 +183,6 @@ const fn walker(
     }
 }
 
-const GREP: &[(&str, Opt)] = &[
-    ("-e", Pattern), ("--regexp", Pattern), ("-f", PatternFile), ("--file", PatternFile),
-    ("-A", Value), ("-B", Value), ("-C", Value), ("-m", Value), ("-d", Value), ("-D", Value),
-    ("--after-context", Value), ("--before-context", Value), ("--context", Value),
-    ("--max-count", Value), ("--include", Value), ("--exclude", Value), ("--exclude-dir", Value),
-    ("--exclude-from", ReadsValue), ("--label", Value), ("-r", Recursive), ("-R", Recursive),
-    ("--recursive", Recursive), ("--dereference-recursive", Recursive),
-];
-
 const RG: &[(&str, Opt)] = &[
     ("-e", Pattern), ("--regexp", Pattern), ("-f", PatternFile), ("--file", PatternFile),
     ("-g", Value), ("--glob", Value), ("--iglob", Value), ("-t", Value), ("--type", Value),
@@ -179,11 +198,6 @@ const AG: &[(&str, Opt)] = &[
     ("-G", Value), ("--file-search-regex", Value), ("-A", Value), ("-B", Value), ("-C", Value),
     ("-m", Value), ("--max-count", Value), ("--ignore", Value), ("-p", ReadsValue),
     ("--path-to-ignore", ReadsValue), ("--depth", Value),
-];
-
-const SED: &[(&str, Opt)] = &[
-    ("-e", Pattern), ("--expression", Pattern), ("-f", PatternFile), ("--file", PatternFile),
-    ("-l", Value), ("--line-length", Value), ("-i", InPlace), ("--in-place", InPlace),
 ];
 
 const AWK: &[(&str, Opt)] = &[
@@ -203,43 +217,6 @@ const YQ: &[(&str, Opt)] = &[
     ("--inplace", InPlace),
 ];
 
-const HEAD: &[(&str, Opt)] = &[
-    ("-n", Value), ("--lines", Value), ("-c", Value), ("--bytes", Value),
-];
-
-const TAIL: &[(&str, Opt)] = &[
-    ("-n", Value), ("--lines", Value), ("-c", Value), ("--bytes", Value), ("-s", Value),
-    ("--sleep-interval", Value), ("--pid", Value), ("--max-unchanged-stats", Value),
-];
-
-const SORT: &[(&str, Opt)] = &[
-    ("-o", WritesValue), ("--output", WritesValue), ("-k", Value), ("--key", Value),
-    ("-t", Value), ("--field-separator", Value), ("-S", Value), ("--buffer-size", Value),
-    ("-T", Value), ("--temporary-directory", Value), ("--parallel", Value),
-    ("--files0-from", ReadsValue), ("--batch-size", Value),
-];
-
-const CUT: &[(&str, Opt)] = &[
-    ("-d", Value), ("--delimiter", Value), ("-f", Value), ("--fields", Value), ("-c", Value),
-    ("--characters", Value), ("-b", Value), ("--bytes", Value), ("--output-delimiter", Value),
-];
-
-const UNIQ: &[(&str, Opt)] = &[
-    ("-f", Value), ("--skip-fields", Value), ("-s", Value), ("--skip-chars", Value),
-    ("-w", Value), ("--check-chars", Value),
-];
-
-const NL: &[(&str, Opt)] = &[
-    ("-b", Value), ("-n", Value), ("-w", Value), ("-s", Value), ("-v", Value), ("-i", Value),
-    ("-h", Value), ("-f", Value), ("-d", Value), ("-l", Value),
-];
-
-const OD: &[(&str, Opt)] = &[
-    ("-A", Value), ("-j", Value), ("-N", Value), ("-t", Value), ("-w", Value), ("-S", Value),
-    ("--address-radix", Value), ("--skip-bytes", Value), ("--read-bytes", Value),
-    ("--format", Value), ("--width", Value), ("--strings", Value),
-];
-
 const XXD: &[(&str, Opt)] = &[
     ("-c", Value), ("-g", Value), ("-l", Value), ("-s", Value), ("-o", Value), ("-n", Value),
     ("-cols", Value), ("-len", Value), ("-seek", Value),
@@ -254,27 +231,11 @@ const STRINGS: &[(&str, Opt)] = &[
     ("--encoding", Value), ("-T", Value), ("--target", Value), ("-s", Value),
 ];
 
-const BASE64: &[(&str, Opt)] = &[("-w", Value), ("--wrap", Value)];
-
 const FILE: &[(&str, Opt)] = &[
     ("-m", ReadsValue), ("--magic-file", ReadsValue), ("-f", ReadsValue),
     ("--files-from", ReadsValue), ("-F", Value), ("--separator", Value), ("-P", Value),
     ("-e", Value), ("--exclude", Value),
 ];
-
-const DIFF: &[(&str, Opt)] = &[
-    ("-r", Recursive), ("--recursive", Recursive), ("-U", Value), ("--unified", Value),
-    ("-C", Value), ("--context", Value), ("-x", Value), ("--exclude", Value), ("-X", ReadsValue),
-    ("--exclude-from", ReadsValue), ("-L", Value), ("--label", Value), ("-I", Value),
-    ("--ignore-matching-lines", Value), ("-W", Value), ("--width", Value), ("-S", Value),
-    ("--starting-file", Value), ("--from-file", ReadsValue), ("--to-file", ReadsValue),
-];
-
-const CMP: &[(&str, Opt)] = &[
-    ("-i", Value), ("--ignore-initial", Value), ("-n", Value), ("--bytes", Value),
-];
-
-const WC: &[(&str, Opt)] = &[("--files0-from", ReadsValue)];
 
 const LESS: &[(&str, Opt)] = &[
     ("-p", Value), ("--pattern", Value), ("-t", Value), ("--tag", Value), ("-x", Value),
@@ -282,40 +243,9 @@ const LESS: &[(&str, Opt)] = &[
     ("-o", WritesValue), ("-O", WritesValue), ("--log-file", WritesValue),
 ];
 
-const LS: &[(&str, Opt)] = &[
-    ("-R", Recursive), ("--recursive", Recursive), ("-I", Value), ("--ignore", Value),
-    ("--hide", Value), ("-w", Value), ("--width", Value), ("-T", Value), ("--tabsize", Value),
-    ("--block-size", Value), ("--format", Value), ("--sort", Value), ("--time", Value),
-    ("--time-style", Value), ("--quoting-style", Value), ("--indicator-style", Value),
-];
-
 const TREE: &[(&str, Opt)] = &[
     ("-L", Value), ("-I", Value), ("-P", Value), ("-o", WritesValue), ("--filelimit", Value),
     ("--charset", Value), ("-H", Value), ("-T", Value), ("--sort", Value),
-];
-
-const DU: &[(&str, Opt)] = &[
-    ("-d", Value), ("--max-depth", Value), ("-B", Value), ("--block-size", Value), ("-t", Value),
-    ("--threshold", Value), ("--exclude", Value), ("-X", ReadsValue),
-    ("--exclude-from", ReadsValue), ("--files0-from", ReadsValue), ("--time-style", Value),
-];
-
-const STAT: &[(&str, Opt)] = &[
-    ("-c", Value), ("--format", Value), ("--printf", Value), ("-f", Value),
-];
-
-const TAR: &[(&str, Opt)] = &[
-    ("-f", Target), ("--file", Target), ("-C", Directory), ("--directory", Directory),
-    ("-O", Stdout), ("--to-stdout", Stdout), ("--to-command", Stdout), ("-P", NamesUnknown),
-    ("--absolute-names", NamesUnknown), ("-t", Flag), ("--list", Flag),
-    ("-c", Create), ("--create", Create), ("-r", Create), ("--append", Create), ("-u", Create),
-    ("--update", Create), ("-x", Extract), ("--extract", Extract), ("--get", Extract),
-    ("-T", ReadsValue), ("--files-from", ReadsValue), ("-X", ReadsValue),
-    ("--exclude-from", ReadsValue), ("--exclude", Value), ("-b", Value),
-    ("--blocking-factor", Value), ("-I", Value), ("--use-compress-program", Value), ("-H", Value),
-    ("--format", Value), ("-V", Value), ("--label", Value), ("--transform", Value),
-    ("--strip-components", Value), ("--owner", Value), ("--group", Value), ("--mode", Value),
-    ("--mtime", Value), ("-N", Value), ("--newer", Value),
 ];
 
 const ZIP: &[(&str, Opt)] = &[
@@ -325,51 +255,9 @@ const ZIP: &[(&str, Opt)] = &[
     ("--output-file", WritesValue),
 ];
 
-const COMPRESS: &[(&str, Opt)] = &[
-    ("-c", Stdout), ("--stdout", Stdout), ("--to-stdout", Stdout), ("-t", Stdout),
-    ("--test", Stdout), ("-l", Stdout), ("--list", Stdout), ("-S", Value), ("--suffix", Value),
-    ("-r", Recursive), ("--recursive", Recursive), ("-T", Value), ("--threads", Value),
-];
-
-const COPY: &[(&str, Opt)] = &[
-    ("-t", Target), ("--target-directory", Target), ("-S", Value), ("--suffix", Value),
-    ("-r", Recursive), ("-R", Recursive), ("-a", Recursive), ("--recursive", Recursive),
-    ("--archive", Recursive), ("-m", Value), ("--mode", Value), ("-o", Value), ("--owner", Value),
-    ("-g", Value), ("--group", Value), ("--backup", Value), ("--reflink", Value),
-    ("--sparse", Value), ("--preserve", Value), ("--no-preserve", Value),
-    ("--strip-program", Value),
-];
-
-const INSTALL: &[(&str, Opt)] = &[
-    ("-t", Target), ("--target-directory", Target), ("-S", Value), ("--suffix", Value),
-    ("-d", AllWritten), ("--directory", AllWritten), ("-m", Value), ("--mode", Value),
-    ("-o", Value), ("--owner", Value), ("-g", Value), ("--group", Value), ("--backup", Value),
-    ("--strip-program", Value), ("-Z", Value), ("--context", Value),
-];
-
 const UNZIP: &[(&str, Opt)] = &[
     ("-d", Directory), ("-x", EndOfFiles), ("-P", Value), ("-p", Stdout), ("-c", Stdout),
     ("-l", Stdout), ("-t", Stdout), ("-v", Stdout), ("-z", Stdout), ("-Z", Stdout),
-];
-
-const WGET: &[(&str, Opt)] = &[
-    ("-O", Output), ("--output-document", Output), ("-P", Directory),
-    ("--directory-prefix", Directory), ("-o", WritesValue), ("--output-file", WritesValue),
-    ("-a", WritesValue), ("--append-output", WritesValue), ("-i", ReadsValue),
-    ("--input-file", ReadsValue), ("--post-file", ReadsValue), ("--body-file", ReadsValue),
-    ("--load-cookies", ReadsValue), ("--save-cookies", WritesValue), ("--config", ReadsValue),
-    ("--certificate", ReadsValue), ("--private-key", ReadsValue),
-    ("--ca-certificate", ReadsValue), ("--rejected-log", WritesValue),
-    ("--warc-file", WritesValue), ("-r", Recursive), ("--recursive", Recursive),
-    ("-m", Recursive), ("--mirror", Recursive), ("-p", Recursive), ("--page-requisites", Recursive),
-    ("-x", NamesUnknown), ("--force-directories", NamesUnknown),
-    ("--content-disposition", NamesUnknown), ("--trust-server-names", NamesUnknown),
-    ("-U", Value), ("--user-agent", Value), ("--header", Value), ("--post-data", Value),
-    ("--body-data", Value), ("--method", Value), ("-t", Value), ("--tries", Value),
-    ("-T", Value), ("--timeout", Value), ("-w", Value), ("--wait", Value), ("-l", Value),
-    ("--level", Value), ("-A", Value), ("--accept", Value), ("-R", Value), ("--reject", Value),
-    ("-e", Value), ("--execute", Value), ("--user", Value), ("--password", Value),
-    ("-Q", Value), ("--quota", Value), ("--limit-rate", Value), ("-B", Value), ("--base", Value),
 ];
 
 const SCP: &[(&str, Opt)] = &[
@@ -389,136 +277,98 @@ const RSYNC: &[(&str, Opt)] = &[
     ("--port", Value),
 ];
 
-const CURL: &[(&str, Opt)] = &[
-    ("-T", ReadsValue), ("--upload-file", ReadsValue), ("-d", AtFile), ("--data", AtFile),
-    ("--data-binary", AtFile), ("--data-ascii", AtFile), ("--data-urlencode", AtFile),
-    ("--json", AtFile), ("-F", AtFile), ("--form", AtFile), ("-H", AtFile), ("--header", AtFile),
-    ("-K", ReadsValue), ("--config", ReadsValue), ("-o", Output), ("--output", Output),
-    ("-O", RemoteName), ("--remote-name", RemoteName), ("--remote-name-all", RemoteName),
-    ("-J", NamesUnknown), ("--remote-header-name", NamesUnknown), ("--output-dir", Directory),
-    ("--url-query", AtFile), ("--netrc-file", ReadsValue),
-    ("-D", WritesValue), ("--dump-header", WritesValue), ("-c", WritesValue),
-    ("--cookie-jar", WritesValue), ("--trace", WritesValue), ("--trace-ascii", WritesValue),
-    ("--stderr", WritesValue), ("-b", Value), ("--cookie", Value), ("--data-raw", Value),
-    ("--form-string", Value), ("-X", Value), ("--request", Value), ("-u", Value),
-    ("--user", Value), ("-A", Value), ("--user-agent", Value), ("-e", Value),
-    ("--referer", Value), ("-m", Value), ("--max-time", Value), ("-w", Value),
-    ("--write-out", Value), ("-r", Value), ("--range", Value), ("-x", Value), ("--proxy", Value),
-    ("-E", Value), ("--cert", Value), ("--key", Value), ("--cacert", Value), ("-U", Value),
-    ("-y", Value), ("-Y", Value), ("-z", Value), ("-C", Value), ("--url", Url),
-    ("--connect-timeout", Value), ("--retry", Value), ("--resolve", Value),
-    ("--limit-rate", Value), ("-Q", Value),
+/// openssl's commands share these file options (`openssl enc -in F -out G`).
+const OPENSSL: &[(&str, Opt)] = &[
+    ("-in", ReadsValue), ("-out", WritesValue), ("-inkey", ReadsValue), ("-key", ReadsValue),
+    ("-kfile", ReadsValue), ("-CAfile", ReadsValue), ("-cert", ReadsValue), ("-certfile", ReadsValue),
+    ("-signkey", ReadsValue), ("-sigfile", ReadsValue), ("-config", ReadsValue),
+    ("-rand", ReadsValue), ("-writerand", WritesValue), ("-keyout", WritesValue),
+    ("-pass", Value), ("-passin", Value), ("-passout", Value),
 ];
 
-const TEE: &[(&str, Opt)] = &[("--output-error", Value)];
-
-const TRUNCATE: &[(&str, Opt)] = &[
-    ("-s", Value), ("--size", Value), ("-r", ReadsValue), ("--reference", ReadsValue),
-    ("-o", Value),
+const COMPRESS_KIN: &[(&str, Opt)] = &[
+    ("-c", Stdout), ("--stdout", Stdout), ("--to-stdout", Stdout), ("-t", Stdout),
+    ("--test", Stdout), ("-l", Stdout), ("--list", Stdout), ("-S", Value), ("--suffix", Value),
+    ("-r", Recursive), ("--recursive", Recursive), ("-T", Value), ("--threads", Value),
 ];
 
-const TOUCH: &[(&str, Opt)] = &[
-    ("-d", Value), ("--date", Value), ("-t", Value), ("-r", ReadsValue),
-    ("--reference", ReadsValue), ("--time", Value),
-];
-
-const RM: &[(&str, Opt)] = &[
-    ("-r", Recursive), ("-R", Recursive), ("--recursive", Recursive), ("--interactive", Value),
-];
-
-const MKDIR: &[(&str, Opt)] = &[
-    ("-m", Value), ("--mode", Value), ("-Z", Value), ("--context", Value),
-];
-
-const MODE: &[(&str, Opt)] = &[
-    ("-R", Recursive), ("--recursive", Recursive), ("--reference", ReadsValue), ("--from", Value),
-];
-
-const LINK: &[(&str, Opt)] = &[
-    ("-t", Target), ("--target-directory", Target), ("-S", Value), ("--suffix", Value),
-];
+const CHECKSUM_KIN: &[(&str, Opt)] = &[("-c", OperandsList), ("--check", OperandsList)];
 
 /// The table. Names are matched after the path and quoting are removed
 /// (`/usr/bin/cat`, `\cat` and `'cat'` are `cat`).
 pub const COMMANDS: &[Spec] = &[
-    spec(
-        &[
-            "cat", "tac", "more", "rev", "fold", "expand", "unexpand", "source", ".",
-        ],
-        Read,
-        &[],
-    ),
-    spec(&["nl"], Read, NL),
+    spec(&["more", "rev", "source", "."], Read, &[]),
+    grammar(&["cat"], Read, CAT),
+    grammar(&["tac"], Read, TAC),
+    grammar(&["fold"], Read, FOLD),
+    grammar(&["expand"], Read, EXPAND),
+    grammar(&["unexpand"], Read, UNEXPAND),
+    grammar(&["nl"], Read, NL),
     spec(&["less"], Read, LESS),
-    spec(&["head"], Read, HEAD),
-    spec(&["tail"], Read, TAIL),
-    spec(&["wc"], Read, WC),
-    spec(&["sort"], Read, SORT),
-    spec(&["uniq"], InOut, UNIQ),
-    spec(&["cut"], Read, CUT),
-    spec(&["od"], Read, OD),
+    grammar(&["head"], Read, HEAD),
+    grammar(&["tail"], Read, TAIL),
+    grammar(&["wc"], Read, WC),
+    grammar(&["sort"], Read, SORT),
+    grammar(&["uniq"], InOut, UNIQ),
+    grammar(&["cut"], Read, CUT),
+    grammar(&["paste"], Read, PASTE),
+    grammar(&["pr"], Read, PR),
+    grammar(&["fmt"], Read, FMT),
+    grammar(&["comm"], Read, COMM),
+    grammar(&["join"], Read, JOIN),
+    grammar(&["column"], Read, COLUMN),
+    grammar(&["iconv"], Read, ICONV),
+    grammar(&["od"], Read, OD),
     spec(&["xxd"], InOut, XXD),
     spec(&["hexdump", "hd"], Read, HEXDUMP),
     spec(&["strings"], Read, STRINGS),
-    spec(
-        &[
-            "base64",
-            "base32",
-            "md5sum",
-            "sha1sum",
-            "sha256sum",
-            "sha512sum",
-            "cksum",
-        ],
-        Read,
-        BASE64,
-    ),
+    grammar(&["base64"], Read, BASE64),
+    grammar(&["base32"], Read, BASE32),
+    grammar(&["md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"], Read, SUMS),
+    grammar(&["cksum"], Read, CKSUM),
+    spec(&["b2sum"], Read, CHECKSUM_KIN),
     spec(&["file"], Read, FILE),
-    spec(&["diff"], Read, DIFF),
-    spec(&["cmp"], Read, CMP),
-    spec(&["grep", "egrep", "fgrep"], PatternRead, GREP),
+    grammar(&["diff"], Read, DIFF),
+    grammar(&["cmp"], Read, CMP),
+    grammar(&["grep", "egrep", "fgrep"], PatternRead, GREP),
+    spec(&["zgrep", "zegrep", "zfgrep", "bzgrep", "xzgrep", "zstdgrep"], PatternRead, GREP),
     walker(&["rg"], PatternRead, RG),
     walker(&["ag"], PatternRead, AG),
-    spec(&["sed"], PatternRead, SED),
+    grammar(&["sed"], PatternRead, SED),
     spec(&["awk", "gawk", "mawk", "nawk"], PatternRead, AWK),
     spec(&["jq"], PatternRead, JQ),
     spec(&["yq"], PatternRead, YQ),
     walker(&["find"], Find, &[]),
-    Spec {
-        names: &["ls", "dir"],
-        shape: Read,
-        always_recursive: false,
-        lists_cwd: true,
-        complete: false,
-        opts: LS,
-    },
+    Spec { names: &["ls", "dir"], shape: Read, always_recursive: false, lists_cwd: true, complete: true, opts: LS },
     walker(&["tree"], Read, TREE),
-    walker(&["du"], Read, DU),
-    spec(&["stat"], Read, STAT),
-    spec(&["tar"], Tar, TAR),
+    Spec { complete: true, ..walker(&["du"], Read, DU) },
+    grammar(&["stat"], Read, STAT),
+    grammar(&["tar"], Tar, TAR),
     spec(&["zip"], Zip, ZIP),
     spec(&["unzip"], Unzip, UNZIP),
-    spec(&["wget"], Wget, WGET),
-    spec(
-        &["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd"],
-        Compress,
-        COMPRESS,
-    ),
-    spec(&["zcat", "bzcat", "xzcat"], Read, &[]),
-    spec(&["cp"], Copy, COPY),
-    spec(&["install"], Copy, INSTALL),
-    spec(&["mv"], Move, COPY),
-    spec(&["ln"], Link, LINK),
+    grammar(&["gzip"], Compress, COMPRESS),
+    spec(&["gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd"], Compress, COMPRESS_KIN),
+    spec(&["zcat", "bzcat", "xzcat", "zless", "zmore"], Read, &[]),
+    grammar(&["cp"], Copy, COPY),
+    grammar(&["install"], Copy, INSTALL),
+    grammar(&["mv"], Move, MV),
+    grammar(&["ln"], Link, LINK),
     spec(&["scp"], Copy, SCP),
     spec(&["rsync"], Copy, RSYNC),
-    spec(&["curl"], Curl, CURL),
-    spec(&["tee"], Write, TEE),
-    spec(&["truncate"], Write, TRUNCATE),
-    spec(&["touch"], Write, TOUCH),
-    spec(&["rm", "shred", "unlink", "rmdir"], Write, RM),
-    spec(&["mkdir"], Write, MKDIR),
-    spec(&["chmod", "chown", "chgrp"], ModeWrite, MODE),
+    grammar(&["curl"], Curl, CURL),
+    grammar(&["wget"], Wget, WGET),
+    grammar(&["tee"], Write, TEE),
+    grammar(&["truncate"], Write, TRUNCATE),
+    grammar(&["touch"], Write, TOUCH),
+    grammar(&["rm"], Write, RM),
+    spec(&["shred", "unlink", "rmdir", "ed", "red"], Write, &[]),
+    grammar(&["mkdir"], Write, MKDIR),
+    grammar(&["chmod"], ModeWrite, MODE),
+    grammar(&["chown"], ModeWrite, CHOWN),
+    grammar(&["chgrp"], ModeWrite, CHGRP),
     spec(&["dd"], Dd, &[]),
+    spec(&["openssl"], Named, OPENSSL),
+    spec(&["socat"], Socat, &[]),
     spec(INERT, Inert, &[]),
 ];
 

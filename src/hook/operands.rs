@@ -5,6 +5,7 @@
 
 use super::commands::{Opt, Shape, Spec};
 use super::destinations;
+use super::syntax;
 
 /// How a command opens a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,6 +154,8 @@ pub(super) struct Parsed {
     pub names_unknown: bool,
     /// Every operand is written (`install -d`).
     pub all_written: bool,
+    /// The operands name more files, read in turn (`md5sum -c`).
+    pub operands_list: bool,
 }
 
 /// The files `name` (looked up as `spec`) opens with `args`.
@@ -168,8 +171,8 @@ pub fn touches(name: &str, spec: &Spec, args: &[Arg]) -> Vec<Touch> {
         }
     };
     match spec.shape {
-        Shape::Find => find(args, &mut |a, arg| push(a, arg.into())),
-        Shape::Dd => dd(args, &mut |a, arg| push(a, arg.into())),
+        Shape::Find => syntax::find(args, &mut |a, arg| push(a, arg.into())),
+        Shape::Dd => syntax::dd(args, &mut |a, arg| push(a, arg.into())),
         Shape::Opaque => named_words(args, &mut push),
         Shape::Inert => {}
         _ => {
@@ -235,13 +238,17 @@ fn parse(spec: &Spec, args: &[Arg]) -> Parsed {
                     Some(value) => p.named.push(value),
                     None => suspect = true,
                 },
-                None => {}
+                // An incomplete grammar: the word's own value still counts.
+                None => p.named.push(arg.clone()),
             }
         } else if let Some(opt) = option(spec, text) {
             // A single-dash long option (`xxd -cols`, `zip -tt`).
             apply(&mut p, text.trim_start_matches('-'), opt, None, &mut rest);
         } else {
             suspect = short_cluster(spec, &mut p, &text[1..], &mut rest);
+            if !spec.complete {
+                p.named.push(arg.clone());
+            }
         }
     }
     p
@@ -295,6 +302,13 @@ fn short_cluster<'a>(
             p.in_place = true;
             return false;
         }
+        if opt == Opt::Optional {
+            if !tail.is_empty() {
+                p.named.push(Arg::Lit(tail.to_string()));
+                return false;
+            }
+            continue;
+        }
         let inline = (!tail.is_empty() && takes_value(opt)).then(|| Arg::Lit(tail.to_string()));
         let consumed = inline.is_some();
         apply(p, &c.to_string(), opt, inline, rest);
@@ -322,6 +336,8 @@ fn takes_value(opt: Opt) -> bool {
             | Opt::RemoteName
             | Opt::NamesUnknown
             | Opt::AllWritten
+            | Opt::Optional
+            | Opt::OperandsList
     )
 }
 
@@ -334,9 +350,33 @@ fn apply<'a>(
     inline: Option<Arg>,
     rest: &mut impl Iterator<Item = &'a Arg>,
 ) -> bool {
+    if opt == Opt::Optional {
+        p.named.extend(inline);
+        return false;
+    }
     let mut value = || inline.clone().or_else(|| rest.next().cloned());
     match opt {
-        Opt::Flag => {}
+        Opt::Flag | Opt::Optional => {}
+        Opt::OperandsList => p.operands_list = true,
+        Opt::ReadsList => {
+            if let Some(list) = value() {
+                let names = Arg::Unknown(format!("(the files {key} {} lists)", written(&list)));
+                p.files.push((Access::Read, list));
+                p.files.push((Access::Read, names));
+            }
+        }
+        Opt::DirectoriesAction => match value() {
+            Some(Arg::Lit(action)) if action == "recurse" => p.recursive = true,
+            Some(other) => p.named.push(other),
+            None => {}
+        },
+        Opt::CookieFile => match value() {
+            Some(Arg::Lit(v)) if !v.contains('=') => p.files.push((Access::Read, Arg::Lit(v))),
+            Some(Arg::Unknown(v)) if !v.contains('=') => {
+                p.files.push((Access::Read, Arg::Unknown(v)))
+            }
+            _ => {}
+        },
         Opt::Recursive => p.recursive = true,
         Opt::InPlace => p.in_place = true,
         Opt::Stdout => p.stdout = true,
@@ -377,6 +417,13 @@ fn apply<'a>(
         }
     }
     false
+}
+
+/// A word as written, for a reason.
+fn written(arg: &Arg) -> &str {
+    match arg {
+        Arg::Lit(t) | Arg::Unknown(t) => t,
+    }
 }
 
 /// The file of a curl value that names one: `@file`, `name=@file`,
@@ -422,6 +469,12 @@ fn positionals(name: &str, spec: &Spec, p: &Parsed, push: &mut impl FnMut(Access
     if p.all_written {
         return each(Access::Write, ops);
     }
+    if p.operands_list && !ops.is_empty() {
+        each(
+            Access::Read,
+            &[Arg::Unknown("(the files the operands list)".into())],
+        );
+    }
     match spec.shape {
         Shape::Read | Shape::PatternRead => {
             let mut files = ops;
@@ -466,79 +519,8 @@ fn positionals(name: &str, spec: &Spec, p: &Parsed, push: &mut impl FnMut(Access
         Shape::Unzip => destinations::unzip(p, push),
         Shape::Curl => destinations::curl(p, push),
         Shape::Wget => destinations::wget(p, push),
+        Shape::Named => named_words(ops, push),
+        Shape::Socat => ops.iter().for_each(|a| syntax::socat(a, push)),
         Shape::Find | Shape::Dd | Shape::Opaque | Shape::Inert => {}
-    }
-}
-
-/// find: the start points are the words before the first expression word;
-/// `-fprint FILE` and its kin write; `-delete` changes what it walks.
-fn find(args: &[Arg], push: &mut impl FnMut(Access, &Arg)) {
-    let roots = find_roots(args);
-    let expr = &args[roots.end..];
-    let deletes = expr
-        .iter()
-        .any(|a| matches!(a, Arg::Lit(t) if t == "-delete"));
-    let dot = [Arg::Lit(".".into())];
-    let roots = if roots.is_empty() {
-        &dot[..]
-    } else {
-        &args[roots]
-    };
-    for r in roots {
-        push(Access::RecursiveRead, r);
-        if deletes {
-            push(Access::RecursiveWrite, r);
-        }
-    }
-    for pair in expr.windows(2) {
-        let writes = ["-fprint", "-fprint0", "-fprintf", "-fls"];
-        let names = ["-newer", "-anewer", "-cnewer", "-samefile"];
-        match &pair[0] {
-            Arg::Lit(t) if writes.contains(&t.as_str()) => push(Access::Write, &pair[1]),
-            Arg::Lit(t) if t == "-files0-from" => push(Access::Read, &pair[1]),
-            Arg::Lit(t) if names.contains(&t.as_str()) => push(Access::Named, &pair[1]),
-            _ => {}
-        }
-    }
-}
-
-/// The indexes of find's start points: after its own leading options
-/// (`-H`, `-L`, `-P`, `-D debug`, `-O3`), before the first expression word.
-pub(super) fn find_roots(args: &[Arg]) -> std::ops::Range<usize> {
-    let is_expr = |a: &Arg| matches!(a, Arg::Lit(t) if t.starts_with('-') || t == "(" || t == "!" || t == ",");
-    let mut i = 0;
-    while let Some(Arg::Lit(t)) = args.get(i) {
-        match t.as_str() {
-            "-H" | "-L" | "-P" => i += 1,
-            "-D" => i += 2,
-            _ if t.starts_with("-O") => i += 1,
-            _ => break,
-        }
-    }
-    let start = i.min(args.len());
-    let mut end = start;
-    while end < args.len() && !is_expr(&args[end]) {
-        end += 1;
-    }
-    start..end
-}
-
-/// dd: `if=` is read, `of=` written.
-fn dd(args: &[Arg], push: &mut impl FnMut(Access, &Arg)) {
-    for arg in args {
-        let (text, unknown) = match arg {
-            Arg::Lit(t) => (t, false),
-            Arg::Unknown(t) => (t, true),
-        };
-        for (key, access) in [("if=", Access::Read), ("of=", Access::Write)] {
-            if let Some(file) = text.strip_prefix(key) {
-                let file = if unknown {
-                    Arg::Unknown(text.clone())
-                } else {
-                    Arg::Lit(file.to_string())
-                };
-                push(access, &file);
-            }
-        }
     }
 }

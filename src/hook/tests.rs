@@ -347,10 +347,13 @@ fn random_command_lines_never_panic() {
 #[test]
 fn a_named_path_asks_and_names_the_entry() {
     let w = world();
-    let e = event(&w, "Bash", json!({ "command": "ed -s ~/.ssh/id_rsa" }));
+    let e = event(&w, "Bash", json!({ "command": "my-tool -s ~/.ssh/id_rsa" }));
     let Verdict::Ask(reason) = decide(&e, &w.policy, Mode::Full) else {
         panic!("not asked")
     };
-    assert!(reason.contains("ed is given ~/.ssh/id_rsa"), "{reason}");
+    assert!(
+        reason.contains("my-tool is given ~/.ssh/id_rsa"),
+        "{reason}"
+    );
     assert!(reason.contains("denyRead entry ~/.ssh"), "{reason}");
 }

@@ -290,7 +290,7 @@ fn find_exec(args: &[Arg]) -> Option<Unwrapped> {
     if !args.iter().any(is_exec) {
         return None;
     }
-    let roots = operands::find_roots(args);
+    let roots = super::syntax::find_roots(args);
     let dot = [Arg::Lit(".".into())];
     let starts = if roots.is_empty() {
         &dot[..]
