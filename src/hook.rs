@@ -14,6 +14,7 @@ mod bash;
 mod commands;
 mod destinations;
 mod event;
+mod globs;
 #[cfg(test)]
 mod grammar_help;
 #[rustfmt::skip]
@@ -109,6 +110,10 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
             Operand::Unknown(w) => w.as_str(),
             _ => "",
         };
+        let command = event.tool_input["command"].as_str().unwrap_or("");
+        if globs::cannot_reach(written, touch.access, command, &event.cwd, policy) {
+            return Verdict::Pass;
+        }
         return Verdict::Ask(format!(
             "twsrt: cannot tell which file {who} {} from `{written}`; the policy denies some paths",
             touch.access.verb()

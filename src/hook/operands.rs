@@ -79,6 +79,12 @@ impl Operand {
             (Operand::Path(p) | Operand::Into { dir: p, .. }, Arg::Unknown(d)) if relative(&p) => {
                 Operand::Unknown(format!("{d}/{p}"))
             }
+            // An undetermined word (a glob) is below the directory too.
+            (Operand::Unknown(w), Arg::Lit(d) | Arg::Unknown(d))
+                if relative(&w) && !w.starts_with('(') =>
+            {
+                Operand::Unknown(format!("{d}/{w}"))
+            }
             (operand, _) => operand,
         }
     }

@@ -45,6 +45,11 @@ impl Entry {
         &self.written
     }
 
+    /// The entry's spellings, each as absolute segments (or `**` first).
+    pub fn segments(&self) -> &[Vec<String>] {
+        &self.spellings
+    }
+
     /// `path` (segments of an absolute path) is this entry or below it.
     pub fn covers(&self, path: &[&str]) -> bool {
         self.spellings.iter().any(|s| matcher::covers(s, path))
