@@ -130,10 +130,22 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
         let entry = covering(policy.deny_read())
             .map(|e| ("denyRead", e))
             .or_else(|| covering(policy.deny_write()).map(|e| ("denyWrite", e)));
-        return match entry {
-            Some((list, entry)) => Verdict::Ask(format!(
+        if let Some((list, entry)) = entry {
+            return Verdict::Ask(format!(
                 "twsrt: {who} is given {text}, which the policy's {list} entry {entry} covers; \
                  the hook cannot tell whether {who} opens it"
+            ));
+        }
+        // A directory above a denied entry: the program may walk it.
+        let holding = policy
+            .deny_write()
+            .iter()
+            .find(|e| path.spellings().any(|p| e.below(&p)));
+        return match holding {
+            Some(entry) => Verdict::Ask(format!(
+                "twsrt: {who} is given {text}, which holds the policy's denyWrite entry {}; \
+                 the hook cannot tell whether {who} walks it",
+                entry.written()
             )),
             None => Verdict::Pass,
         };

@@ -95,6 +95,12 @@ pub enum Opt {
     DirectoriesAction,
     /// curl `-b`: a value without `=` is a cookie file, read and sent.
     CookieFile,
+    /// The destination is the file or directory written, never a directory
+    /// to put the sources in (`cp -T`).
+    NoTargetDir,
+    /// Each source keeps its whole path below the destination (`cp
+    /// --parents`, `rsync -R`).
+    Parents,
     /// Takes a value that is a file read.
     ReadsValue,
     /// Takes a value that is a file written.
@@ -267,6 +273,7 @@ const SCP: &[(&str, Opt)] = &[
 ];
 
 const RSYNC: &[(&str, Opt)] = &[
+    ("-R", Parents), ("--relative", Parents),
     ("-r", Recursive), ("--recursive", Recursive), ("-a", Recursive), ("--archive", Recursive),
     ("-e", Value), ("--rsh", Value), ("--exclude", Value), ("--include", Value),
     ("--exclude-from", ReadsValue), ("--include-from", ReadsValue), ("--files-from", ReadsValue),

@@ -19,8 +19,9 @@ enum SourceName {
     Unknown(String),
 }
 
-/// The name a copy of `source` gets inside a destination directory.
-fn source_name(program: &str, source: &Arg) -> SourceName {
+/// The name a copy of `source` gets inside a destination directory: its
+/// last segment, or with `parents` its whole relative path.
+fn source_name(program: &str, source: &Arg, parents: bool) -> SourceName {
     let text = match source {
         Arg::Lit(t) => t.as_str(),
         Arg::Unknown(w) => return SourceName::Unknown(w.clone()),
@@ -30,8 +31,18 @@ fn source_name(program: &str, source: &Arg) -> SourceName {
         Some((host, path)) if is_remote(text) && !host.contains('/') => path,
         _ => text,
     };
-    if program == "rsync" && path.ends_with('/') {
+    if program == "rsync" && path.ends_with('/') && !parents {
         return SourceName::Contents;
+    }
+    if parents {
+        // `rsync -R a/./b` keeps the part after `/./`; an absolute or `..`
+        // path keeps segments the text cannot fold: the whole directory.
+        let kept = path.rsplit_once("/./").map_or(path, |(_, k)| k);
+        let kept = kept.trim_start_matches("./").trim_end_matches('/');
+        if kept.is_empty() || kept.starts_with(['/', '~']) || kept.split('/').any(|s| s == "..") {
+            return SourceName::Contents;
+        }
+        return SourceName::Named(kept.to_string());
     }
     match path.trim_end_matches('/').rsplit('/').next() {
         None | Some("" | "." | ".." | "~") => SourceName::Contents,
@@ -89,10 +100,13 @@ pub fn copy(
         None if shape == Shape::Link => ".".to_string(),
         None => return,
     };
+    if p.no_target_dir && p.target.is_none() {
+        return push(access, Operand::Path(dir));
+    }
     // Two sources or `-t`: the destination can only be a directory.
     let must_be_dir = p.target.is_some() || sources.len() > 1 || dest.is_none();
     for s in sources {
-        let operand = match source_name(program, s) {
+        let operand = match source_name(program, s, p.parents) {
             SourceName::Named(name) if must_be_dir => {
                 Operand::Path(format!("{}/{name}", dir.trim_end_matches('/')))
             }

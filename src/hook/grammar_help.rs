@@ -27,6 +27,8 @@ fn arity(opt: Opt) -> Arity {
         | Opt::NamesUnknown
         | Opt::AllWritten
         | Opt::OperandsList
+        | Opt::NoTargetDir
+        | Opt::Parents
         | Opt::EndOfFiles => Arity::None,
         Opt::Optional | Opt::InPlace => Arity::Optional,
         _ => Arity::Required,

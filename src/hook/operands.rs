@@ -162,6 +162,10 @@ pub(super) struct Parsed {
     pub all_written: bool,
     /// The operands name more files, read in turn (`md5sum -c`).
     pub operands_list: bool,
+    /// `cp -T`: the destination itself is written.
+    pub no_target_dir: bool,
+    /// `cp --parents`: a source keeps its path below the destination.
+    pub parents: bool,
 }
 
 /// The files `name` (looked up as `spec`) opens with `args`.
@@ -344,6 +348,8 @@ fn takes_value(opt: Opt) -> bool {
             | Opt::AllWritten
             | Opt::Optional
             | Opt::OperandsList
+            | Opt::NoTargetDir
+            | Opt::Parents
     )
 }
 
@@ -364,6 +370,8 @@ fn apply<'a>(
     match opt {
         Opt::Flag | Opt::Optional => {}
         Opt::OperandsList => p.operands_list = true,
+        Opt::NoTargetDir => p.no_target_dir = true,
+        Opt::Parents => p.parents = true,
         Opt::ReadsList => {
             if let Some(list) = value() {
                 let names = Arg::Unknown(format!("(the files {key} {} lists)", written(&list)));

@@ -72,11 +72,11 @@ pub const COPY: &[(&str, Opt)] = &[
     ("--force", Flag), ("-i", Flag), ("--interactive", Flag), ("-H", Flag), ("-l", Flag),
     ("--link", Flag), ("-L", Flag), ("--dereference", Flag), ("-n", Flag), ("--no-clobber", Flag),
     ("-P", Flag), ("--no-dereference", Flag), ("-p", Flag), ("--preserve", Optional),
-    ("--no-preserve", Value), ("--parents", Flag), ("-R", Recursive), ("-r", Recursive),
+    ("--no-preserve", Value), ("--parents", Parents), ("-R", Recursive), ("-r", Recursive),
     ("--recursive", Recursive), ("--reflink", Optional), ("--remove-destination", Flag),
     ("--sparse", Value), ("--strip-trailing-slashes", Flag), ("-s", Flag),
     ("--symbolic-link", Flag), ("-S", Value), ("--suffix", Value), ("-t", Target),
-    ("--target-directory", Target), ("-T", Flag), ("--no-target-directory", Flag), ("-u", Flag),
+    ("--target-directory", Target), ("-T", NoTargetDir), ("--no-target-directory", NoTargetDir), ("-u", Flag),
     ("--update", Flag), ("-v", Flag), ("--verbose", Flag), ("-x", Flag),
     ("--one-file-system", Flag), ("-Z", Flag), ("--context", Optional),
 ];
@@ -85,7 +85,7 @@ pub const MV: &[(&str, Opt)] = &[
     ("--backup", Optional), ("-b", Flag), ("-f", Flag), ("--force", Flag), ("-i", Flag),
     ("--interactive", Flag), ("-n", Flag), ("--no-clobber", Flag),
     ("--strip-trailing-slashes", Flag), ("-S", Value), ("--suffix", Value), ("-t", Target),
-    ("--target-directory", Target), ("-T", Flag), ("--no-target-directory", Flag), ("-u", Flag),
+    ("--target-directory", Target), ("-T", NoTargetDir), ("--no-target-directory", NoTargetDir), ("-u", Flag),
     ("--update", Flag), ("-v", Flag), ("--verbose", Flag), ("-Z", Flag), ("--context", Flag),
 ];
 
@@ -95,7 +95,7 @@ pub const INSTALL: &[(&str, Opt)] = &[
     ("--group", Value), ("-m", Value), ("--mode", Value), ("-o", Value), ("--owner", Value),
     ("-p", Flag), ("--preserve-timestamps", Flag), ("-s", Flag), ("--strip", Flag),
     ("--strip-program", Value), ("-S", Value), ("--suffix", Value), ("-t", Target),
-    ("--target-directory", Target), ("-T", Flag), ("--no-target-directory", Flag), ("-v", Flag),
+    ("--target-directory", Target), ("-T", NoTargetDir), ("--no-target-directory", NoTargetDir), ("-v", Flag),
     ("--verbose", Flag), ("--preserve-context", Flag), ("-Z", Flag), ("--context", Optional),
 ];
 
@@ -105,7 +105,7 @@ pub const LINK: &[(&str, Opt)] = &[
     ("--logical", Flag), ("-n", Flag), ("--no-dereference", Flag), ("-P", Flag),
     ("--physical", Flag), ("-r", Flag), ("--relative", Flag), ("-s", Flag), ("--symbolic", Flag),
     ("-S", Value), ("--suffix", Value), ("-t", Target), ("--target-directory", Target),
-    ("-T", Flag), ("--no-target-directory", Flag), ("-v", Flag), ("--verbose", Flag),
+    ("-T", NoTargetDir), ("--no-target-directory", NoTargetDir), ("-v", Flag), ("--verbose", Flag),
 ];
 
 pub const RM: &[(&str, Opt)] = &[
