@@ -57,6 +57,9 @@ pub enum Shape {
     /// socat: each operand is an address; `FILE:`, `OPEN:`, `GOPEN:`,
     /// `CREATE:` name a file, `EXEC:` and `SYSTEM:` run a command.
     Socat,
+    /// ssh: the operands are a host and a command run there; only option
+    /// values are local.
+    Remote,
 }
 
 /// What an option does.
@@ -101,6 +104,9 @@ pub enum Opt {
     /// Each source keeps its whole path below the destination (`cp
     /// --parents`, `rsync -R`).
     Parents,
+    /// Takes a command the program runs (`tar -I PROG`, `rsync -e CMD`,
+    /// `tar --to-command=CMD`): walked like a `sh -c` string.
+    Runs,
     /// Takes a value that is a file read.
     ReadsValue,
     /// Takes a value that is a file written.
@@ -268,14 +274,14 @@ const UNZIP: &[(&str, Opt)] = &[
 
 const SCP: &[(&str, Opt)] = &[
     ("-r", Recursive), ("-P", Value), ("-p", Value), ("-i", Credential), ("-F", ReadsValue),
-    ("-o", Value), ("-l", Value), ("-c", Value), ("-J", Value), ("-S", Value), ("-D", Value),
+    ("-o", Value), ("-l", Value), ("-c", Value), ("-J", Value), ("-S", Runs), ("-D", Value),
     ("-X", Value),
 ];
 
 const RSYNC: &[(&str, Opt)] = &[
-    ("-R", Parents), ("--relative", Parents),
+    ("-R", Parents), ("--relative", Parents), ("-e", Runs), ("--rsh", Runs),
     ("-r", Recursive), ("--recursive", Recursive), ("-a", Recursive), ("--archive", Recursive),
-    ("-e", Value), ("--rsh", Value), ("--exclude", Value), ("--include", Value),
+    ("--exclude", Value), ("--include", Value),
     ("--exclude-from", ReadsValue), ("--include-from", ReadsValue), ("--files-from", ReadsValue),
     ("-f", Value), ("--filter", Value), ("-T", Value), ("--temp-dir", Value),
     ("--partial-dir", Value), ("--log-file", WritesValue), ("--password-file", ReadsValue),
@@ -283,6 +289,20 @@ const RSYNC: &[(&str, Opt)] = &[
     ("--suffix", Value), ("--bwlimit", Value), ("--rsync-path", Value), ("--timeout", Value),
     ("--port", Value),
 ];
+
+/// ssh: the keys, configuration and sockets are its own (`-i KEY` is the
+/// credential use ssh is for); `-E LOG` is written.
+const SSH: &[(&str, Opt)] = &[
+    ("-i", Credential), ("-F", Credential), ("-S", Credential), ("-E", WritesValue),
+    ("-o", Value), ("-l", Value), ("-p", Value), ("-J", Value), ("-L", Value), ("-R", Value),
+    ("-D", Value), ("-W", Value), ("-b", Value), ("-B", Value), ("-c", Value), ("-e", Value),
+    ("-I", Value), ("-m", Value), ("-O", Value), ("-Q", Value), ("-w", Value),
+];
+
+/// Programs whose pattern operand is a script that can open files by name
+/// (`sed 'w FILE'`, `awk '{print > "FILE"}'`): its words are checked by
+/// name.
+pub const SCRIPTED: &[&str] = &["sed", "awk", "gawk", "mawk", "nawk"];
 
 /// openssl's commands share these file options (`openssl enc -in F -out G`).
 const OPENSSL: &[(&str, Opt)] = &[
@@ -376,6 +396,7 @@ pub const COMMANDS: &[Spec] = &[
     spec(&["dd"], Dd, &[]),
     spec(&["openssl"], Named, OPENSSL),
     spec(&["socat"], Socat, &[]),
+    spec(&["ssh"], Remote, SSH),
     spec(INERT, Inert, &[]),
 ];
 
@@ -384,7 +405,7 @@ pub const COMMANDS: &[Spec] = &[
 /// count.
 const INERT: &[&str] = &[
     "echo", "printf", "test", "[", "true", "false", ":", "exit", "return", "export", "local",
-    "declare", "typeset", "readonly", "unset", "set", "shift", "alias", "unalias", "type",
+    "declare", "typeset", "readonly", "unset", "set", "shift", "unalias", "type",
     "which", "hash", "sleep", "kill", "wait", "jobs", "umask", "ulimit", "shopt", "basename",
     "dirname", "seq", "yes", "expr", "let", "getopts", "pwd", "printenv", "whoami", "id",
     "uname", "date", "read", "break", "continue",

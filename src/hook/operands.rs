@@ -166,6 +166,10 @@ pub(super) struct Parsed {
     pub no_target_dir: bool,
     /// `cp --parents`: a source keeps its path below the destination.
     pub parents: bool,
+    /// Pattern or script texts (`sed -e SCRIPT`, awk's program).
+    pub scripts: Vec<Arg>,
+    /// Commands the program runs (`tar -I PROG`).
+    pub runs: Vec<Arg>,
 }
 
 /// The files `name` (looked up as `spec`) opens with `args`.
@@ -186,15 +190,43 @@ pub fn touches(name: &str, spec: &Spec, args: &[Arg]) -> Vec<Touch> {
         Shape::Opaque => named_words(args, &mut push),
         Shape::Inert => {}
         _ => {
-            let parsed = parse(spec, args);
+            let mut parsed = parse(spec, args);
             for (access, file) in &parsed.files {
                 push(*access, file.into());
             }
             named_words(&parsed.named, &mut push);
+            if super::commands::SCRIPTED.contains(&name) {
+                if !parsed.pattern_given {
+                    parsed.scripts.extend(parsed.positionals.first().cloned());
+                }
+                for script in &parsed.scripts {
+                    named_words(&script_words(script), &mut push);
+                }
+            }
             positionals(name, spec, &parsed, &mut push);
         }
     }
     out
+}
+
+/// The words of a sed or awk script that could be file names.
+fn script_words(script: &Arg) -> Vec<Arg> {
+    let Arg::Lit(text) = script else {
+        return Vec::new();
+    };
+    text.split(|c: char| c.is_whitespace() || "\"'();|<>{}".contains(c))
+        .filter(|w| !w.is_empty())
+        .map(|w| Arg::Lit(w.to_string()))
+        .collect()
+}
+
+/// The commands `spec`'s options make the program run (`tar -I PROG`), as
+/// shell strings.
+pub fn commands_run(spec: &Spec, args: &[Arg]) -> Vec<Arg> {
+    if !spec.opts.iter().any(|(_, o)| *o == Opt::Runs) {
+        return Vec::new();
+    }
+    parse(spec, args).runs
 }
 
 /// Every path each of `words` could name, as [`Access::Named`].
@@ -404,8 +436,9 @@ fn apply<'a>(
         Opt::Credential => drop(value()),
         Opt::Pattern => {
             p.pattern_given = true;
-            drop(value());
+            p.scripts.extend(value());
         }
+        Opt::Runs => p.runs.extend(value()),
         Opt::TwoValues => {
             drop(value());
             let _ = rest.next();
@@ -535,6 +568,7 @@ fn positionals(name: &str, spec: &Spec, p: &Parsed, push: &mut impl FnMut(Access
         Shape::Wget => destinations::wget(p, push),
         Shape::Named => named_words(ops, push),
         Shape::Socat => ops.iter().for_each(|a| syntax::socat(a, push)),
+        Shape::Remote => {}
         Shape::Find | Shape::Dd | Shape::Opaque | Shape::Inert => {}
     }
 }

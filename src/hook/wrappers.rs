@@ -35,7 +35,12 @@ pub fn unwrap(name: &str, args: &[Arg]) -> Option<Unwrapped> {
     if name == "parallel" {
         return Some(parallel(args));
     }
-    let w = WRAPPERS.iter().find(|w| w.names.contains(&name))?;
+    if name == "alias" {
+        return Some(alias(args));
+    }
+    let Some(w) = WRAPPERS.iter().find(|w| w.names.contains(&name)) else {
+        return runs_commands(name, args);
+    };
     let mut out = Unwrapped::default();
     let (options, i) = match options(w, name, args) {
         Ok(parsed) => parsed,
@@ -172,6 +177,39 @@ fn run(name: &str, rest_is: Rest, rest: &[Arg], out: &mut Unwrapped) {
             }
         }
     }
+}
+
+/// A program in the command table whose options name commands it runs
+/// (`tar -I PROG`, `rsync -e CMD`): its own accesses, and those commands.
+fn runs_commands(name: &str, args: &[Arg]) -> Option<Unwrapped> {
+    let spec = commands::lookup(name);
+    let runs = operands::commands_run(spec, args);
+    if runs.is_empty() {
+        return None;
+    }
+    Some(Unwrapped {
+        touches: operands::touches(name, spec, args),
+        payloads: runs.into_iter().map(Payload::Script).collect(),
+        chdir: None,
+    })
+}
+
+/// `alias NAME=TEXT`: the text may run later in the same command line, so
+/// it is walked now.
+fn alias(args: &[Arg]) -> Unwrapped {
+    let mut out = Unwrapped::default();
+    for arg in args {
+        match arg {
+            Arg::Lit(t) => {
+                if let Some((_, text)) = t.split_once('=') {
+                    out.payloads
+                        .push(Payload::Script(Arg::Lit(text.to_string())));
+                }
+            }
+            Arg::Unknown(w) => out.payloads.push(Payload::Script(Arg::Unknown(w.clone()))),
+        }
+    }
+    out
 }
 
 /// One option as the wrapper's grammar reads it: its key, what it does,

@@ -22,7 +22,7 @@ pub const WGET: &[(&str, Opt)] = &[
     ("--limit-rate", Value), ("--no-dns-cache", Flag), ("--restrict-file-names", Value),
     ("--ignore-case", Flag), ("-4", Flag), ("--inet4-only", Flag), ("-6", Flag),
     ("--inet6-only", Flag), ("--prefer-family", Value), ("--user", Value), ("--password", Value),
-    ("--ask-password", Flag), ("--use-askpass", Value), ("--no-iri", Flag),
+    ("--ask-password", Flag), ("--use-askpass", Runs), ("--no-iri", Flag),
     ("--local-encoding", Value), ("--remote-encoding", Value), ("--unlink", Flag),
     ("--xattr", Flag), ("-nd", Flag), ("--no-directories", Flag), ("-x", NamesUnknown),
     ("--force-directories", NamesUnknown), ("-nH", Flag), ("--no-host-directories", Flag),

@@ -53,7 +53,7 @@ pub const SORT: &[(&str, Opt)] = &[
     ("-R", Flag), ("--random-sort", Flag), ("--random-source", ReadsValue), ("-r", Flag),
     ("--reverse", Flag), ("--sort", Value), ("-V", Flag), ("--version-sort", Flag),
     ("--batch-size", Value), ("-c", Value), ("--check", Value), ("-C", Value),
-    ("--compress-program", Value), ("--debug", Flag), ("--files0-from", ReadsList), ("-k", Value),
+    ("--compress-program", Runs), ("--debug", Flag), ("--files0-from", ReadsList), ("-k", Value),
     ("--key", Value), ("-m", Flag), ("--merge", Flag), ("-o", WritesValue),
     ("--output", WritesValue), ("-s", Flag), ("--stable", Flag), ("-S", Value),
     ("--buffer-size", Value), ("-t", Value), ("--field-separator", Value), ("-T", Value),
