@@ -133,7 +133,7 @@ fn directory(p: &Parsed) -> Arg {
 /// `name` inside `dir` (unless `name` is absolute).
 fn inside(dir: &Arg, name: &Arg) -> Arg {
     match (dir, name) {
-        (_, Arg::Lit(n)) if n.starts_with('/') => name.clone(),
+        (_, Arg::Lit(n)) if n.starts_with(['/', '~']) => name.clone(),
         (Arg::Lit(d), Arg::Lit(n)) if d == "." => Arg::Lit(n.clone()),
         (Arg::Lit(d), Arg::Lit(n)) => Arg::Lit(format!("{}/{n}", d.trim_end_matches('/'))),
         (Arg::Unknown(d), _) => Arg::Unknown(d.clone()),

@@ -274,7 +274,7 @@ fn parse(spec: &Spec, args: &[Arg]) -> Parsed {
                 Some((k, v)) => (k, Some(Arg::Lit(v.to_string()))),
                 None => (long, None),
             };
-            match option(spec, &format!("--{key}")) {
+            match long_option(spec, key) {
                 Some(opt) => files_ended |= apply(&mut p, key, opt, inline, &mut rest),
                 None if spec.complete => match inline {
                     Some(value) => p.named.push(value),
@@ -359,6 +359,25 @@ fn short_cluster<'a>(
         }
     }
     false
+}
+
+/// `--key`, or, in a complete grammar, the one option `--key` abbreviates
+/// (getopt_long takes any unambiguous prefix: `--out=F` is `--output=F`).
+fn long_option(spec: &Spec, key: &str) -> Option<Opt> {
+    let full = format!("--{key}");
+    if let Some(opt) = option(spec, &full) {
+        return Some(opt);
+    }
+    if !spec.complete || key.is_empty() {
+        return None;
+    }
+    let mut found = spec
+        .opts
+        .iter()
+        .filter(|(k, _)| k.starts_with(&full))
+        .map(|(_, o)| *o);
+    let first = found.next()?;
+    found.all(|o| o == first).then_some(first)
 }
 
 fn option(spec: &Spec, key: &str) -> Option<Opt> {

@@ -228,6 +228,10 @@ fn options(w: &Wrapper, name: &str, args: &[Arg]) -> Result<(Vec<Parsed>, usize)
         let assignment = name == "env" && text.contains('=') && !text.starts_with('-');
         let option = text.starts_with('-') && (text.len() > 1 || w.rest == Rest::User);
         if assignment {
+            // `env KEY=~/.ssh/id_rsa prog`: the value may be opened.
+            if let Some((_, value)) = text.split_once('=') {
+                out.push(("=".to_string(), Value, Some(Arg::Lit(value.to_string()))));
+            }
             i += 1;
             continue;
         }
