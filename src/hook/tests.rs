@@ -357,3 +357,85 @@ fn a_named_path_asks_and_names_the_entry() {
     );
     assert!(reason.contains("denyRead entry ~/.ssh"), "{reason}");
 }
+
+/// Random command lines from wrappers, options and destinations: every one
+/// gets an answer (yolo never asks), none panics.
+#[test]
+fn random_wrapped_commands_never_panic() {
+    let w = world();
+    let pieces = [
+        "sudo",
+        "env -S",
+        "env -C",
+        "su -c",
+        "script -qc",
+        "flock",
+        "find . -exec",
+        "\\;",
+        "+",
+        "xargs -a",
+        "parallel",
+        ":::",
+        "::::",
+        "watch",
+        "timeout",
+        "chroot",
+        "busybox",
+        "tar",
+        "fc",
+        "-xf",
+        "-C",
+        "-T",
+        "-I",
+        "cp",
+        "-t",
+        "-rT",
+        "--parents",
+        "mv",
+        "ln -s",
+        "curl",
+        "-O",
+        "--output-dir",
+        "file://",
+        "wget -P",
+        "unzip -d",
+        "socat",
+        "FILE:",
+        "EXEC:",
+        "sed",
+        "awk",
+        "alias",
+        "x=",
+        "od -w",
+        "--out=",
+        "--",
+        "-",
+        "~",
+        "~/.ssh",
+        "@",
+        "=",
+        ",",
+        ":",
+        "*",
+        ".*",
+        "'",
+        "\"",
+        "$X",
+        " ",
+        " ",
+        " ",
+        "{}",
+        "/",
+        ".",
+        "..",
+    ];
+    let mut rng = crate::test_rng::Rng(28);
+    for _ in 0..2000 {
+        let len = rng.below(10) as usize;
+        let command: String = (0..len).map(|_| rng.pick(&pieces)).collect();
+        let e = event(&w, "Bash", json!({ "command": command }));
+        let verdict = decide(&e, &w.policy, Mode::Yolo);
+        assert!(!matches!(verdict, Verdict::Ask(_)), "{command:?}");
+        decide(&e, &w.policy, Mode::Full);
+    }
+}
