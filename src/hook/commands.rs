@@ -99,7 +99,7 @@ pub enum Opt {
     /// curl `-b`: a value without `=` is a cookie file, read and sent.
     CookieFile,
     /// The destination is the file or directory written, never a directory
-    /// to put the sources in (`cp -T`).
+    /// to put the sources in (`cp -T`, `ln -n` on a link to a directory).
     NoTargetDir,
     /// Each source keeps its whole path below the destination (`cp
     /// --parents`, `rsync -R`).

@@ -101,6 +101,13 @@ pub fn copy(
         None => return,
     };
     if p.no_target_dir && p.target.is_none() {
+        // `ln -sfn x D`: D replaced, which for a link to a directory is
+        // every path below it.
+        let access = if shape == Shape::Link {
+            Access::RecursiveWrite
+        } else {
+            access
+        };
         return push(access, Operand::Path(dir));
     }
     // Two sources or `-t`: the destination can only be a directory.

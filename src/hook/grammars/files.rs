@@ -102,7 +102,7 @@ pub const INSTALL: &[(&str, Opt)] = &[
 pub const LINK: &[(&str, Opt)] = &[
     ("--backup", Optional), ("-b", Flag), ("-d", Flag), ("-F", Flag), ("--directory", Flag),
     ("-f", Flag), ("--force", Flag), ("-i", Flag), ("--interactive", Flag), ("-L", Flag),
-    ("--logical", Flag), ("-n", Flag), ("--no-dereference", Flag), ("-P", Flag),
+    ("--logical", Flag), ("-n", NoTargetDir), ("--no-dereference", NoTargetDir), ("-P", Flag),
     ("--physical", Flag), ("-r", Flag), ("--relative", Flag), ("-s", Flag), ("--symbolic", Flag),
     ("-S", Value), ("--suffix", Value), ("-t", Target), ("--target-directory", Target),
     ("-T", NoTargetDir), ("--no-target-directory", NoTargetDir), ("-v", Flag), ("--verbose", Flag),
