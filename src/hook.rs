@@ -119,11 +119,12 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
             touch.access.verb()
         ));
     };
-    let path = policy::resolve(&text, &event.cwd, policy.home());
+    let resolved = policy::resolve(&text, &event.cwd, policy.home());
+    let spellings: Vec<Vec<&str>> = resolved.spellings().collect();
     let covering = |entries: &[policy::Entry]| {
         entries
             .iter()
-            .find(|e| path.spellings().any(|p| e.covers(&p)))
+            .find(|e| spellings.iter().any(|p| e.covers(p)))
             .map(|e| e.written().to_string())
     };
     if touch.access == Access::Named {
@@ -140,7 +141,7 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
         let holding = policy
             .deny_write()
             .iter()
-            .find(|e| path.spellings().any(|p| e.below(&p)));
+            .find(|e| spellings.iter().any(|p| e.below(p)));
         return match holding {
             Some(entry) => Verdict::Ask(format!(
                 "twsrt: {who} is given {text}, which holds the policy's denyWrite entry {}; \
@@ -156,7 +157,7 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
     };
     if let Some(entry) = entries
         .iter()
-        .find(|e| path.spellings().any(|p| e.covers(&p)))
+        .find(|e| spellings.iter().any(|p| e.covers(p)))
     {
         return Verdict::Deny(format!(
             "twsrt: {who} {} {text}, which the policy's {list} entry {} covers",
@@ -167,7 +168,7 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
     if touch.access.recursive()
         && let Some(entry) = entries
             .iter()
-            .find(|e| path.spellings().any(|p| e.below(&p)))
+            .find(|e| spellings.iter().any(|p| e.below(p)))
     {
         return Verdict::Ask(format!(
             "twsrt: {who} {} {text} recursively, which holds the policy's {list} entry {}",
