@@ -12,11 +12,22 @@
 mod bash;
 #[rustfmt::skip]
 mod commands;
+mod destinations;
 mod event;
+mod globs;
+#[cfg(test)]
+mod grammar_help;
+#[rustfmt::skip]
+mod grammars;
 mod matcher;
+mod named;
 mod operands;
 mod policy;
+mod syntax;
 mod words;
+#[rustfmt::skip]
+mod wrapper_table;
+mod wrappers;
 
 pub use event::{Event, parse_event};
 pub use policy::Policy;
@@ -93,23 +104,60 @@ pub fn decide(event: &Event, policy: &Policy, mode: Mode) -> Verdict {
 /// One access against the policy.
 fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
     let who = &touch.by;
-    let text = match &touch.operand {
-        Operand::Unknown(written) => {
+    let is_dir = |dir: &str| policy::resolve(dir, &event.cwd, policy.home()).is_dir();
+    let Some(text) = touch.operand.path(is_dir) else {
+        let written = match &touch.operand {
+            Operand::Unknown(w) => w.as_str(),
+            _ => "",
+        };
+        let command = event.tool_input["command"].as_str().unwrap_or("");
+        if globs::cannot_reach(written, touch.access, command, &event.cwd, policy) {
+            return Verdict::Pass;
+        }
+        return Verdict::Ask(format!(
+            "twsrt: cannot tell which file {who} {} from `{written}`; the policy denies some paths",
+            touch.access.verb()
+        ));
+    };
+    let resolved = policy::resolve(&text, &event.cwd, policy.home());
+    let spellings: Vec<Vec<&str>> = resolved.spellings().collect();
+    let covering = |entries: &[policy::Entry]| {
+        entries
+            .iter()
+            .find(|e| spellings.iter().any(|p| e.covers(p)))
+            .map(|e| e.written().to_string())
+    };
+    if touch.access == Access::Named {
+        let entry = covering(policy.deny_read())
+            .map(|e| ("denyRead", e))
+            .or_else(|| covering(policy.deny_write()).map(|e| ("denyWrite", e)));
+        if let Some((list, entry)) = entry {
             return Verdict::Ask(format!(
-                "twsrt: cannot tell which file {who} {} from `{written}`; the policy denies some paths",
-                touch.access.verb()
+                "twsrt: {who} is given {text}, which the policy's {list} entry {entry} covers; \
+                 the hook cannot tell whether {who} opens it"
             ));
         }
-        Operand::Path(text) => text,
-    };
-    let path = policy::resolve(text, &event.cwd, policy.home());
+        // A directory above a denied entry: the program may walk it.
+        let holding = policy
+            .deny_write()
+            .iter()
+            .find(|e| spellings.iter().any(|p| e.below(p)));
+        return match holding {
+            Some(entry) => Verdict::Ask(format!(
+                "twsrt: {who} is given {text}, which holds the policy's denyWrite entry {}; \
+                 the hook cannot tell whether {who} walks it",
+                entry.written()
+            )),
+            None => Verdict::Pass,
+        };
+    }
     let (entries, list) = match touch.access {
         Access::Read | Access::RecursiveRead => (policy.deny_read(), "denyRead"),
-        Access::Write | Access::RecursiveWrite => (policy.deny_write(), "denyWrite"),
+        _ => (policy.deny_write(), "denyWrite"),
     };
     if let Some(entry) = entries
         .iter()
-        .find(|e| path.spellings().any(|p| e.covers(&p)))
+        .find(|e| spellings.iter().any(|p| e.covers(p)))
     {
         return Verdict::Deny(format!(
             "twsrt: {who} {} {text}, which the policy's {list} entry {} covers",
@@ -120,7 +168,7 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
     if touch.access.recursive()
         && let Some(entry) = entries
             .iter()
-            .find(|e| path.spellings().any(|p| e.below(&p)))
+            .find(|e| spellings.iter().any(|p| e.below(p)))
     {
         return Verdict::Ask(format!(
             "twsrt: {who} {} {text} recursively, which holds the policy's {list} entry {}",

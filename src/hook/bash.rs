@@ -14,6 +14,7 @@ use brush_parser::{Parser, ParserOptions, SourceInfo};
 use super::commands;
 use super::operands::{self, Access, Arg, Operand, Touch};
 use super::words;
+use super::wrappers::{self, Payload, Unwrapped};
 
 /// How deep `sh -c "sh -c '...'"` and `$( $( ) )` may nest before the
 /// rest counts as undetermined.
@@ -46,14 +47,8 @@ struct Walker {
 impl Walker {
     /// Record `touch`, its relative path taken from the last `cd`.
     fn push(&mut self, mut touch: Touch) {
-        if let (Some(dir), Operand::Path(p)) = (&self.dir, &touch.operand)
-            && !p.starts_with('/')
-            && !p.starts_with('~')
-        {
-            touch.operand = match dir {
-                Arg::Lit(d) => Operand::Path(format!("{d}/{p}")),
-                Arg::Unknown(d) => Operand::Unknown(format!("{d}/{p}")),
-            };
+        if let Some(dir) = &self.dir {
+            touch.operand = touch.operand.below_dir(dir);
         }
         self.out.push(touch);
     }
@@ -257,44 +252,6 @@ impl Walker {
     }
 }
 
-/// Wrappers that run the command after their own options, with the options
-/// of theirs that take a value.
-const WRAPPERS: &[(&str, &[&str])] = &[
-    (
-        "sudo",
-        &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"],
-    ),
-    ("doas", &["-u", "-C"]),
-    ("env", &["-u", "-C", "-S", "--unset", "--chdir"]),
-    ("nice", &["-n", "--adjustment"]),
-    ("nohup", &[]),
-    ("time", &["-f", "-o"]),
-    ("command", &[]),
-    ("builtin", &[]),
-    ("exec", &["-a"]),
-    ("stdbuf", &["-i", "-o", "-e"]),
-    ("ionice", &["-c", "-n", "-p"]),
-    ("timeout", &["-s", "-k", "--signal", "--kill-after"]),
-    (
-        "xargs",
-        &[
-            "-I",
-            "-i",
-            "-n",
-            "-L",
-            "-P",
-            "-d",
-            "-E",
-            "-s",
-            "-a",
-            "--arg-file",
-            "--delimiter",
-            "--max-args",
-            "--max-procs",
-        ],
-    ),
-];
-
 const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"];
 
 impl Walker {
@@ -306,8 +263,8 @@ impl Walker {
             Arg::Unknown(t) => return self.unknown("a command named by an expansion", t),
         };
         let rest = &args[1..];
-        if let Some((_, valued)) = WRAPPERS.iter().find(|(w, _)| *w == name) {
-            return self.wrapped(&name, valued, rest, depth);
+        if let Some(unwrapped) = wrappers::unwrap(&name, rest) {
+            return self.wrapped(&name, unwrapped, depth);
         }
         if SHELLS.contains(&name.as_str()) {
             return self.shell(&name, rest, depth);
@@ -343,42 +300,32 @@ impl Walker {
             }
             return self.script(&text.join(" "), depth + 1);
         }
-        if let Some(spec) = commands::lookup(&name) {
-            for touch in operands::touches(&name, spec, rest) {
-                self.push(touch);
-            }
+        for touch in operands::touches(&name, commands::lookup(&name), rest) {
+            self.push(touch);
         }
     }
 
-    /// `sudo -u x cat f` is `cat f`; `xargs cat` is `cat` with operands
-    /// nobody can see.
-    fn wrapped(&mut self, name: &str, valued: &[&str], rest: &[Arg], depth: usize) {
-        let mut i = 0;
-        while let Some(Arg::Lit(t)) = rest.get(i) {
-            let is_assignment = name == "env" && t.contains('=') && !t.starts_with('-');
-            if t == "--" {
-                i += 1;
-                break;
-            }
-            if !(is_assignment || t.starts_with('-') && t.len() > 1) {
-                break;
-            }
-            i += if valued.contains(&t.as_str()) { 2 } else { 1 };
+    /// What a wrapper runs ([`wrappers`]), walked in turn: `sudo -u x cat f`
+    /// is `cat f`, `su -c STRING` parses STRING, `env -C DIR` runs below DIR.
+    fn wrapped(&mut self, name: &str, unwrapped: Unwrapped, depth: usize) {
+        if depth > MAX_DEPTH {
+            return self.unknown("a command wrapped too deeply", name);
         }
-        // timeout's first operand is the duration.
-        if name == "timeout" {
-            i += 1;
+        for touch in unwrapped.touches {
+            self.push(touch);
         }
-        let mut inner: Vec<Arg> = rest.iter().skip(i).cloned().collect();
-        if name == "xargs" {
-            if inner.is_empty() {
-                inner.push(Arg::Lit("echo".into()));
+        let outer = self.dir.clone();
+        if let Some(dir) = &unwrapped.chdir {
+            self.dir = Some(operands::within(outer.as_ref(), dir));
+        }
+        for payload in unwrapped.payloads {
+            match payload {
+                Payload::Command(args) => self.command(&args, depth + 1),
+                Payload::Script(Arg::Lit(text)) => self.script(&text, depth + 1),
+                Payload::Script(Arg::Unknown(written)) => self.unknown(name, &written),
             }
-            inner.push(Arg::Unknown(
-                "(the words xargs reads from its input)".into(),
-            ));
         }
-        self.command(&inner, depth);
+        self.dir = outer;
     }
 
     /// `bash -c STRING` parses STRING; `bash FILE` reads FILE.

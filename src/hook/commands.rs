@@ -41,13 +41,72 @@ pub enum Shape {
     Dd,
     /// The first operand is a mode or owner, the others written.
     ModeWrite,
+    /// unzip: the first operand is the archive read; the rest are members
+    /// written below `-d` (or `.`).
+    Unzip,
+    /// wget: operands are URLs, each written as its name below `-P`.
+    Wget,
+    /// A program the table does not know: every word that names a
+    /// protected path is asked about (the named-path rule).
+    Opaque,
+    /// Opens none of its words (`echo`, `printf`, `test`).
+    Inert,
+    /// Operands are checked by name; option values name the files
+    /// (`openssl base64 -in F`).
+    Named,
+    /// socat: each operand is an address; `FILE:`, `OPEN:`, `GOPEN:`,
+    /// `CREATE:` name a file, `EXEC:` and `SYSTEM:` run a command.
+    Socat,
+    /// ssh: the operands are a host and a command run there; only option
+    /// values are local.
+    Remote,
 }
 
 /// What an option does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Opt {
-    /// Takes a value that is no file.
+    /// Takes no value and changes nothing the hook looks at.
+    Flag,
+    /// Takes a value the grammar does not call a file; it is still checked
+    /// by the named-path rule.
     Value,
+    /// Takes a key or configuration the program uses for itself, not one
+    /// it sends or prints (`scp -i KEY`).
+    Credential,
+    /// A file written, below the output directory if relative (curl `-o`,
+    /// wget `-O`).
+    Output,
+    /// Where the program reads or writes (`tar -C`, `unzip -d`, `wget -P`,
+    /// curl `--output-dir`).
+    Directory,
+    /// A URL, as an operand (curl `--url`).
+    Url,
+    /// Names each download after its URL (curl `-O`).
+    RemoteName,
+    /// The names written come from elsewhere (curl `-J`, tar `-P`).
+    NamesUnknown,
+    /// Every operand is written (`install -d`).
+    AllWritten,
+    /// A value only when glued on (`od -w8`, `--width=8`); alone, none.
+    Optional,
+    /// A file read that names more files, read in turn (`--files0-from`,
+    /// `tar -T`): which ones the text cannot say.
+    ReadsList,
+    /// The operands name more files, read in turn (`md5sum -c`).
+    OperandsList,
+    /// grep `-d ACTION`: `recurse` walks the operands.
+    DirectoriesAction,
+    /// curl `-b`: a value without `=` is a cookie file, read and sent.
+    CookieFile,
+    /// The destination is the file or directory written, never a directory
+    /// to put the sources in (`cp -T`, `ln -n` on a link to a directory).
+    NoTargetDir,
+    /// Each source keeps its whole path below the destination (`cp
+    /// --parents`, `rsync -R`).
+    Parents,
+    /// Takes a command the program runs (`tar -I PROG`, `rsync -e CMD`,
+    /// `tar --to-command=CMD`): walked like a `sh -c` string.
+    Runs,
     /// Takes a value that is a file read.
     ReadsValue,
     /// Takes a value that is a file written.
@@ -86,11 +145,16 @@ pub struct Spec {
     pub always_recursive: bool,
     /// Without an operand it reads the working directory (ls, du, find).
     pub lists_cwd: bool,
+    /// The option list is the program's whole grammar (from its `--help`):
+    /// an option not in it may take the next word as a file.
+    pub complete: bool,
     pub opts: &'static [(&'static str, Opt)],
 }
 
 use Opt::*;
 use Shape::*;
+
+use super::grammars::{files::*, net::*, text::*};
 
 const fn spec(
     names: &'static [&'static str],
@@ -102,8 +166,18 @@ const fn spec(
         shape,
         always_recursive: false,
         lists_cwd: false,
+        complete: false,
         opts,
     }
+}
+
+/// An entry whose option list is the program's whole grammar.
+const fn grammar(
+    names: &'static [&'static str],
+    shape: Shape,
+    opts: &'static [(&'static str, Opt)],
+) -> Spec {
+    Spec { complete: true, ..spec(names, shape, opts) }
 }
 
 const fn walker(
@@ -116,18 +190,10 @@ const fn walker(
         shape,
         always_recursive: true,
         lists_cwd: true,
+        complete: false,
         opts,
     }
 }
-
-const GREP: &[(&str, Opt)] = &[
-    ("-e", Pattern), ("--regexp", Pattern), ("-f", PatternFile), ("--file", PatternFile),
-    ("-A", Value), ("-B", Value), ("-C", Value), ("-m", Value), ("-d", Value), ("-D", Value),
-    ("--after-context", Value), ("--before-context", Value), ("--context", Value),
-    ("--max-count", Value), ("--include", Value), ("--exclude", Value), ("--exclude-dir", Value),
-    ("--exclude-from", ReadsValue), ("--label", Value), ("-r", Recursive), ("-R", Recursive),
-    ("--recursive", Recursive), ("--dereference-recursive", Recursive),
-];
 
 const RG: &[(&str, Opt)] = &[
     ("-e", Pattern), ("--regexp", Pattern), ("-f", PatternFile), ("--file", PatternFile),
@@ -144,11 +210,6 @@ const AG: &[(&str, Opt)] = &[
     ("-G", Value), ("--file-search-regex", Value), ("-A", Value), ("-B", Value), ("-C", Value),
     ("-m", Value), ("--max-count", Value), ("--ignore", Value), ("-p", ReadsValue),
     ("--path-to-ignore", ReadsValue), ("--depth", Value),
-];
-
-const SED: &[(&str, Opt)] = &[
-    ("-e", Pattern), ("--expression", Pattern), ("-f", PatternFile), ("--file", PatternFile),
-    ("-l", Value), ("--line-length", Value), ("-i", InPlace), ("--in-place", InPlace),
 ];
 
 const AWK: &[(&str, Opt)] = &[
@@ -168,43 +229,6 @@ const YQ: &[(&str, Opt)] = &[
     ("--inplace", InPlace),
 ];
 
-const HEAD: &[(&str, Opt)] = &[
-    ("-n", Value), ("--lines", Value), ("-c", Value), ("--bytes", Value),
-];
-
-const TAIL: &[(&str, Opt)] = &[
-    ("-n", Value), ("--lines", Value), ("-c", Value), ("--bytes", Value), ("-s", Value),
-    ("--sleep-interval", Value), ("--pid", Value), ("--max-unchanged-stats", Value),
-];
-
-const SORT: &[(&str, Opt)] = &[
-    ("-o", WritesValue), ("--output", WritesValue), ("-k", Value), ("--key", Value),
-    ("-t", Value), ("--field-separator", Value), ("-S", Value), ("--buffer-size", Value),
-    ("-T", Value), ("--temporary-directory", Value), ("--parallel", Value),
-    ("--files0-from", ReadsValue), ("--batch-size", Value),
-];
-
-const CUT: &[(&str, Opt)] = &[
-    ("-d", Value), ("--delimiter", Value), ("-f", Value), ("--fields", Value), ("-c", Value),
-    ("--characters", Value), ("-b", Value), ("--bytes", Value), ("--output-delimiter", Value),
-];
-
-const UNIQ: &[(&str, Opt)] = &[
-    ("-f", Value), ("--skip-fields", Value), ("-s", Value), ("--skip-chars", Value),
-    ("-w", Value), ("--check-chars", Value),
-];
-
-const NL: &[(&str, Opt)] = &[
-    ("-b", Value), ("-n", Value), ("-w", Value), ("-s", Value), ("-v", Value), ("-i", Value),
-    ("-h", Value), ("-f", Value), ("-d", Value), ("-l", Value),
-];
-
-const OD: &[(&str, Opt)] = &[
-    ("-A", Value), ("-j", Value), ("-N", Value), ("-t", Value), ("-w", Value), ("-S", Value),
-    ("--address-radix", Value), ("--skip-bytes", Value), ("--read-bytes", Value),
-    ("--format", Value), ("--width", Value), ("--strings", Value),
-];
-
 const XXD: &[(&str, Opt)] = &[
     ("-c", Value), ("-g", Value), ("-l", Value), ("-s", Value), ("-o", Value), ("-n", Value),
     ("-cols", Value), ("-len", Value), ("-seek", Value),
@@ -219,27 +243,11 @@ const STRINGS: &[(&str, Opt)] = &[
     ("--encoding", Value), ("-T", Value), ("--target", Value), ("-s", Value),
 ];
 
-const BASE64: &[(&str, Opt)] = &[("-w", Value), ("--wrap", Value)];
-
 const FILE: &[(&str, Opt)] = &[
     ("-m", ReadsValue), ("--magic-file", ReadsValue), ("-f", ReadsValue),
     ("--files-from", ReadsValue), ("-F", Value), ("--separator", Value), ("-P", Value),
     ("-e", Value), ("--exclude", Value),
 ];
-
-const DIFF: &[(&str, Opt)] = &[
-    ("-r", Recursive), ("--recursive", Recursive), ("-U", Value), ("--unified", Value),
-    ("-C", Value), ("--context", Value), ("-x", Value), ("--exclude", Value), ("-X", ReadsValue),
-    ("--exclude-from", ReadsValue), ("-L", Value), ("--label", Value), ("-I", Value),
-    ("--ignore-matching-lines", Value), ("-W", Value), ("--width", Value), ("-S", Value),
-    ("--starting-file", Value), ("--from-file", ReadsValue), ("--to-file", ReadsValue),
-];
-
-const CMP: &[(&str, Opt)] = &[
-    ("-i", Value), ("--ignore-initial", Value), ("-n", Value), ("--bytes", Value),
-];
-
-const WC: &[(&str, Opt)] = &[("--files0-from", ReadsValue)];
 
 const LESS: &[(&str, Opt)] = &[
     ("-p", Value), ("--pattern", Value), ("-t", Value), ("--tag", Value), ("-x", Value),
@@ -247,38 +255,9 @@ const LESS: &[(&str, Opt)] = &[
     ("-o", WritesValue), ("-O", WritesValue), ("--log-file", WritesValue),
 ];
 
-const LS: &[(&str, Opt)] = &[
-    ("-R", Recursive), ("--recursive", Recursive), ("-I", Value), ("--ignore", Value),
-    ("--hide", Value), ("-w", Value), ("--width", Value), ("-T", Value), ("--tabsize", Value),
-    ("--block-size", Value), ("--format", Value), ("--sort", Value), ("--time", Value),
-    ("--time-style", Value), ("--quoting-style", Value), ("--indicator-style", Value),
-];
-
 const TREE: &[(&str, Opt)] = &[
     ("-L", Value), ("-I", Value), ("-P", Value), ("-o", WritesValue), ("--filelimit", Value),
     ("--charset", Value), ("-H", Value), ("-T", Value), ("--sort", Value),
-];
-
-const DU: &[(&str, Opt)] = &[
-    ("-d", Value), ("--max-depth", Value), ("-B", Value), ("--block-size", Value), ("-t", Value),
-    ("--threshold", Value), ("--exclude", Value), ("-X", ReadsValue),
-    ("--exclude-from", ReadsValue), ("--files0-from", ReadsValue), ("--time-style", Value),
-];
-
-const STAT: &[(&str, Opt)] = &[
-    ("-c", Value), ("--format", Value), ("--printf", Value), ("-f", Value),
-];
-
-const TAR: &[(&str, Opt)] = &[
-    ("-f", Target), ("--file", Target), ("-C", WritesValue), ("--directory", WritesValue),
-    ("-c", Create), ("--create", Create), ("-r", Create), ("--append", Create), ("-u", Create),
-    ("--update", Create), ("-x", Extract), ("--extract", Extract), ("--get", Extract),
-    ("-T", ReadsValue), ("--files-from", ReadsValue), ("-X", ReadsValue),
-    ("--exclude-from", ReadsValue), ("--exclude", Value), ("-b", Value),
-    ("--blocking-factor", Value), ("-I", Value), ("--use-compress-program", Value), ("-H", Value),
-    ("--format", Value), ("-V", Value), ("--label", Value), ("--transform", Value),
-    ("--strip-components", Value), ("--owner", Value), ("--group", Value), ("--mode", Value),
-    ("--mtime", Value), ("-N", Value), ("--newer", Value),
 ];
 
 const ZIP: &[(&str, Opt)] = &[
@@ -288,30 +267,21 @@ const ZIP: &[(&str, Opt)] = &[
     ("--output-file", WritesValue),
 ];
 
-const COMPRESS: &[(&str, Opt)] = &[
-    ("-c", Stdout), ("--stdout", Stdout), ("--to-stdout", Stdout), ("-t", Stdout),
-    ("--test", Stdout), ("-l", Stdout), ("--list", Stdout), ("-S", Value), ("--suffix", Value),
-    ("-r", Recursive), ("--recursive", Recursive), ("-T", Value), ("--threads", Value),
-];
-
-const COPY: &[(&str, Opt)] = &[
-    ("-t", Target), ("--target-directory", Target), ("-S", Value), ("--suffix", Value),
-    ("-r", Recursive), ("-R", Recursive), ("-a", Recursive), ("--recursive", Recursive),
-    ("--archive", Recursive), ("-m", Value), ("--mode", Value), ("-o", Value), ("--owner", Value),
-    ("-g", Value), ("--group", Value), ("--backup", Value), ("--reflink", Value),
-    ("--sparse", Value), ("--preserve", Value), ("--no-preserve", Value),
-    ("--strip-program", Value),
+const UNZIP: &[(&str, Opt)] = &[
+    ("-d", Directory), ("-x", EndOfFiles), ("-P", Value), ("-p", Stdout), ("-c", Stdout),
+    ("-l", Stdout), ("-t", Stdout), ("-v", Stdout), ("-z", Stdout), ("-Z", Stdout),
 ];
 
 const SCP: &[(&str, Opt)] = &[
-    ("-r", Recursive), ("-P", Value), ("-p", Value), ("-i", Value), ("-F", ReadsValue),
-    ("-o", Value), ("-l", Value), ("-c", Value), ("-J", Value), ("-S", Value), ("-D", Value),
+    ("-r", Recursive), ("-P", Value), ("-p", Value), ("-i", Credential), ("-F", ReadsValue),
+    ("-o", Value), ("-l", Value), ("-c", Value), ("-J", Value), ("-S", Runs), ("-D", Value),
     ("-X", Value),
 ];
 
 const RSYNC: &[(&str, Opt)] = &[
+    ("-R", Parents), ("--relative", Parents), ("-e", Runs), ("--rsh", Runs),
     ("-r", Recursive), ("--recursive", Recursive), ("-a", Recursive), ("--archive", Recursive),
-    ("-e", Value), ("--rsh", Value), ("--exclude", Value), ("--include", Value),
+    ("--exclude", Value), ("--include", Value),
     ("--exclude-from", ReadsValue), ("--include-from", ReadsValue), ("--files-from", ReadsValue),
     ("-f", Value), ("--filter", Value), ("-T", Value), ("--temp-dir", Value),
     ("--partial-dir", Value), ("--log-file", WritesValue), ("--password-file", ReadsValue),
@@ -320,130 +290,129 @@ const RSYNC: &[(&str, Opt)] = &[
     ("--port", Value),
 ];
 
-const CURL: &[(&str, Opt)] = &[
-    ("-T", ReadsValue), ("--upload-file", ReadsValue), ("-d", AtFile), ("--data", AtFile),
-    ("--data-binary", AtFile), ("--data-ascii", AtFile), ("--data-urlencode", AtFile),
-    ("--json", AtFile), ("-F", AtFile), ("--form", AtFile), ("-H", AtFile), ("--header", AtFile),
-    ("-K", ReadsValue), ("--config", ReadsValue), ("-o", WritesValue), ("--output", WritesValue),
-    ("-D", WritesValue), ("--dump-header", WritesValue), ("-c", WritesValue),
-    ("--cookie-jar", WritesValue), ("--trace", WritesValue), ("--trace-ascii", WritesValue),
-    ("--stderr", WritesValue), ("-b", Value), ("--cookie", Value), ("--data-raw", Value),
-    ("--form-string", Value), ("-X", Value), ("--request", Value), ("-u", Value),
-    ("--user", Value), ("-A", Value), ("--user-agent", Value), ("-e", Value),
-    ("--referer", Value), ("-m", Value), ("--max-time", Value), ("-w", Value),
-    ("--write-out", Value), ("-r", Value), ("--range", Value), ("-x", Value), ("--proxy", Value),
-    ("-E", Value), ("--cert", Value), ("--key", Value), ("--cacert", Value), ("-U", Value),
-    ("-y", Value), ("-Y", Value), ("-z", Value), ("-C", Value), ("--url", Value),
-    ("--connect-timeout", Value), ("--retry", Value), ("--resolve", Value),
-    ("--limit-rate", Value), ("-Q", Value),
+/// ssh: the keys, configuration and sockets are its own (`-i KEY` is the
+/// credential use ssh is for); `-E LOG` is written.
+const SSH: &[(&str, Opt)] = &[
+    ("-i", Credential), ("-F", Credential), ("-S", Credential), ("-E", WritesValue),
+    ("-o", Value), ("-l", Value), ("-p", Value), ("-J", Value), ("-L", Value), ("-R", Value),
+    ("-D", Value), ("-W", Value), ("-b", Value), ("-B", Value), ("-c", Value), ("-e", Value),
+    ("-I", Value), ("-m", Value), ("-O", Value), ("-Q", Value), ("-w", Value),
 ];
 
-const TEE: &[(&str, Opt)] = &[("--output-error", Value)];
+/// Programs whose pattern operand is a script that can open files by name
+/// (`sed 'w FILE'`, `awk '{print > "FILE"}'`): its words are checked by
+/// name.
+pub const SCRIPTED: &[&str] = &["sed", "awk", "gawk", "mawk", "nawk"];
 
-const TRUNCATE: &[(&str, Opt)] = &[
-    ("-s", Value), ("--size", Value), ("-r", ReadsValue), ("--reference", ReadsValue),
-    ("-o", Value),
+/// openssl's commands share these file options (`openssl enc -in F -out G`).
+const OPENSSL: &[(&str, Opt)] = &[
+    ("-in", ReadsValue), ("-out", WritesValue), ("-inkey", ReadsValue), ("-key", ReadsValue),
+    ("-kfile", ReadsValue), ("-CAfile", ReadsValue), ("-cert", ReadsValue), ("-certfile", ReadsValue),
+    ("-signkey", ReadsValue), ("-sigfile", ReadsValue), ("-config", ReadsValue),
+    ("-rand", ReadsValue), ("-writerand", WritesValue), ("-keyout", WritesValue),
+    ("-pass", Value), ("-passin", Value), ("-passout", Value),
 ];
 
-const TOUCH: &[(&str, Opt)] = &[
-    ("-d", Value), ("--date", Value), ("-t", Value), ("-r", ReadsValue),
-    ("--reference", ReadsValue), ("--time", Value),
+const COMPRESS_KIN: &[(&str, Opt)] = &[
+    ("-c", Stdout), ("--stdout", Stdout), ("--to-stdout", Stdout), ("-t", Stdout),
+    ("--test", Stdout), ("-l", Stdout), ("--list", Stdout), ("-S", Value), ("--suffix", Value),
+    ("-r", Recursive), ("--recursive", Recursive), ("-T", Value), ("--threads", Value),
 ];
 
-const RM: &[(&str, Opt)] = &[
-    ("-r", Recursive), ("-R", Recursive), ("--recursive", Recursive), ("--interactive", Value),
-];
-
-const MKDIR: &[(&str, Opt)] = &[
-    ("-m", Value), ("--mode", Value), ("-Z", Value), ("--context", Value),
-];
-
-const MODE: &[(&str, Opt)] = &[
-    ("-R", Recursive), ("--recursive", Recursive), ("--reference", ReadsValue), ("--from", Value),
-];
-
-const LINK: &[(&str, Opt)] = &[
-    ("-t", Target), ("--target-directory", Target), ("-S", Value), ("--suffix", Value),
-];
+const CHECKSUM_KIN: &[(&str, Opt)] = &[("-c", OperandsList), ("--check", OperandsList)];
 
 /// The table. Names are matched after the path and quoting are removed
 /// (`/usr/bin/cat`, `\cat` and `'cat'` are `cat`).
 pub const COMMANDS: &[Spec] = &[
-    spec(
-        &[
-            "cat", "tac", "more", "rev", "fold", "expand", "unexpand", "source", ".",
-        ],
-        Read,
-        &[],
-    ),
-    spec(&["nl"], Read, NL),
+    spec(&["more", "rev", "source", "."], Read, &[]),
+    grammar(&["cat"], Read, CAT),
+    grammar(&["tac"], Read, TAC),
+    grammar(&["fold"], Read, FOLD),
+    grammar(&["expand"], Read, EXPAND),
+    grammar(&["unexpand"], Read, UNEXPAND),
+    grammar(&["nl"], Read, NL),
     spec(&["less"], Read, LESS),
-    spec(&["head"], Read, HEAD),
-    spec(&["tail"], Read, TAIL),
-    spec(&["wc"], Read, WC),
-    spec(&["sort"], Read, SORT),
-    spec(&["uniq"], InOut, UNIQ),
-    spec(&["cut"], Read, CUT),
-    spec(&["od"], Read, OD),
+    grammar(&["head"], Read, HEAD),
+    grammar(&["tail"], Read, TAIL),
+    grammar(&["wc"], Read, WC),
+    grammar(&["sort"], Read, SORT),
+    grammar(&["uniq"], InOut, UNIQ),
+    grammar(&["cut"], Read, CUT),
+    grammar(&["paste"], Read, PASTE),
+    grammar(&["pr"], Read, PR),
+    grammar(&["fmt"], Read, FMT),
+    grammar(&["comm"], Read, COMM),
+    grammar(&["join"], Read, JOIN),
+    grammar(&["column"], Read, COLUMN),
+    grammar(&["iconv"], Read, ICONV),
+    grammar(&["od"], Read, OD),
     spec(&["xxd"], InOut, XXD),
     spec(&["hexdump", "hd"], Read, HEXDUMP),
     spec(&["strings"], Read, STRINGS),
-    spec(
-        &[
-            "base64",
-            "base32",
-            "md5sum",
-            "sha1sum",
-            "sha256sum",
-            "sha512sum",
-            "cksum",
-        ],
-        Read,
-        BASE64,
-    ),
+    grammar(&["base64"], Read, BASE64),
+    grammar(&["base32"], Read, BASE32),
+    grammar(&["md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"], Read, SUMS),
+    grammar(&["cksum"], Read, CKSUM),
+    spec(&["b2sum"], Read, CHECKSUM_KIN),
     spec(&["file"], Read, FILE),
-    spec(&["diff"], Read, DIFF),
-    spec(&["cmp"], Read, CMP),
-    spec(&["grep", "egrep", "fgrep"], PatternRead, GREP),
+    grammar(&["diff"], Read, DIFF),
+    grammar(&["cmp"], Read, CMP),
+    grammar(&["grep", "egrep", "fgrep"], PatternRead, GREP),
+    spec(&["zgrep", "zegrep", "zfgrep", "bzgrep", "xzgrep", "zstdgrep"], PatternRead, GREP),
     walker(&["rg"], PatternRead, RG),
     walker(&["ag"], PatternRead, AG),
-    spec(&["sed"], PatternRead, SED),
+    grammar(&["sed"], PatternRead, SED),
     spec(&["awk", "gawk", "mawk", "nawk"], PatternRead, AWK),
     spec(&["jq"], PatternRead, JQ),
     spec(&["yq"], PatternRead, YQ),
     walker(&["find"], Find, &[]),
-    Spec {
-        names: &["ls", "dir"],
-        shape: Read,
-        always_recursive: false,
-        lists_cwd: true,
-        opts: LS,
-    },
+    Spec { names: &["ls", "dir"], shape: Read, always_recursive: false, lists_cwd: true, complete: true, opts: LS },
     walker(&["tree"], Read, TREE),
-    walker(&["du"], Read, DU),
-    spec(&["stat"], Read, STAT),
-    spec(&["tar"], Tar, TAR),
+    Spec { complete: true, ..walker(&["du"], Read, DU) },
+    grammar(&["stat"], Read, STAT),
+    grammar(&["tar"], Tar, TAR),
     spec(&["zip"], Zip, ZIP),
-    spec(
-        &["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd"],
-        Compress,
-        COMPRESS,
-    ),
-    spec(&["zcat", "bzcat", "xzcat"], Read, &[]),
-    spec(&["cp", "install"], Copy, COPY),
-    spec(&["mv"], Move, COPY),
-    spec(&["ln"], Link, LINK),
+    spec(&["unzip"], Unzip, UNZIP),
+    grammar(&["gzip"], Compress, COMPRESS),
+    spec(&["gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd"], Compress, COMPRESS_KIN),
+    spec(&["zcat", "bzcat", "xzcat", "zless", "zmore"], Read, &[]),
+    grammar(&["cp"], Copy, COPY),
+    grammar(&["install"], Copy, INSTALL),
+    grammar(&["mv"], Move, MV),
+    grammar(&["ln"], Link, LINK),
     spec(&["scp"], Copy, SCP),
     spec(&["rsync"], Copy, RSYNC),
-    spec(&["curl"], Curl, CURL),
-    spec(&["tee"], Write, TEE),
-    spec(&["truncate"], Write, TRUNCATE),
-    spec(&["touch"], Write, TOUCH),
-    spec(&["rm", "shred", "unlink", "rmdir"], Write, RM),
-    spec(&["mkdir"], Write, MKDIR),
-    spec(&["chmod", "chown", "chgrp"], ModeWrite, MODE),
+    grammar(&["curl"], Curl, CURL),
+    grammar(&["wget"], Wget, WGET),
+    grammar(&["tee"], Write, TEE),
+    grammar(&["truncate"], Write, TRUNCATE),
+    grammar(&["touch"], Write, TOUCH),
+    grammar(&["rm"], Write, RM),
+    spec(&["shred", "unlink", "rmdir", "ed", "red"], Write, &[]),
+    grammar(&["mkdir"], Write, MKDIR),
+    grammar(&["chmod"], ModeWrite, MODE),
+    grammar(&["chown"], ModeWrite, CHOWN),
+    grammar(&["chgrp"], ModeWrite, CHGRP),
     spec(&["dd"], Dd, &[]),
+    spec(&["openssl"], Named, OPENSSL),
+    spec(&["socat"], Socat, &[]),
+    spec(&["ssh"], Remote, SSH),
+    spec(INERT, Inert, &[]),
 ];
+
+/// Programs that open none of their words (they print, compare or store
+/// them): the named-path rule does not apply to them. Redirections still
+/// count.
+const INERT: &[&str] = &[
+    "echo", "printf", "test", "[", "true", "false", ":", "exit", "return", "export", "local",
+    "declare", "typeset", "readonly", "unset", "set", "shift", "unalias", "type",
+    "which", "hash", "sleep", "kill", "wait", "jobs", "umask", "ulimit", "shopt", "basename",
+    "dirname", "seq", "yes", "expr", "let", "getopts", "pwd", "printenv", "whoami", "id",
+    "uname", "date", "read", "break", "continue",
+];
+
+/// What a program not in the table is: its words are checked by name.
+const UNKNOWN: Spec = spec(&[], Opaque, &[]);
 
 // Omissions, each a decision:
 // - Interpreters (`python -c`, `node -e`, `perl`, `ruby`) and compiled
@@ -454,12 +423,15 @@ pub const COMMANDS: &[Spec] = &[
 // - `ssh`, `gpg`, `git`, `aws`, `kubectl` read their own credentials by
 //   design; denying them by that would forbid the tools, not the leak.
 //   `scp -i KEY` is such a use, so its value is not a read.
-// - `unzip`, `cpio`, `7z`: archive tools beyond tar/zip/gzip are not
-//   modelled; a read of a denied archive by them passes.
+// - `cpio`, `7z`: archive tools beyond tar/zip/unzip/gzip are not
+//   modelled: they are unknown programs, whose words are checked by name.
 // - Wrappers (`sudo`, `env`, `nice`, `xargs`, ...) are looked through in
 //   [`super::bash`], not listed here.
 
-/// The entry for a command name.
-pub fn lookup(name: &str) -> Option<&'static Spec> {
-    COMMANDS.iter().find(|s| s.names.contains(&name))
+/// The entry for a command name; a program not listed is [`Shape::Opaque`].
+pub fn lookup(name: &str) -> &'static Spec {
+    COMMANDS
+        .iter()
+        .find(|s| s.names.contains(&name))
+        .unwrap_or(&UNKNOWN)
 }

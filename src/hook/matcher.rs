@@ -33,6 +33,9 @@ pub fn below(pattern: &[String], path: &[&str]) -> bool {
 /// One segment against one glob segment: `*` any run, `?` one character,
 /// `[...]` one of a set (`!` or `^` negates, `a-z` ranges).
 pub fn segment_matches(glob: &str, text: &str) -> bool {
+    if !glob.contains(['*', '?', '[']) {
+        return glob == text;
+    }
     let g: Vec<char> = glob.chars().collect();
     let t: Vec<char> = text.chars().collect();
     wildcard(&g, &t)

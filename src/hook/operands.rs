@@ -4,6 +4,8 @@
 //! or written as the command's shape says.
 
 use super::commands::{Opt, Shape, Spec};
+use super::destinations;
+use super::syntax;
 
 /// How a command opens a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,6 +16,9 @@ pub enum Access {
     RecursiveRead,
     /// Writes (removes, changes) everything below the path too.
     RecursiveWrite,
+    /// Names the path to a program that may or may not open it: an unknown
+    /// program's word, an option value the grammar does not call a file.
+    Named,
 }
 
 impl Access {
@@ -21,6 +26,7 @@ impl Access {
         match self {
             Access::Read | Access::RecursiveRead => "reads",
             Access::Write | Access::RecursiveWrite => "writes",
+            Access::Named => "names",
         }
     }
 
@@ -28,7 +34,7 @@ impl Access {
         matches!(self, Access::RecursiveRead | Access::RecursiveWrite)
     }
 
-    fn walking(self, recursive: bool) -> Access {
+    pub fn walking(self, recursive: bool) -> Access {
         match (self, recursive) {
             (Access::Read, true) => Access::RecursiveRead,
             (Access::Write, true) => Access::RecursiveWrite,
@@ -51,7 +57,50 @@ pub enum Arg {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Operand {
     Path(String),
+    /// A destination: `dir/name` when `dir` is an existing directory when
+    /// the hook looks, else `dir` itself (cp, mv, ln, install).
+    Into {
+        dir: String,
+        name: String,
+    },
     Unknown(String),
+}
+
+impl Operand {
+    /// The operand as seen after a `cd dir`: a relative path is below it.
+    pub fn below_dir(self, dir: &Arg) -> Operand {
+        let relative = |p: &str| !p.starts_with('/') && !p.starts_with('~');
+        match (self, dir) {
+            (Operand::Path(p), Arg::Lit(d)) if relative(&p) => Operand::Path(format!("{d}/{p}")),
+            (Operand::Into { dir: t, name }, Arg::Lit(d)) if relative(&t) => Operand::Into {
+                dir: format!("{d}/{t}"),
+                name,
+            },
+            (Operand::Path(p) | Operand::Into { dir: p, .. }, Arg::Unknown(d)) if relative(&p) => {
+                Operand::Unknown(format!("{d}/{p}"))
+            }
+            // An undetermined word (a glob) is below the directory too.
+            (Operand::Unknown(w), Arg::Lit(d) | Arg::Unknown(d))
+                if relative(&w) && !w.starts_with('(') =>
+            {
+                Operand::Unknown(format!("{d}/{w}"))
+            }
+            (operand, _) => operand,
+        }
+    }
+
+    /// The path the text names: for a destination, `dir/name` when
+    /// `is_dir(dir)`.
+    pub fn path(&self, is_dir: impl FnOnce(&str) -> bool) -> Option<String> {
+        match self {
+            Operand::Path(p) => Some(p.clone()),
+            Operand::Into { dir, name } if is_dir(dir) => {
+                Some(format!("{}/{name}", dir.trim_end_matches('/')))
+            }
+            Operand::Into { dir, .. } => Some(dir.clone()),
+            Operand::Unknown(_) => None,
+        }
+    }
 }
 
 impl From<&Arg> for Operand {
@@ -60,6 +109,18 @@ impl From<&Arg> for Operand {
             Arg::Lit(t) => Operand::Path(t.clone()),
             Arg::Unknown(t) => Operand::Unknown(t.clone()),
         }
+    }
+}
+
+/// `target` as seen from `dir` (the working directory a `cd` or `env -C`
+/// left): a relative path is below it.
+pub fn within(dir: Option<&Arg>, target: &Arg) -> Arg {
+    match (dir, target) {
+        (Some(Arg::Lit(d)), Arg::Lit(t)) if !t.starts_with(['/', '~']) => {
+            Arg::Lit(format!("{d}/{t}"))
+        }
+        (Some(Arg::Unknown(d)), _) => Arg::Unknown(d.clone()),
+        _ => target.clone(),
     }
 }
 
@@ -74,38 +135,73 @@ pub struct Touch {
 
 /// What the options of one command line said.
 #[derive(Default)]
-struct Parsed {
-    positionals: Vec<Arg>,
+pub(super) struct Parsed {
+    pub positionals: Vec<Arg>,
     /// Files named by option values, with how they are opened.
-    files: Vec<(Access, Arg)>,
-    target: Option<Arg>,
-    recursive: bool,
-    in_place: bool,
-    stdout: bool,
-    create: bool,
-    extract: bool,
-    pattern_given: bool,
+    pub files: Vec<(Access, Arg)>,
+    /// Words the program may open although the grammar does not say so:
+    /// values of options taking no file, words after an unknown option.
+    pub named: Vec<Arg>,
+    pub target: Option<Arg>,
+    /// Where the program works (`tar -C`, `unzip -d`, `wget -P`, curl
+    /// `--output-dir`).
+    pub directory: Option<Arg>,
+    /// Files written that `directory` applies to (curl `-o`).
+    pub outputs: Vec<Arg>,
+    pub recursive: bool,
+    pub in_place: bool,
+    pub stdout: bool,
+    pub create: bool,
+    pub extract: bool,
+    pub pattern_given: bool,
+    /// Names its output after the URL (curl `-O`).
+    pub remote_name: bool,
+    /// Takes the names it writes from elsewhere (curl `-J`, tar `-P`).
+    pub names_unknown: bool,
+    /// Every operand is written (`install -d`).
+    pub all_written: bool,
+    /// The operands name more files, read in turn (`md5sum -c`).
+    pub operands_list: bool,
+    /// `cp -T`: the destination itself is written.
+    pub no_target_dir: bool,
+    /// `cp --parents`: a source keeps its path below the destination.
+    pub parents: bool,
+    /// Pattern or script texts (`sed -e SCRIPT`, awk's program).
+    pub scripts: Vec<Arg>,
+    /// Commands the program runs (`tar -I PROG`).
+    pub runs: Vec<Arg>,
 }
 
 /// The files `name` (looked up as `spec`) opens with `args`.
 pub fn touches(name: &str, spec: &Spec, args: &[Arg]) -> Vec<Touch> {
     let mut out = Vec::new();
-    let mut push = |access: Access, arg: &Arg| {
-        if !matches!(arg, Arg::Lit(t) if t == "-" || t.is_empty()) {
+    let mut push = |access: Access, operand: Operand| {
+        if !matches!(&operand, Operand::Path(t) if t == "-" || t.is_empty()) {
             out.push(Touch {
                 by: name.to_string(),
                 access,
-                operand: arg.into(),
+                operand,
             });
         }
     };
     match spec.shape {
-        Shape::Find => find(args, &mut push),
-        Shape::Dd => dd(args, &mut push),
+        Shape::Find => syntax::find(args, &mut |a, arg| push(a, arg.into())),
+        Shape::Dd => syntax::dd(args, &mut |a, arg| push(a, arg.into())),
+        Shape::Opaque => named_words(args, &mut push),
+        Shape::Inert => {}
         _ => {
-            let parsed = parse(spec, args);
+            let mut parsed = parse(spec, args);
             for (access, file) in &parsed.files {
-                push(*access, file);
+                push(*access, file.into());
+            }
+            named_words(&parsed.named, &mut push);
+            if super::commands::SCRIPTED.contains(&name) {
+                if !parsed.pattern_given {
+                    parsed.scripts.extend(parsed.positionals.first().cloned());
+                }
+                for script in &parsed.scripts {
+                    named_words(&script_words(script), &mut push);
+                }
             }
             positionals(name, spec, &parsed, &mut push);
         }
@@ -113,21 +209,55 @@ pub fn touches(name: &str, spec: &Spec, args: &[Arg]) -> Vec<Touch> {
     out
 }
 
+/// The words of a sed or awk script that could be file names.
+fn script_words(script: &Arg) -> Vec<Arg> {
+    let Arg::Lit(text) = script else {
+        return Vec::new();
+    };
+    text.split(|c: char| c.is_whitespace() || "\"'();|<>{}".contains(c))
+        .filter(|w| !w.is_empty())
+        .map(|w| Arg::Lit(w.to_string()))
+        .collect()
+}
+
+/// The commands `spec`'s options make the program run (`tar -I PROG`), as
+/// shell strings.
+pub fn commands_run(spec: &Spec, args: &[Arg]) -> Vec<Arg> {
+    if !spec.opts.iter().any(|(_, o)| *o == Opt::Runs) {
+        return Vec::new();
+    }
+    parse(spec, args).runs
+}
+
+/// Every path each of `words` could name, as [`Access::Named`].
+pub(super) fn named_words(words: &[Arg], push: &mut impl FnMut(Access, Operand)) {
+    for word in words {
+        if let Arg::Lit(text) = word {
+            for candidate in super::named::candidates(text) {
+                push(Access::Named, Operand::Path(candidate));
+            }
+        }
+    }
+}
+
 /// Options and operands, by the spec's option list.
 fn parse(spec: &Spec, args: &[Arg]) -> Parsed {
     let mut p = Parsed::default();
-    let mut words: Vec<Arg> = args.to_vec();
-    // tar's old style: a first word without a dash is a cluster of flags.
-    if spec.shape == Shape::Tar
-        && let Some(Arg::Lit(first)) = words.first_mut()
-        && !first.starts_with('-')
-    {
-        first.insert(0, '-');
-    }
+    let words = if spec.shape == Shape::Tar {
+        tar_old_style(spec, args)
+    } else {
+        args.to_vec()
+    };
     let mut rest = words.iter();
     let mut ended = false;
     let mut files_ended = false;
+    // An option the grammar does not know may take the next word as its
+    // value: that word is checked as named, and still read as an operand.
+    let mut suspect = false;
     while let Some(arg) = rest.next() {
+        if std::mem::take(&mut suspect) {
+            p.named.push(arg.clone());
+        }
         let text = match arg {
             Arg::Lit(t) if !ended && t.len() > 1 && t.starts_with('-') => t,
             _ => {
@@ -144,43 +274,110 @@ fn parse(spec: &Spec, args: &[Arg]) -> Parsed {
                 Some((k, v)) => (k, Some(Arg::Lit(v.to_string()))),
                 None => (long, None),
             };
-            if let Some(opt) = option(spec, &format!("--{key}")) {
-                files_ended |= apply(&mut p, key, opt, inline, &mut rest);
+            match long_option(spec, key) {
+                Some(opt) => files_ended |= apply(&mut p, key, opt, inline, &mut rest),
+                None if spec.complete => match inline {
+                    Some(value) => p.named.push(value),
+                    None => suspect = true,
+                },
+                // An incomplete grammar: the word's own value still counts.
+                None => p.named.push(arg.clone()),
             }
         } else if let Some(opt) = option(spec, text) {
             // A single-dash long option (`xxd -cols`, `zip -tt`).
             apply(&mut p, text.trim_start_matches('-'), opt, None, &mut rest);
         } else {
-            short_cluster(spec, &mut p, &text[1..], &mut rest);
+            suspect = short_cluster(spec, &mut p, &text[1..], &mut rest);
+            if !spec.complete {
+                p.named.push(arg.clone());
+            }
         }
     }
     p
 }
 
+/// tar's old style: a first word without a dash is a cluster of letters,
+/// whose values are the next words in order (`tar fc out.tar dir`).
+fn tar_old_style(spec: &Spec, args: &[Arg]) -> Vec<Arg> {
+    let Some(Arg::Lit(first)) = args.first() else {
+        return args.to_vec();
+    };
+    if first.starts_with('-') {
+        return args.to_vec();
+    }
+    let mut values = args[1..].iter();
+    let mut out = Vec::new();
+    for c in first.chars() {
+        let flag = format!("-{c}");
+        let takes = option(spec, &flag).is_some_and(takes_value);
+        out.push(Arg::Lit(flag));
+        if takes && let Some(v) = values.next() {
+            out.push(v.clone());
+        }
+    }
+    out.extend(values.cloned());
+    out
+}
+
 /// `-abc`, `-n5`, `-i.bak`: flags until one takes a value, which is the
-/// rest of the word or the next word.
+/// rest of the word or the next word. True when a letter the grammar does
+/// not know leaves the next word in doubt.
 fn short_cluster<'a>(
     spec: &Spec,
     p: &mut Parsed,
     cluster: &str,
     rest: &mut impl Iterator<Item = &'a Arg>,
-) {
+) -> bool {
     for (at, c) in cluster.char_indices() {
-        let Some(opt) = option(spec, &format!("-{c}")) else {
-            continue;
-        };
         let tail = &cluster[at + c.len_utf8()..];
+        let Some(opt) = option(spec, &format!("-{c}")) else {
+            if !spec.complete || c.is_ascii_digit() {
+                continue;
+            }
+            // An unknown letter may take the rest of the word or the next.
+            if !tail.is_empty() {
+                p.named.push(Arg::Lit(tail.to_string()));
+            }
+            return true;
+        };
         if opt == Opt::InPlace {
             p.in_place = true;
-            return;
+            return false;
+        }
+        if opt == Opt::Optional {
+            if !tail.is_empty() {
+                p.named.push(Arg::Lit(tail.to_string()));
+                return false;
+            }
+            continue;
         }
         let inline = (!tail.is_empty() && takes_value(opt)).then(|| Arg::Lit(tail.to_string()));
         let consumed = inline.is_some();
         apply(p, &c.to_string(), opt, inline, rest);
         if consumed || takes_value(opt) {
-            return;
+            return false;
         }
     }
+    false
+}
+
+/// `--key`, or, in a complete grammar, the one option `--key` abbreviates
+/// (getopt_long takes any unambiguous prefix: `--out=F` is `--output=F`).
+fn long_option(spec: &Spec, key: &str) -> Option<Opt> {
+    let full = format!("--{key}");
+    if let Some(opt) = option(spec, &full) {
+        return Some(opt);
+    }
+    if !spec.complete || key.is_empty() {
+        return None;
+    }
+    let mut found = spec
+        .opts
+        .iter()
+        .filter(|(k, _)| k.starts_with(&full))
+        .map(|(_, o)| *o);
+    let first = found.next()?;
+    found.all(|o| o == first).then_some(first)
 }
 
 fn option(spec: &Spec, key: &str) -> Option<Opt> {
@@ -190,7 +387,20 @@ fn option(spec: &Spec, key: &str) -> Option<Opt> {
 fn takes_value(opt: Opt) -> bool {
     !matches!(
         opt,
-        Opt::Recursive | Opt::InPlace | Opt::Stdout | Opt::Create | Opt::Extract | Opt::EndOfFiles
+        Opt::Flag
+            | Opt::Recursive
+            | Opt::InPlace
+            | Opt::Stdout
+            | Opt::Create
+            | Opt::Extract
+            | Opt::EndOfFiles
+            | Opt::RemoteName
+            | Opt::NamesUnknown
+            | Opt::AllWritten
+            | Opt::Optional
+            | Opt::OperandsList
+            | Opt::NoTargetDir
+            | Opt::Parents
     )
 }
 
@@ -203,25 +413,60 @@ fn apply<'a>(
     inline: Option<Arg>,
     rest: &mut impl Iterator<Item = &'a Arg>,
 ) -> bool {
+    if opt == Opt::Optional {
+        p.named.extend(inline);
+        return false;
+    }
     let mut value = || inline.clone().or_else(|| rest.next().cloned());
     match opt {
+        Opt::Flag | Opt::Optional => {}
+        Opt::OperandsList => p.operands_list = true,
+        Opt::NoTargetDir => p.no_target_dir = true,
+        Opt::Parents => p.parents = true,
+        Opt::ReadsList => {
+            if let Some(list) = value() {
+                let names = Arg::Unknown(format!("(the files {key} {} lists)", written(&list)));
+                p.files.push((Access::Read, list));
+                p.files.push((Access::Read, names));
+            }
+        }
+        Opt::DirectoriesAction => match value() {
+            Some(Arg::Lit(action)) if action == "recurse" => p.recursive = true,
+            Some(other) => p.named.push(other),
+            None => {}
+        },
+        Opt::CookieFile => match value() {
+            Some(Arg::Lit(v)) if !v.contains('=') => p.files.push((Access::Read, Arg::Lit(v))),
+            Some(Arg::Unknown(v)) if !v.contains('=') => {
+                p.files.push((Access::Read, Arg::Unknown(v)))
+            }
+            _ => {}
+        },
         Opt::Recursive => p.recursive = true,
         Opt::InPlace => p.in_place = true,
         Opt::Stdout => p.stdout = true,
         Opt::Create => p.create = true,
         Opt::Extract => p.extract = true,
+        Opt::RemoteName => p.remote_name = true,
+        Opt::NamesUnknown => p.names_unknown = true,
+        Opt::AllWritten => p.all_written = true,
         Opt::EndOfFiles => return true,
-        Opt::Value => drop(value()),
+        Opt::Value => p.named.extend(value()),
+        Opt::Credential => drop(value()),
         Opt::Pattern => {
             p.pattern_given = true;
-            drop(value());
+            p.scripts.extend(value());
         }
+        Opt::Runs => p.runs.extend(value()),
         Opt::TwoValues => {
             drop(value());
             let _ = rest.next();
         }
         Opt::ReadsValue => p.files.extend(value().map(|v| (Access::Read, v))),
         Opt::WritesValue => p.files.extend(value().map(|v| (Access::Write, v))),
+        Opt::Output => p.outputs.extend(value()),
+        Opt::Directory => p.directory = value(),
+        Opt::Url => p.positionals.extend(value()),
         Opt::PatternFile => {
             p.pattern_given = true;
             p.files.extend(value().map(|v| (Access::Read, v)));
@@ -240,8 +485,16 @@ fn apply<'a>(
     false
 }
 
+/// A word as written, for a reason.
+fn written(arg: &Arg) -> &str {
+    match arg {
+        Arg::Lit(t) | Arg::Unknown(t) => t,
+    }
+}
+
 /// The file of a curl value that names one: `@file`, `name=@file`,
-/// `name=<file` (a form field), `name@file` (`--data-urlencode`).
+/// `name=<file` (a form field), `name@file` (`--data-urlencode`,
+/// `--url-query`).
 fn at_file(key: &str, value: &Arg) -> Option<Arg> {
     let text = match value {
         Arg::Lit(t) => t,
@@ -251,7 +504,7 @@ fn at_file(key: &str, value: &Arg) -> Option<Arg> {
         f
     } else if let Some((_, f)) = text.split_once("=@").or_else(|| form_file(key, text)) {
         f.split(';').next().unwrap_or(f)
-    } else if key == "data-urlencode" {
+    } else if key == "data-urlencode" || key == "url-query" {
         let (name, f) = text.split_once('@')?;
         if name.contains('=') {
             return None;
@@ -271,9 +524,23 @@ fn form_file<'t>(key: &str, text: &'t str) -> Option<(&'t str, &'t str)> {
 }
 
 /// The operands, as the shape says.
-fn positionals(name: &str, spec: &Spec, p: &Parsed, push: &mut impl FnMut(Access, &Arg)) {
+fn positionals(name: &str, spec: &Spec, p: &Parsed, push: &mut impl FnMut(Access, Operand)) {
     let walk = spec.always_recursive || p.recursive;
     let ops = &p.positionals[..];
+    let mut each = |access: Access, args: &[Arg]| {
+        for a in args {
+            push(access, a.into());
+        }
+    };
+    if p.all_written {
+        return each(Access::Write, ops);
+    }
+    if p.operands_list && !ops.is_empty() {
+        each(
+            Access::Read,
+            &[Arg::Unknown("(the files the operands list)".into())],
+        );
+    }
     match spec.shape {
         Shape::Read | Shape::PatternRead => {
             let mut files = ops;
@@ -287,185 +554,40 @@ fn positionals(name: &str, spec: &Spec, p: &Parsed, push: &mut impl FnMut(Access
                     files = &files[1..];
                 }
             }
-            for f in files {
-                push(Access::Read.walking(walk), f);
-                if p.in_place {
-                    push(Access::Write, f);
-                }
+            each(Access::Read.walking(walk), files);
+            if p.in_place {
+                each(Access::Write, files);
             }
             if files.is_empty() && (spec.lists_cwd || p.recursive) {
-                push(Access::Read.walking(walk), &Arg::Lit(".".into()));
+                each(Access::Read.walking(walk), &[Arg::Lit(".".into())]);
             }
         }
-        Shape::Write => ops
-            .iter()
-            .for_each(|f| push(Access::Write.walking(walk), f)),
-        Shape::ModeWrite => ops
-            .iter()
-            .skip(1)
-            .for_each(|f| push(Access::Write.walking(walk), f)),
+        Shape::Write => each(Access::Write.walking(walk), ops),
+        Shape::ModeWrite => each(Access::Write.walking(walk), ops.get(1..).unwrap_or(&[])),
         Shape::InOut => {
-            ops.iter().take(1).for_each(|f| push(Access::Read, f));
-            ops.iter()
-                .skip(1)
-                .take(1)
-                .for_each(|f| push(Access::Write, f));
+            each(Access::Read, ops.get(..1).unwrap_or(ops));
+            each(Access::Write, ops.get(1..2).unwrap_or(&[]));
         }
-        Shape::Copy | Shape::Move | Shape::Link => copy(spec.shape, p, walk, push),
+        Shape::Copy | Shape::Move | Shape::Link => {
+            destinations::copy(name, spec.shape, p, walk, push)
+        }
         Shape::Zip => {
-            ops.iter().take(1).for_each(|f| push(Access::Write, f));
-            ops.iter()
-                .skip(1)
-                .for_each(|f| push(Access::Read.walking(walk), f));
+            each(Access::Write, ops.get(..1).unwrap_or(ops));
+            each(Access::Read.walking(walk), ops.get(1..).unwrap_or(&[]));
         }
         Shape::Compress => {
-            for f in ops {
-                push(Access::Read, f);
-                if !p.stdout {
-                    push(Access::Write, f);
-                }
+            each(Access::Read, ops);
+            if !p.stdout {
+                each(Access::Write, ops);
             }
         }
-        Shape::Tar => tar(p, push),
-        Shape::Curl | Shape::Find | Shape::Dd => {}
-    }
-}
-
-/// cp, mv, install, ln, scp, rsync: sources and a destination.
-fn copy(shape: Shape, p: &Parsed, walk: bool, push: &mut impl FnMut(Access, &Arg)) {
-    // `host:path` (scp, rsync) is on another machine.
-    let local: Vec<&Arg> = p
-        .positionals
-        .iter()
-        .filter(|a| !matches!(a, Arg::Lit(t) if is_remote(t)))
-        .collect();
-    let (sources, dest): (&[&Arg], Option<&Arg>) = match (&p.target, p.positionals.len()) {
-        (Some(t), _) => (&local[..], Some(t)),
-        (None, n) if n >= 2 => {
-            let last = p.positionals.last().filter(|a| local.contains(a));
-            let all_but_last = if last.is_some() {
-                &local[..local.len() - 1]
-            } else {
-                &local[..]
-            };
-            (all_but_last, last)
-        }
-        (None, _) => (&local[..], None),
-    };
-    if shape != Shape::Link {
-        for s in sources {
-            push(Access::Read.walking(walk), s);
-            if shape == Shape::Move {
-                push(Access::Write, s);
-            }
-        }
-    }
-    if let Some(d) = dest {
-        push(Access::Write, d);
-    }
-}
-
-fn is_remote(text: &str) -> bool {
-    text.contains("://")
-        || text
-            .split_once(':')
-            .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'))
-}
-
-/// tar: create reads the operands (below `-C`) into the archive; extract
-/// and list read the archive, and extract writes where it unpacks.
-fn tar(p: &Parsed, push: &mut impl FnMut(Access, &Arg)) {
-    let dir = p
-        .files
-        .iter()
-        .rev()
-        .find(|(a, _)| *a == Access::Write)
-        .map(|(_, d)| d);
-    if p.create {
-        if let Some(archive) = &p.target {
-            push(Access::Write, archive);
-        }
-        for f in &p.positionals {
-            push(Access::RecursiveRead, &below(dir, f));
-        }
-    } else {
-        if let Some(archive) = &p.target {
-            push(Access::Read, archive);
-        }
-        if p.extract && dir.is_none() {
-            push(Access::Write, &Arg::Lit(".".into()));
-        }
-    }
-}
-
-/// `operand` as seen from `-C dir`.
-fn below(dir: Option<&Arg>, operand: &Arg) -> Arg {
-    match (dir, operand) {
-        (Some(Arg::Lit(d)), Arg::Lit(o)) if !o.starts_with('/') => Arg::Lit(format!("{d}/{o}")),
-        (Some(Arg::Unknown(d)), _) => Arg::Unknown(d.clone()),
-        _ => operand.clone(),
-    }
-}
-
-/// find: the start points are the words before the first expression word;
-/// `-fprint FILE` and its kin write; `-delete` changes what it walks.
-fn find(args: &[Arg], push: &mut impl FnMut(Access, &Arg)) {
-    let is_expr = |a: &Arg| matches!(a, Arg::Lit(t) if t.starts_with('-') || t == "(" || t == "!" || t == ",");
-    let mut i = 0;
-    // Leading -H, -L, -P, -O3, -D opts are options of find itself.
-    while let Some(Arg::Lit(t)) = args.get(i) {
-        match t.as_str() {
-            "-H" | "-L" | "-P" => i += 1,
-            "-D" => i += 2,
-            _ if t.starts_with("-O") => i += 1,
-            _ => break,
-        }
-    }
-    let start = i.min(args.len());
-    let mut end = start;
-    while end < args.len() && !is_expr(&args[end]) {
-        end += 1;
-    }
-    let expr = &args[end..];
-    let deletes = expr
-        .iter()
-        .any(|a| matches!(a, Arg::Lit(t) if t == "-delete"));
-    let dot = [Arg::Lit(".".into())];
-    let roots = if start == end {
-        &dot[..]
-    } else {
-        &args[start..end]
-    };
-    for r in roots {
-        push(Access::RecursiveRead, r);
-        if deletes {
-            push(Access::RecursiveWrite, r);
-        }
-    }
-    for pair in expr.windows(2) {
-        let writes = ["-fprint", "-fprint0", "-fprintf", "-fls"];
-        if matches!(&pair[0], Arg::Lit(t) if writes.contains(&t.as_str())) {
-            push(Access::Write, &pair[1]);
-        }
-    }
-}
-
-/// dd: `if=` is read, `of=` written.
-fn dd(args: &[Arg], push: &mut impl FnMut(Access, &Arg)) {
-    for arg in args {
-        let (text, unknown) = match arg {
-            Arg::Lit(t) => (t, false),
-            Arg::Unknown(t) => (t, true),
-        };
-        for (key, access) in [("if=", Access::Read), ("of=", Access::Write)] {
-            if let Some(file) = text.strip_prefix(key) {
-                let file = if unknown {
-                    Arg::Unknown(text.clone())
-                } else {
-                    Arg::Lit(file.to_string())
-                };
-                push(access, &file);
-            }
-        }
+        Shape::Tar => destinations::tar(p, push),
+        Shape::Unzip => destinations::unzip(p, push),
+        Shape::Curl => destinations::curl(p, push),
+        Shape::Wget => destinations::wget(p, push),
+        Shape::Named => named_words(ops, push),
+        Shape::Socat => ops.iter().for_each(|a| syntax::socat(a, push)),
+        Shape::Remote => {}
+        Shape::Find | Shape::Dd | Shape::Opaque | Shape::Inert => {}
     }
 }

@@ -45,6 +45,11 @@ impl Entry {
         &self.written
     }
 
+    /// The entry's spellings, each as absolute segments (or `**` first).
+    pub fn segments(&self) -> &[Vec<String>] {
+        &self.spellings
+    }
+
     /// `path` (segments of an absolute path) is this entry or below it.
     pub fn covers(&self, path: &[&str]) -> bool {
         self.spellings.iter().any(|s| matcher::covers(s, path))
@@ -123,6 +128,11 @@ impl Resolved {
     /// Both spellings, as segments.
     pub fn spellings(&self) -> impl Iterator<Item = Vec<&str>> {
         [split(&self.lexical), split(&self.real)].into_iter()
+    }
+
+    /// It is an existing directory (links followed).
+    pub fn is_dir(&self) -> bool {
+        Path::new(&self.real).is_dir()
     }
 }
 

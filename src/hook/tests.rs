@@ -28,10 +28,23 @@ fn world() -> World {
     let dir = tempfile::tempdir().unwrap();
     let home = fs::canonicalize(dir.path()).unwrap().join("h");
     let cwd = home.join("proj");
-    for d in [".ssh", ".aws", "proj/sub", "dev/muse", "dev/muse-other"] {
+    for d in [
+        ".ssh",
+        ".aws",
+        "proj/sub",
+        "dev/muse",
+        "dev/muse-other",
+        ".config/twsrt/srt",
+    ] {
         fs::create_dir_all(home.join(d)).unwrap();
     }
-    for f in [".ssh/id_rsa", ".aws/credentials", "proj/notes.txt"] {
+    for f in [
+        ".ssh/id_rsa",
+        ".aws/credentials",
+        "proj/notes.txt",
+        ".config/twsrt/config.toml",
+        ".config/twsrt/srt/base.jsonc",
+    ] {
         fs::write(home.join(f), "x").unwrap();
     }
     symlink(home.join(".ssh"), cwd.join("link-ssh")).unwrap();
@@ -41,7 +54,14 @@ fn world() -> World {
     symlink("../..", cwd.join("sub/link-up")).unwrap();
     let muse = format!("{}/dev/muse", home.display());
     let read = ["~/.ssh", "~/.aws", "~/.netrc", "~/.gnupg", "~/.kube", &muse];
-    let policy = Policy::from_lists(&home, &cwd, &read, &["~/.bashrc", "**/.env"]);
+    // The policy files, as every compile adds them to denyWrite.
+    let write = [
+        "~/.bashrc",
+        "**/.env",
+        "~/.config/twsrt/config.toml",
+        "~/.config/twsrt/srt/base.jsonc",
+    ];
+    let policy = Policy::from_lists(&home, &cwd, &read, &write);
     World {
         _dir: dir,
         home,
@@ -321,5 +341,101 @@ fn random_command_lines_never_panic() {
                 assert!(!matches!(verdict, Verdict::Ask(_)), "{command:?}");
             }
         }
+    }
+}
+
+#[test]
+fn a_named_path_asks_and_names_the_entry() {
+    let w = world();
+    let e = event(&w, "Bash", json!({ "command": "my-tool -s ~/.ssh/id_rsa" }));
+    let Verdict::Ask(reason) = decide(&e, &w.policy, Mode::Full) else {
+        panic!("not asked")
+    };
+    assert!(
+        reason.contains("my-tool is given ~/.ssh/id_rsa"),
+        "{reason}"
+    );
+    assert!(reason.contains("denyRead entry ~/.ssh"), "{reason}");
+}
+
+/// Random command lines from wrappers, options and destinations: every one
+/// gets an answer (yolo never asks), none panics.
+#[test]
+fn random_wrapped_commands_never_panic() {
+    let w = world();
+    let pieces = [
+        "sudo",
+        "env -S",
+        "env -C",
+        "su -c",
+        "script -qc",
+        "flock",
+        "find . -exec",
+        "\\;",
+        "+",
+        "xargs -a",
+        "parallel",
+        ":::",
+        "::::",
+        "watch",
+        "timeout",
+        "chroot",
+        "busybox",
+        "tar",
+        "fc",
+        "-xf",
+        "-C",
+        "-T",
+        "-I",
+        "cp",
+        "-t",
+        "-rT",
+        "--parents",
+        "mv",
+        "ln -s",
+        "curl",
+        "-O",
+        "--output-dir",
+        "file://",
+        "wget -P",
+        "unzip -d",
+        "socat",
+        "FILE:",
+        "EXEC:",
+        "sed",
+        "awk",
+        "alias",
+        "x=",
+        "od -w",
+        "--out=",
+        "--",
+        "-",
+        "~",
+        "~/.ssh",
+        "@",
+        "=",
+        ",",
+        ":",
+        "*",
+        ".*",
+        "'",
+        "\"",
+        "$X",
+        " ",
+        " ",
+        " ",
+        "{}",
+        "/",
+        ".",
+        "..",
+    ];
+    let mut rng = crate::test_rng::Rng(28);
+    for _ in 0..2000 {
+        let len = rng.below(10) as usize;
+        let command: String = (0..len).map(|_| rng.pick(&pieces)).collect();
+        let e = event(&w, "Bash", json!({ "command": command }));
+        let verdict = decide(&e, &w.policy, Mode::Yolo);
+        assert!(!matches!(verdict, Verdict::Ask(_)), "{command:?}");
+        decide(&e, &w.policy, Mode::Full);
     }
 }
