@@ -19,10 +19,17 @@ use super::words;
 /// rest counts as undetermined.
 pub const MAX_DEPTH: usize = 8;
 
-/// How deeply brackets may nest in one text before it is not parsed at
-/// all: the parser recurses on each level, and a stack overflow would end
-/// the process without an answer (which Claude Code takes as a pass).
+/// How deeply one text may nest before it is not parsed or walked any
+/// further: brackets, compound keywords, runs of prefix words (`!`,
+/// `time`, wrappers), test expressions and wrapper chains each count. The
+/// parser and the walk recurse on each level, and a stack overflow would
+/// end the process without an answer (which Claude Code takes as a pass).
 pub const MAX_NESTING: usize = 100;
+
+/// The longest command text analysed. Together with [`MAX_NESTING`] it
+/// bounds the stack the parser needs (see `commands::hook::ANALYSIS_STACK`)
+/// and the time it takes; a longer command is not read.
+pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
 
 /// Every file access `command` makes, as far as its text says.
 pub fn touches(command: &str) -> Vec<Touch> {
@@ -30,8 +37,16 @@ pub fn touches(command: &str) -> Vec<Touch> {
         options: ParserOptions::default(),
         out: Vec::new(),
         dir: None,
+        nest: 0,
     };
-    walker.script(command, 0);
+    if command.len() > MAX_COMMAND_BYTES {
+        walker.unknown(
+            "a command too long to analyse",
+            &format!("({} bytes)", command.len()),
+        );
+    } else {
+        walker.script(command, 0);
+    }
     walker.out
 }
 
@@ -41,6 +56,8 @@ struct Walker {
     /// Where a `cd` earlier in the text went: later relative paths are
     /// below it. Subshells are not told apart, which can only over-deny.
     dir: Option<Arg>,
+    /// How many nested constructs the walk is inside (see [`MAX_NESTING`]).
+    nest: usize,
 }
 
 impl Walker {
@@ -84,7 +101,27 @@ impl Walker {
         }
     }
 
+    /// One level deeper into the text; false (and an undetermined access
+    /// recorded) past [`MAX_NESTING`]. Each `enter` that returned true is
+    /// paired with a `self.nest -= 1`.
+    fn enter(&mut self, what: &str) -> bool {
+        if self.nest >= MAX_NESTING {
+            self.unknown("a command nested too deeply to analyse", what);
+            return false;
+        }
+        self.nest += 1;
+        true
+    }
+
     fn list(&mut self, list: &CompoundList, depth: usize) {
+        if !self.enter("(a command list)") {
+            return;
+        }
+        self.list_items(list, depth);
+        self.nest -= 1;
+    }
+
+    fn list_items(&mut self, list: &CompoundList, depth: usize) {
         for item in &list.0 {
             self.pipeline(&item.0.first, depth);
             for next in &item.0.additional {
@@ -156,6 +193,14 @@ impl Walker {
     }
 
     fn test(&mut self, expr: &ExtendedTestExpr, depth: usize) {
+        if !self.enter("(a [[ ]] expression)") {
+            return;
+        }
+        self.test_expr(expr, depth);
+        self.nest -= 1;
+    }
+
+    fn test_expr(&mut self, expr: &ExtendedTestExpr, depth: usize) {
         match expr {
             ExtendedTestExpr::And(a, b) | ExtendedTestExpr::Or(a, b) => {
                 self.test(a, depth);
@@ -300,6 +345,14 @@ const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "bu
 impl Walker {
     /// One simple command's words (the name first).
     fn command(&mut self, args: &[Arg], depth: usize) {
+        if !self.enter("(a chain of wrappers)") {
+            return;
+        }
+        self.command_words(args, depth);
+        self.nest -= 1;
+    }
+
+    fn command_words(&mut self, args: &[Arg], depth: usize) {
         let Some(first) = args.first() else { return };
         let name = match first {
             Arg::Lit(t) => t.rsplit('/').next().unwrap_or(t).to_string(),
@@ -429,15 +482,26 @@ fn nesting(text: &str) -> usize {
         }
     }
     let mut keywords = Depth::default();
+    // A run of words that each take the rest of the command (`! ! cmd`,
+    // `time time cmd`, `sudo env nice cmd`) nests as deep as it is long.
+    let mut prefixes = Depth::default();
     let separators = |c: char| c.is_whitespace() || ";&|()".contains(c);
-    for word in text.split(separators) {
+    for word in text.split(separators).filter(|w| !w.is_empty()) {
         match word {
             "if" | "case" | "do" => keywords.open(),
             "fi" | "esac" | "done" => keywords.close(),
             _ => {}
         }
+        let prefix = matches!(word, "!" | "time" | "-p" | "coproc" | "[[" | "((")
+            || WRAPPERS.iter().any(|(w, _)| *w == word)
+            || SHELLS.contains(&word);
+        if prefix {
+            prefixes.open();
+        } else {
+            prefixes.depth = 0;
+        }
     }
-    brackets.deepest.max(keywords.deepest)
+    brackets.deepest.max(keywords.deepest).max(prefixes.deepest)
 }
 
 #[derive(Default)]
