@@ -6,14 +6,21 @@
 //! `xargs`, ...) are looked through to the command they run.
 
 use brush_parser::ast::{
-    Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList, ExtendedTestExpr,
-    IoFileRedirectKind, IoFileRedirectTarget, IoRedirect, Pipeline, SimpleCommand,
+    AssignmentName, Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList,
+    ExtendedTestExpr, IoFileRedirectKind, IoFileRedirectTarget, IoRedirect, Pipeline,
+    SimpleCommand,
 };
 use brush_parser::{Parser, ParserOptions, SourceInfo};
 
 use super::commands;
 use super::operands::{self, Access, Arg, Operand, Touch};
 use super::words;
+
+mod code;
+mod limits;
+
+use code::{Stdin, input_of};
+use limits::nesting;
 
 /// How deep `sh -c "sh -c '...'"` and `$( $( ) )` may nest before the
 /// rest counts as undetermined.
@@ -38,6 +45,7 @@ pub fn touches(command: &str) -> Vec<Touch> {
         out: Vec::new(),
         dir: None,
         nest: 0,
+        stdin: Stdin::Opaque("the input the command inherits"),
     };
     if command.len() > MAX_COMMAND_BYTES {
         walker.unknown(
@@ -58,6 +66,8 @@ struct Walker {
     dir: Option<Arg>,
     /// How many nested constructs the walk is inside (see [`MAX_NESTING`]).
     nest: usize,
+    /// What the command being walked reads on its standard input.
+    stdin: Stdin,
 }
 
 impl Walker {
@@ -132,12 +142,20 @@ impl Walker {
     }
 
     fn pipeline(&mut self, pipeline: &Pipeline, depth: usize) {
-        for command in &pipeline.seq {
+        let outer = self.stdin.clone();
+        for (at, command) in pipeline.seq.iter().enumerate() {
+            if at > 0 {
+                self.stdin = Stdin::Opaque("a pipe");
+            }
             match command {
                 Command::Simple(simple) => self.simple(simple, depth),
                 Command::Compound(compound, redirects) => {
+                    let redirects: Vec<&IoRedirect> = redirects.iter().flat_map(|r| &r.0).collect();
+                    if let Some(stdin) = input_of(&redirects) {
+                        self.stdin = stdin;
+                    }
                     self.compound(compound, depth);
-                    for r in redirects.iter().flat_map(|r| &r.0) {
+                    for r in redirects {
                         self.redirect(r, depth);
                     }
                 }
@@ -150,6 +168,7 @@ impl Walker {
                 Command::ExtendedTest(test) => self.test(&test.expr, depth),
             }
         }
+        self.stdin = outer;
     }
 
     fn compound(&mut self, compound: &CompoundCommand, depth: usize) {
@@ -165,6 +184,9 @@ impl Walker {
             CompoundCommand::CaseClause(c) => {
                 self.word(&c.value.value, depth);
                 for case in &c.cases {
+                    for pattern in &case.patterns {
+                        self.word(&pattern.value, depth);
+                    }
                     if let Some(cmd) = &case.cmd {
                         self.list(cmd, depth);
                     }
@@ -187,8 +209,20 @@ impl Walker {
             // brush reads `( ( cmd ) )` as `(( ))` arithmetic, where bash
             // runs nested subshells; so the text is walked as commands too.
             // Real arithmetic (`i++`, `x = 1`) names no file there.
-            CompoundCommand::Arithmetic(a) => self.script(&a.expr.value, depth + 1),
-            CompoundCommand::ArithmeticForClause(_) => {}
+            // Its expansions (`(( $(cmd) ))`) run too.
+            CompoundCommand::Arithmetic(a) => {
+                self.script(&a.expr.value, depth + 1);
+                self.arithmetic(&a.expr.value, depth);
+            }
+            CompoundCommand::ArithmeticForClause(f) => {
+                for e in [&f.initializer, &f.condition, &f.updater]
+                    .into_iter()
+                    .flatten()
+                {
+                    self.arithmetic(&e.value, depth);
+                }
+                self.list(&f.body.list, depth);
+            }
         }
     }
 
@@ -215,6 +249,12 @@ impl Walker {
         }
     }
 
+    /// An arithmetic text: the shell expands it like a double-quoted word
+    /// before it evaluates it.
+    fn arithmetic(&mut self, text: &str, depth: usize) {
+        self.word(&format!("\"{}\"", text.replace('"', "\\\"")), depth);
+    }
+
     /// A word's value; its command substitutions are walked.
     fn word(&mut self, written: &str, depth: usize) -> Arg {
         let expanded = words::expand(written, &self.options);
@@ -234,16 +274,32 @@ impl Walker {
         let suffix = simple.suffix.iter().flat_map(|s| &s.0).cloned();
         let all: Vec<CommandPrefixOrSuffixItem> =
             items.cloned().chain(name).chain(suffix).collect();
+        let redirects: Vec<&IoRedirect> = all
+            .iter()
+            .filter_map(|i| match i {
+                CommandPrefixOrSuffixItem::IoRedirect(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        let outer = self.stdin.clone();
+        if let Some(stdin) = input_of(&redirects) {
+            self.stdin = stdin;
+        }
         for item in &all {
             match item {
                 CommandPrefixOrSuffixItem::IoRedirect(r) => self.redirect(r, depth),
                 CommandPrefixOrSuffixItem::Word(w) => args.push(self.word(&w.value, depth)),
                 // After the name, `k=v` is an argument (dd's `if=f`, curl's
                 // `-F k=@f`); before it, an assignment.
-                CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
+                CommandPrefixOrSuffixItem::AssignmentWord(a, w) => {
                     let arg = self.word(&w.value, depth);
+                    if let AssignmentName::ArrayElementName(_, index) = &a.name {
+                        self.arithmetic(index, depth);
+                    }
                     if !args.is_empty() {
                         args.push(arg);
+                    } else {
+                        self.assignment(&a.name.to_string(), &w.value);
                     }
                 }
                 CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
@@ -254,6 +310,7 @@ impl Walker {
             }
         }
         self.command(&args, depth);
+        self.stdin = outer;
     }
 
     fn redirect(&mut self, redirect: &IoRedirect, depth: usize) {
@@ -304,7 +361,7 @@ impl Walker {
 
 /// Wrappers that run the command after their own options, with the options
 /// of theirs that take a value.
-const WRAPPERS: &[(&str, &[&str])] = &[
+pub(super) const WRAPPERS: &[(&str, &[&str])] = &[
     (
         "sudo",
         &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"],
@@ -340,7 +397,7 @@ const WRAPPERS: &[(&str, &[&str])] = &[
     ),
 ];
 
-const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"];
+pub(super) const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"];
 
 impl Walker {
     /// One simple command's words (the name first).
@@ -359,6 +416,9 @@ impl Walker {
             Arg::Unknown(t) => return self.unknown("a command named by an expansion", t),
         };
         let rest = &args[1..];
+        if self.code(&name, rest, depth) {
+            return;
+        }
         if let Some((_, valued)) = WRAPPERS.iter().find(|(w, _)| *w == name) {
             return self.wrapped(&name, valued, rest, depth);
         }
@@ -385,16 +445,6 @@ impl Walker {
             };
             self.dir = Some(joined);
             return;
-        }
-        if name == "eval" {
-            let mut text = Vec::new();
-            for a in rest {
-                match a {
-                    Arg::Lit(t) => text.push(t.as_str()),
-                    Arg::Unknown(t) => return self.unknown("eval", t),
-                }
-            }
-            return self.script(&text.join(" "), depth + 1);
         }
         if let Some(spec) = commands::lookup(&name) {
             for touch in operands::touches(&name, spec, rest) {
@@ -432,91 +482,5 @@ impl Walker {
             ));
         }
         self.command(&inner, depth);
-    }
-
-    /// `bash -c STRING` parses STRING; `bash FILE` reads FILE.
-    fn shell(&mut self, name: &str, rest: &[Arg], depth: usize) {
-        let mut words = rest.iter();
-        while let Some(arg) = words.next() {
-            match arg {
-                Arg::Lit(t)
-                    if t.starts_with('-')
-                        && t.len() > 1
-                        && !t.starts_with("--")
-                        && t.contains('c') =>
-                {
-                    return match words.next() {
-                        Some(Arg::Lit(script)) => self.script(script, depth + 1),
-                        Some(Arg::Unknown(w)) => self.unknown(name, w),
-                        None => {}
-                    };
-                }
-                Arg::Lit(t) if t == "-o" || t == "+o" || t == "-O" || t == "+O" => {
-                    let _ = words.next();
-                }
-                Arg::Lit(t) if t.starts_with(['-', '+']) => {}
-                _ => {
-                    // The first operand is the script the shell reads.
-                    self.push(Touch {
-                        by: name.to_string(),
-                        access: Access::Read,
-                        operand: arg.into(),
-                    });
-                    return;
-                }
-            }
-        }
-    }
-}
-
-/// The deepest nesting in `text` of brackets (`(`, `{`, `[`) and of the
-/// compound keywords (`if`..`fi`, `case`..`esac`, `do`..`done`), each
-/// counted on its own, quotes ignored (which can only overstate it).
-fn nesting(text: &str) -> usize {
-    let mut brackets = Depth::default();
-    for c in text.chars() {
-        match c {
-            '(' | '{' | '[' => brackets.open(),
-            ')' | '}' | ']' => brackets.close(),
-            _ => {}
-        }
-    }
-    let mut keywords = Depth::default();
-    // A run of words that each take the rest of the command (`! ! cmd`,
-    // `time time cmd`, `sudo env nice cmd`) nests as deep as it is long.
-    let mut prefixes = Depth::default();
-    let separators = |c: char| c.is_whitespace() || ";&|()".contains(c);
-    for word in text.split(separators).filter(|w| !w.is_empty()) {
-        match word {
-            "if" | "case" | "do" => keywords.open(),
-            "fi" | "esac" | "done" => keywords.close(),
-            _ => {}
-        }
-        let prefix = matches!(word, "!" | "time" | "-p" | "coproc" | "[[" | "((")
-            || WRAPPERS.iter().any(|(w, _)| *w == word)
-            || SHELLS.contains(&word);
-        if prefix {
-            prefixes.open();
-        } else {
-            prefixes.depth = 0;
-        }
-    }
-    brackets.deepest.max(keywords.deepest).max(prefixes.deepest)
-}
-
-#[derive(Default)]
-struct Depth {
-    depth: usize,
-    deepest: usize,
-}
-
-impl Depth {
-    fn open(&mut self) {
-        self.depth += 1;
-        self.deepest = self.deepest.max(self.depth);
-    }
-
-    fn close(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
     }
 }
