@@ -6,8 +6,8 @@
 //! `xargs`, ...) are looked through to the command they run.
 
 use brush_parser::ast::{
-    AssignmentName, Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList,
-    ExtendedTestExpr, IoFileRedirectKind, IoFileRedirectTarget, IoRedirect, Pipeline,
+    AssignmentName, CommandPrefixOrSuffixItem, CompoundList,
+    ExtendedTestExpr, IoFileRedirectKind, IoFileRedirectTarget, IoRedirect,
     SimpleCommand,
 };
 use brush_parser::{Parser, ParserOptions, SourceInfo};
@@ -17,10 +17,13 @@ use super::operands::{self, Access, Arg, Operand, Touch};
 use super::words;
 
 mod code;
+mod flow;
 mod limits;
+mod place;
 
 use code::{Stdin, input_of};
 use limits::nesting;
+use place::Place;
 
 /// How deep `sh -c "sh -c '...'"` and `$( $( ) )` may nest before the
 /// rest counts as undetermined.
@@ -43,7 +46,9 @@ pub fn touches(command: &str) -> Vec<Touch> {
     let mut walker = Walker {
         options: ParserOptions::default(),
         out: Vec::new(),
-        dir: None,
+        place: Place::start(std::env::var_os("CDPATH").is_some_and(|v| !v.is_empty())),
+        outcome: None,
+        functions: std::collections::HashMap::new(),
         nest: 0,
         stdin: Stdin::Opaque("the input the command inherits"),
     };
@@ -61,9 +66,14 @@ pub fn touches(command: &str) -> Vec<Touch> {
 struct Walker {
     options: ParserOptions,
     out: Vec<Touch>,
-    /// Where a `cd` earlier in the text went: later relative paths are
-    /// below it. Subshells are not told apart, which can only over-deny.
-    dir: Option<Arg>,
+    /// Where the shell is (see [`place`]).
+    place: Place,
+    /// What the last simple command leaves when it succeeds and when it
+    /// fails, if that differs (`cd`).
+    outcome: Option<(Place, Place)>,
+    /// The functions the line defines, by name: a call walks the body
+    /// where it is called.
+    functions: std::collections::HashMap<String, brush_parser::ast::FunctionBody>,
     /// How many nested constructs the walk is inside (see [`MAX_NESTING`]).
     nest: usize,
     /// What the command being walked reads on its standard input.
@@ -71,18 +81,17 @@ struct Walker {
 }
 
 impl Walker {
-    /// Record `touch`, its relative path taken from the last `cd`.
-    fn push(&mut self, mut touch: Touch) {
-        if let (Some(dir), Operand::Path(p)) = (&self.dir, &touch.operand)
-            && !p.starts_with('/')
-            && !p.starts_with('~')
-        {
-            touch.operand = match dir {
-                Arg::Lit(d) => Operand::Path(format!("{d}/{p}")),
-                Arg::Unknown(d) => Operand::Unknown(format!("{d}/{p}")),
-            };
+    /// Record `touch`, its path taken from where the shell may be.
+    fn push(&mut self, touch: Touch) {
+        let Operand::Path(p) = &touch.operand else {
+            return self.out.push(touch);
+        };
+        for operand in self.place.operands(p) {
+            self.out.push(Touch {
+                operand,
+                ..touch.clone()
+            });
         }
-        self.out.push(touch);
     }
 
     fn unknown(&mut self, by: &str, written: &str) {
@@ -131,101 +140,6 @@ impl Walker {
         self.nest -= 1;
     }
 
-    fn list_items(&mut self, list: &CompoundList, depth: usize) {
-        for item in &list.0 {
-            self.pipeline(&item.0.first, depth);
-            for next in &item.0.additional {
-                let (brush_parser::ast::AndOr::And(p) | brush_parser::ast::AndOr::Or(p)) = next;
-                self.pipeline(p, depth);
-            }
-        }
-    }
-
-    fn pipeline(&mut self, pipeline: &Pipeline, depth: usize) {
-        let outer = self.stdin.clone();
-        for (at, command) in pipeline.seq.iter().enumerate() {
-            if at > 0 {
-                self.stdin = Stdin::Opaque("a pipe");
-            }
-            match command {
-                Command::Simple(simple) => self.simple(simple, depth),
-                Command::Compound(compound, redirects) => {
-                    let redirects: Vec<&IoRedirect> = redirects.iter().flat_map(|r| &r.0).collect();
-                    if let Some(stdin) = input_of(&redirects) {
-                        self.stdin = stdin;
-                    }
-                    self.compound(compound, depth);
-                    for r in redirects {
-                        self.redirect(r, depth);
-                    }
-                }
-                Command::Function(f) => {
-                    self.compound(&f.body.0, depth);
-                    for r in f.body.1.iter().flat_map(|r| &r.0) {
-                        self.redirect(r, depth);
-                    }
-                }
-                Command::ExtendedTest(test) => self.test(&test.expr, depth),
-            }
-        }
-        self.stdin = outer;
-    }
-
-    fn compound(&mut self, compound: &CompoundCommand, depth: usize) {
-        match compound {
-            CompoundCommand::BraceGroup(g) => self.list(&g.list, depth),
-            CompoundCommand::Subshell(s) => self.list(&s.list, depth),
-            CompoundCommand::ForClause(f) => {
-                for w in f.values.iter().flatten() {
-                    self.word(&w.value, depth);
-                }
-                self.list(&f.body.list, depth);
-            }
-            CompoundCommand::CaseClause(c) => {
-                self.word(&c.value.value, depth);
-                for case in &c.cases {
-                    for pattern in &case.patterns {
-                        self.word(&pattern.value, depth);
-                    }
-                    if let Some(cmd) = &case.cmd {
-                        self.list(cmd, depth);
-                    }
-                }
-            }
-            CompoundCommand::IfClause(i) => {
-                self.list(&i.condition, depth);
-                self.list(&i.then, depth);
-                for e in i.elses.iter().flatten() {
-                    if let Some(c) = &e.condition {
-                        self.list(c, depth);
-                    }
-                    self.list(&e.body, depth);
-                }
-            }
-            CompoundCommand::WhileClause(w) | CompoundCommand::UntilClause(w) => {
-                self.list(&w.0, depth);
-                self.list(&w.1.list, depth);
-            }
-            // brush reads `( ( cmd ) )` as `(( ))` arithmetic, where bash
-            // runs nested subshells; so the text is walked as commands too.
-            // Real arithmetic (`i++`, `x = 1`) names no file there.
-            // Its expansions (`(( $(cmd) ))`) run too.
-            CompoundCommand::Arithmetic(a) => {
-                self.script(&a.expr.value, depth + 1);
-                self.arithmetic(&a.expr.value, depth);
-            }
-            CompoundCommand::ArithmeticForClause(f) => {
-                for e in [&f.initializer, &f.condition, &f.updater]
-                    .into_iter()
-                    .flatten()
-                {
-                    self.arithmetic(&e.value, depth);
-                }
-                self.list(&f.body.list, depth);
-            }
-        }
-    }
-
     fn test(&mut self, expr: &ExtendedTestExpr, depth: usize) {
         if !self.enter("(a [[ ]] expression)") {
             return;
@@ -259,12 +173,13 @@ impl Walker {
     fn word(&mut self, written: &str, depth: usize) -> Arg {
         let expanded = words::expand(written, &self.options);
         for sub in &expanded.substitutions {
-            self.script(sub, depth + 1);
+            self.subshell(|w| w.script(sub, depth + 1));
         }
         expanded.arg
     }
 
     fn simple(&mut self, simple: &SimpleCommand, depth: usize) {
+        self.outcome = None;
         let mut args = Vec::new();
         let items = simple.prefix.iter().flat_map(|p| &p.0);
         let name = simple
@@ -303,7 +218,7 @@ impl Walker {
                     }
                 }
                 CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
-                    self.list(&sub.list, depth + 1);
+                    self.subshell(|w| w.list(&sub.list, depth + 1));
                     // The command sees a pipe, not a file.
                     args.push(Arg::Lit("/dev/fd/63".into()));
                 }
@@ -331,7 +246,7 @@ impl Walker {
                         (access, w.value.clone())
                     }
                     IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
-                        return self.list(&sub.list, depth + 1);
+                        return self.subshell(|w| w.list(&sub.list, depth + 1));
                     }
                     _ => return,
                 }
@@ -425,26 +340,11 @@ impl Walker {
         if SHELLS.contains(&name.as_str()) {
             return self.shell(&name, rest, depth);
         }
-        if name == "cd" || name == "pushd" {
-            let target = rest
-                .iter()
-                .find(|a| !matches!(a, Arg::Lit(t) if t.starts_with('-') && t.len() > 1));
-            let target = match target {
-                // `cd -` goes back to a directory the text does not name.
-                Some(Arg::Lit(t)) if t == "-" => Arg::Unknown("cd -".into()),
-                Some(t) => t.clone(),
-                None => Arg::Lit("~".into()),
-            };
-            // `cd sub` after `cd dir` is `dir/sub`.
-            let joined = match (&self.dir, target) {
-                (Some(Arg::Lit(d)), Arg::Lit(t)) if !t.starts_with(['/', '~']) => {
-                    Arg::Lit(format!("{d}/{t}"))
-                }
-                (Some(Arg::Unknown(d)), _) => Arg::Unknown(d.clone()),
-                (_, t) => t,
-            };
-            self.dir = Some(joined);
+        if self.moves(&name, rest) {
             return;
+        }
+        if let Some(body) = self.functions.get(&name).cloned() {
+            return self.call(&body, depth);
         }
         if let Some(spec) = commands::lookup(&name) {
             for touch in operands::touches(&name, spec, rest) {
@@ -481,6 +381,36 @@ impl Walker {
                 "(the words xargs reads from its input)".into(),
             ));
         }
-        self.command(&inner, depth);
+        match chdir(name, &rest[..i.min(rest.len())]) {
+            // `env -C DIR cmd` runs cmd in DIR.
+            Some(dir) => {
+                let place = self.place.clone();
+                self.place = place.cd(&dir);
+                self.command(&inner, depth);
+                self.place = place;
+            }
+            None => self.command(&inner, depth),
+        }
     }
+}
+
+/// The directory `env -C DIR`, `--chdir DIR` or `--chdir=DIR` among a
+/// wrapper's options names.
+fn chdir(name: &str, options: &[Arg]) -> Option<Arg> {
+    if name != "env" {
+        return None;
+    }
+    let mut found = None;
+    let mut words = options.iter();
+    while let Some(arg) = words.next() {
+        let Arg::Lit(t) = arg else { continue };
+        if t == "-C" || t == "--chdir" {
+            found = Some(words.next().cloned().unwrap_or(Arg::Unknown(t.clone())));
+        } else if let Some(dir) = t.strip_prefix("--chdir=") {
+            found = Some(Arg::Lit(dir.to_string()));
+        } else if let Some(dir) = t.strip_prefix("-C") {
+            found = Some(Arg::Lit(dir.to_string()));
+        }
+    }
+    found
 }

@@ -80,6 +80,7 @@ pub(super) fn input_of(redirects: &[&IoRedirect]) -> Option<Stdin> {
 impl Walker {
     /// A builtin that runs a command text; false for any other command.
     pub(super) fn code(&mut self, name: &str, rest: &[Arg], depth: usize) -> bool {
+        self.names_changed(name, rest);
         if DECLARERS.contains(&name) {
             for a in rest {
                 if let Arg::Lit(t) | Arg::Unknown(t) = a
@@ -123,6 +124,34 @@ impl Walker {
         true
     }
 
+    /// `HOME` or `CDPATH` may now hold anything: `~` or a relative `cd`
+    /// is no longer certain.
+    pub(super) fn variable_changed(&mut self, name: &str) {
+        match name {
+            "HOME" => self.place.home_known = false,
+            "CDPATH" => self.place.cd_searches = true,
+            _ => {}
+        }
+    }
+
+    /// `unset HOME`, `read CDPATH`, `printf -v HOME`, `shopt -s
+    /// cdable_vars`: a name among the words changes how `~` or `cd` work.
+    fn names_changed(&mut self, name: &str, rest: &[Arg]) {
+        let named = |n: &str| rest.iter().any(|a| matches!(a, Arg::Lit(t) if t == n));
+        if ["unset", "read", "printf", "mapfile", "readarray", "getopts"].contains(&name)
+            || DECLARERS.contains(&name)
+        {
+            for var in ["HOME", "CDPATH"] {
+                if named(var) {
+                    self.variable_changed(var);
+                }
+            }
+        }
+        if name == "shopt" && named("cdable_vars") {
+            self.place.cd_searches = true;
+        }
+    }
+
     /// `eval WORDS` runs the words joined by spaces.
     fn eval(&mut self, rest: &[Arg], depth: usize) {
         let mut text = Vec::new();
@@ -140,6 +169,7 @@ impl Walker {
     /// code makes the shell opaque.
     pub(super) fn assignment(&mut self, name: &str, written: &str) {
         let name = name.split('[').next().unwrap_or(name);
+        self.variable_changed(name);
         if CODE_VARIABLES.contains(&name) || name.starts_with("BASH_FUNC_") {
             self.unknown(
                 &format!("a shell given {name} (code it runs that the line does not show)"),
