@@ -75,8 +75,11 @@ impl Place {
         let Arg::Lit(t) = target else {
             return self.unknown();
         };
-        let searched = !(t.starts_with(['/', '~']) || t == "." || t == ".." || t.starts_with("./"))
-            && !t.starts_with("../");
+        let searched = !(t.starts_with(['/', '~'])
+            || t == "."
+            || t == ".."
+            || t.starts_with("./")
+            || t.starts_with("../"));
         if t == "-" || (searched && self.cd_searches) || (t.starts_with('~') && !self.home_known) {
             return self.unknown();
         }
@@ -150,7 +153,8 @@ fn proc_root(text: &str) -> Option<String> {
     let rest = text.strip_prefix("/proc/")?;
     let (_, after) = rest.split_once('/')?;
     let inner = after.strip_prefix("root")?;
-    (inner.is_empty() || inner.starts_with('/')).then(|| format!("/{}", inner.trim_start_matches('/')))
+    (inner.is_empty() || inner.starts_with('/'))
+        .then(|| format!("/{}", inner.trim_start_matches('/')))
 }
 
 /// `/proc/self/cwd/x` is `x` from here; another process's cwd is unknown.
@@ -163,7 +167,11 @@ fn proc_cwd(text: &str) -> Option<Result<String, ()>> {
     }
     if pid == "self" || pid == "thread-self" {
         let rel = inner.trim_start_matches('/');
-        Some(Ok(if rel.is_empty() { ".".into() } else { rel.into() }))
+        Some(Ok(if rel.is_empty() {
+            ".".into()
+        } else {
+            rel.into()
+        }))
     } else {
         Some(Err(()))
     }
