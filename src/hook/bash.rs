@@ -6,9 +6,8 @@
 //! `xargs`, ...) are looked through to the command they run.
 
 use brush_parser::ast::{
-    AssignmentName, CommandPrefixOrSuffixItem, CompoundList,
-    ExtendedTestExpr, IoFileRedirectKind, IoFileRedirectTarget, IoRedirect,
-    SimpleCommand,
+    AssignmentName, CommandPrefixOrSuffixItem, CompoundList, ExtendedTestExpr, IoFileRedirectKind,
+    IoFileRedirectTarget, IoRedirect, SimpleCommand,
 };
 use brush_parser::{Parser, ParserOptions, SourceInfo};
 
@@ -19,6 +18,7 @@ use super::words;
 mod code;
 mod flow;
 mod limits;
+mod links;
 mod place;
 
 use code::{Stdin, input_of};
@@ -49,6 +49,7 @@ pub fn touches(command: &str) -> Vec<Touch> {
         place: Place::start(std::env::var_os("CDPATH").is_some_and(|v| !v.is_empty())),
         outcome: None,
         functions: std::collections::HashMap::new(),
+        aliases: Vec::new(),
         nest: 0,
         stdin: Stdin::Opaque("the input the command inherits"),
     };
@@ -74,6 +75,8 @@ struct Walker {
     /// The functions the line defines, by name: a call walks the body
     /// where it is called.
     functions: std::collections::HashMap<String, brush_parser::ast::FunctionBody>,
+    /// Names the line made for other paths (see [`links`]).
+    aliases: Vec<links::Alias>,
     /// How many nested constructs the walk is inside (see [`MAX_NESTING`]).
     nest: usize,
     /// What the command being walked reads on its standard input.
@@ -87,6 +90,18 @@ impl Walker {
             return self.out.push(touch);
         };
         for operand in self.place.operands(p) {
+            if let Operand::Path(path) = &operand {
+                for also in self.through_aliases(path) {
+                    let operand = match also {
+                        Some(target) => Operand::Path(target),
+                        None => Operand::Unknown(path.clone()),
+                    };
+                    self.out.push(Touch {
+                        operand,
+                        ..touch.clone()
+                    });
+                }
+            }
             self.out.push(Touch {
                 operand,
                 ..touch.clone()
@@ -350,6 +365,7 @@ impl Walker {
             for touch in operands::touches(&name, spec, rest) {
                 self.push(touch);
             }
+            self.links(&name, spec, rest);
         }
     }
 

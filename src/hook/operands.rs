@@ -469,3 +469,11 @@ fn dd(args: &[Arg], push: &mut impl FnMut(Access, &Arg)) {
         }
     }
 }
+
+/// The positional operands and the `-t` destination of a command's words,
+/// as its spec parses them (the walk follows the links and moves a line
+/// makes: `ln`, `mv`).
+pub fn operands_and_target(spec: &Spec, args: &[Arg]) -> (Vec<Arg>, Option<Arg>) {
+    let parsed = parse(spec, args);
+    (parsed.positionals, parsed.target)
+}
