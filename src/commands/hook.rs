@@ -23,7 +23,7 @@ use crate::paths::home_dir;
 /// The stack of the analysis thread. The walk's limits (command size,
 /// nesting) bound its depth: at the largest command analysed, the deepest
 /// nesting of every form the limits let through needed at most 4 MiB on
-/// the debug build (SECURITY_CONCEPT.md, the hook's limits), a sixteenth of
+/// the debug build (SECURITY_CONCEPT.md, "It always answers"), a sixteenth of
 /// this. The memory is only reserved: pages are used as the stack grows.
 pub const ANALYSIS_STACK: usize = 64 << 20;
 
