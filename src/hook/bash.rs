@@ -41,6 +41,11 @@ pub const MAX_NESTING: usize = 100;
 /// and the time it takes; a longer command is not read.
 pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
 
+/// How many simple commands one analysis walks (function calls and loop
+/// bodies walk theirs again) before the rest counts as undetermined: it
+/// bounds the time a line of functions calling functions twice can take.
+pub const MAX_STEPS: usize = 20_000;
+
 /// Every file access `command` makes, as far as its text says.
 pub fn touches(command: &str) -> Vec<Touch> {
     let mut walker = Walker {
@@ -50,6 +55,7 @@ pub fn touches(command: &str) -> Vec<Touch> {
         outcome: None,
         functions: std::collections::HashMap::new(),
         aliases: Vec::new(),
+        steps: 0,
         nest: 0,
         stdin: Stdin::Opaque("the input the command inherits"),
     };
@@ -77,6 +83,8 @@ struct Walker {
     functions: std::collections::HashMap<String, brush_parser::ast::FunctionBody>,
     /// Names the line made for other paths (see [`links`]).
     aliases: Vec<links::Alias>,
+    /// Simple commands walked so far (see [`MAX_STEPS`]).
+    steps: usize,
     /// How many nested constructs the walk is inside (see [`MAX_NESTING`]).
     nest: usize,
     /// What the command being walked reads on its standard input.
@@ -195,6 +203,13 @@ impl Walker {
 
     fn simple(&mut self, simple: &SimpleCommand, depth: usize) {
         self.outcome = None;
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            if self.steps == MAX_STEPS + 1 {
+                self.unknown("a command too large to analyse", "(the rest of the line)");
+            }
+            return;
+        }
         let mut args = Vec::new();
         let items = simple.prefix.iter().flat_map(|p| &p.0);
         let name = simple

@@ -438,3 +438,22 @@ fn huge_and_random_inputs_get_an_answer() {
         .join()
         .expect("no panic");
 }
+
+/// Functions that each call the one before twice would take 2^n walks:
+/// the step budget answers them, and quickly.
+#[test]
+fn functions_calling_functions_are_answered_within_the_budget() {
+    let w = world();
+    let mut command = "f0() { cat ~/.ssh/id_rsa; }; ".to_string();
+    for i in 1..40 {
+        command.push_str(&format!("f{i}() {{ f{}; f{}; }}; ", i - 1, i - 1));
+    }
+    command.push_str("f39");
+    let got = decide_on_analysis_stack(&w, command, Mode::Full);
+    assert_eq!(name(&got), "deny", "{got:?}");
+    let looping = "f() { f; }; f && cat notes.txt".to_string();
+    assert_ne!(
+        decide_on_analysis_stack(&w, looping, Mode::Full),
+        Verdict::Pass
+    );
+}
