@@ -365,10 +365,16 @@ impl Walker {
             return;
         }
         if let Some((_, valued)) = WRAPPERS.iter().find(|(w, _)| *w == name) {
-            return self.wrapped(&name, valued, rest, depth);
+            // Only the shell's own `command`, `builtin` and `time` run the
+            // command in this shell; the rest start a process, where a
+            // `cd` changes nothing here.
+            if ["command", "builtin", "time"].contains(&name.as_str()) {
+                return self.wrapped(&name, valued, rest, depth);
+            }
+            return self.subshell(|w| w.wrapped(&name, valued, rest, depth));
         }
         if SHELLS.contains(&name.as_str()) {
-            return self.shell(&name, rest, depth);
+            return self.subshell(|w| w.shell(&name, rest, depth));
         }
         if self.moves(&name, rest) {
             return;
