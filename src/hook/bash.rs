@@ -411,6 +411,17 @@ impl Walker {
         }
         let mut inner: Vec<Arg> = rest.iter().skip(i).cloned().collect();
         if name == "xargs" {
+            // `-I X` / `-i` / `--replace` put the words it reads into every
+            // argument holding X (`sh -c '{}'` runs what it reads).
+            if let Some(mark) = replace_mark(&rest[..i.min(rest.len())]) {
+                for arg in inner.iter_mut() {
+                    if let Arg::Lit(t) = arg
+                        && t.contains(&mark)
+                    {
+                        *arg = Arg::Unknown(t.clone());
+                    }
+                }
+            }
             if inner.is_empty() {
                 inner.push(Arg::Lit("echo".into()));
             }
@@ -450,4 +461,26 @@ fn chdir(name: &str, options: &[Arg]) -> Option<Arg> {
         }
     }
     found
+}
+
+/// The text xargs replaces with what it reads: `-I X`, `-iX`, `-i`,
+/// `--replace[=X]` (`{}` by default).
+fn replace_mark(options: &[Arg]) -> Option<String> {
+    let mut mark = None;
+    let mut words = options.iter();
+    while let Some(arg) = words.next() {
+        let Arg::Lit(t) = arg else { continue };
+        if t == "-I" {
+            mark = Some(match words.next() {
+                Some(Arg::Lit(m)) => m.clone(),
+                _ => String::new(),
+            });
+        } else if let Some(m) = t.strip_prefix("--replace") {
+            let m = m.strip_prefix('=').unwrap_or("");
+            mark = Some(if m.is_empty() { "{}".into() } else { m.into() });
+        } else if let Some(m) = t.strip_prefix("-i").or_else(|| t.strip_prefix("-I")) {
+            mark = Some(if m.is_empty() { "{}".into() } else { m.into() });
+        }
+    }
+    mark
 }

@@ -146,6 +146,12 @@ impl Walker {
                     self.variable_changed(var);
                 }
             }
+            // `export BASH_ENV`, `read PS4`: a shell started later runs it.
+            for var in CODE_VARIABLES {
+                if named(var) {
+                    self.assignment(var, var);
+                }
+            }
         }
         if name == "shopt" && named("cdable_vars") {
             self.place.cd_searches = true;
@@ -155,6 +161,10 @@ impl Walker {
     /// `eval WORDS` runs the words joined by spaces.
     fn eval(&mut self, rest: &[Arg], depth: usize) {
         let mut text = Vec::new();
+        let rest = match rest.first() {
+            Some(Arg::Lit(t)) if t == "--" => &rest[1..],
+            _ => rest,
+        };
         for a in rest {
             match a {
                 Arg::Lit(t) => text.push(t.as_str()),
