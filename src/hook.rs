@@ -107,11 +107,13 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
     let is_dir = |dir: &str| policy::resolve(dir, &event.cwd, policy.home()).is_dir();
     let Some(text) = touch.operand.path(is_dir) else {
         let written = match &touch.operand {
-            Operand::Unknown(w) => w.as_str(),
+            Operand::Unknown(w) | Operand::Opaque(w) => w.as_str(),
             _ => "",
         };
         let command = event.tool_input["command"].as_str().unwrap_or("");
-        if globs::cannot_reach(written, touch.access, command, &event.cwd, policy) {
+        if matches!(touch.operand, Operand::Unknown(_))
+            && globs::cannot_reach(written, touch.access, command, &event.cwd, policy)
+        {
             return Verdict::Pass;
         }
         return Verdict::Ask(format!(

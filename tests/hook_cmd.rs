@@ -196,6 +196,39 @@ fn the_policy_is_compiled_not_read_from_an_output() {
     assert_eq!(decision(&hook(home.path(), &[], &e).1), "deny");
 }
 
+/// The process itself answers inputs whose analysis once overflowed its
+/// stack (Claude Code runs a call whose hook dies) or would not fit in it.
+#[test]
+fn pathological_commands_are_answered_by_the_process() {
+    let home = policy_home();
+    for command in [
+        format!("[[ {}-n x ]] && cat ~/.ssh/id_rsa", "! ".repeat(10_000)),
+        format!(
+            "{}cat ~/.ssh/id_rsa{}",
+            "( ".repeat(50_000),
+            " )".repeat(50_000)
+        ),
+        format!("{}cat ~/.ssh/id_rsa", "time ".repeat(10_000)),
+        format!("cat {}", "x ".repeat(100_000)),
+    ] {
+        let e = event(home.path(), "Bash", json!({ "command": command }));
+        let (status, stdout, _) = hook(home.path(), &[], &e);
+        assert_eq!(
+            (status, decision(&stdout)),
+            (0, json!("ask")),
+            "{}",
+            &command[..40]
+        );
+        let (status, stdout, _) = hook(home.path(), &["--yolo"], &e);
+        assert_eq!(
+            (status, decision(&stdout)),
+            (0, json!("deny")),
+            "{}",
+            &command[..40]
+        );
+    }
+}
+
 #[test]
 fn help_names_the_exit_codes() {
     let out = Test::new().args(&["hook", "--help"]).any_stdout().run();

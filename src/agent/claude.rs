@@ -12,8 +12,8 @@ mod deny_path;
 mod diff;
 mod existing;
 mod hook_entry;
-mod loaded;
 pub mod layers;
+mod loaded;
 mod merge;
 mod overrides;
 mod project;
@@ -24,8 +24,8 @@ mod tests;
 
 use std::path::Path;
 
-pub use loaded::{Loaded, loaded};
 pub use anchor::{anchor_path, target_path};
+pub use loaded::{Loaded, loaded};
 pub use project::{project_settings, stage_project};
 
 use serde_json::{Map, Value};

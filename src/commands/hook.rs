@@ -1,14 +1,35 @@
 //! `twsrt hook claude`: the Claude Code PreToolUse guard. One event on
 //! stdin, one answer on stdout; the decision itself is [`crate::hook`].
+//!
+//! Claude Code runs a tool call whose hook dies, times out or prints
+//! nothing, so every way this command can end is an answer: the decision
+//! runs on its own thread, with a stack the walk's limits fit in
+//! ([`ANALYSIS_STACK`]) and under a deadline ([`DEADLINE`]); a panic, a
+//! deadline passed or a thread that cannot start is answered like a
+//! command the hook cannot read (ask, deny in yolo mode).
 
-use std::io::Read;
+use std::io::{Read, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use clap::Args;
 
 use crate::commands::Global;
 use crate::hook::{self, Mode, Policy, Verdict};
 use crate::paths::home_dir;
-use crate::ui;
+
+/// The stack of the analysis thread. The walk's limits (command size,
+/// nesting) bound its depth: at the largest command analysed, the deepest
+/// nesting of every form the limits let through needed at most 4 MiB on
+/// the debug build (SECURITY_CONCEPT.md, "It always answers"), a sixteenth of
+/// this. The memory is only reserved: pages are used as the stack grows.
+pub const ANALYSIS_STACK: usize = 64 << 20;
+
+/// How long the analysis may take. Claude Code waits 60 s for a hook and
+/// then runs the call; an answer comes well before that.
+pub const DEADLINE: Duration = Duration::from_secs(5);
 
 /// Guard Claude Code's tool calls: a PreToolUse hook.
 ///
@@ -18,12 +39,15 @@ use crate::ui;
 /// denyRead, Edit, Write and NotebookEdit paths with the compiled
 /// denyWrite. Prints a `hookSpecificOutput` object with
 /// `permissionDecision` `deny` (a read or write of a denied path) or `ask`
-/// (an operand the text does not determine, or a recursive reader whose
-/// start holds a denied path; `deny` with --yolo), and nothing when the
-/// call may go on. The policy is compiled from the fragments on every call.
-/// A malformed event or a policy that does not compile is denied.
+/// (an operand the text does not determine, a command whose text is not
+/// in the command line, or a recursive reader whose start holds a denied
+/// path; `deny` with --yolo), and nothing when the call may go on. The
+/// policy is compiled from the fragments on every call. A malformed event
+/// or a policy that does not compile is denied; an analysis that fails or
+/// takes longer than 5 s is answered like an unreadable command.
 ///
-/// Exit codes: 0 answered (whatever the decision); 2 a usage error.
+/// Exit codes: 0 answered (whatever the decision); 2 a usage error, or the
+/// answer could not be written (Claude Code blocks the call on exit 2).
 #[derive(Debug, Args)]
 pub struct HookArgs {
     /// The agent whose hook protocol to speak: claude.
@@ -41,28 +65,82 @@ pub struct HookArgs {
 
 pub fn run(global: &Global, args: &HookArgs) -> crate::error::Result<i32> {
     let mode = if args.yolo { Mode::Yolo } else { Mode::Full };
-    // A bug must not let a call through: a panic is answered with a deny
-    // (a hook that dies is a pass to Claude Code).
-    let verdict = std::panic::catch_unwind(|| verdict(global, args, mode)).unwrap_or_else(|_| {
-        Verdict::Deny("twsrt hook: internal error while deciding; denied to be safe".into())
-    });
-    if let Some(answer) = verdict.answer() {
-        ui::data(&answer);
+    let mut text = String::new();
+    let verdict = match std::io::stdin().read_to_string(&mut text) {
+        Err(e) => Verdict::Deny(format!("twsrt hook: cannot read the event: {e}")),
+        Ok(_) => guarded(global.config_path.clone(), args.profile.clone(), text, mode),
+    };
+    let Some(answer) = verdict.answer() else {
+        return Ok(0);
+    };
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{answer}")
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        // Exit 2 is the one failure Claude Code answers by blocking the call.
+        eprintln!("twsrt hook: cannot write the answer; the call is blocked");
+        return Ok(2);
     }
     Ok(0)
 }
 
-fn verdict(global: &Global, args: &HookArgs, mode: Mode) -> Verdict {
-    let mut text = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-        return Verdict::Deny(format!("twsrt hook: cannot read the event: {e}"));
+/// The verdict on `event`, computed on the analysis thread.
+fn guarded(config: PathBuf, profile: Option<String>, event: String, mode: Mode) -> Verdict {
+    on_analysis_thread(mode, DEADLINE, move || {
+        verdict(&config, profile.as_deref(), &event, mode)
+    })
+}
+
+/// `work`'s verdict, computed on a thread of its own: whatever happens
+/// there (a panic, no answer by `deadline`, no thread), an answer.
+fn on_analysis_thread(
+    mode: Mode,
+    deadline: Duration,
+    work: impl FnOnce() -> Verdict + Send + 'static,
+) -> Verdict {
+    let (send, receive) = mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("hook analysis".into())
+        .stack_size(ANALYSIS_STACK)
+        .spawn(move || {
+            let outcome = catch_unwind(AssertUnwindSafe(work));
+            // The receiver is gone only once the deadline answered.
+            let _ = send.send(outcome);
+        });
+    if let Err(e) = spawned {
+        return unreadable(mode, &format!("the analysis could not start ({e})"));
     }
-    let event = match hook::parse_event(&text) {
+    match receive.recv_timeout(deadline) {
+        Ok(Ok(verdict)) => verdict,
+        Ok(Err(_)) => unreadable(mode, "an internal error while deciding"),
+        Err(mpsc::RecvTimeoutError::Timeout) => unreadable(
+            mode,
+            &format!("the analysis took longer than {} s", deadline.as_secs()),
+        ),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            unreadable(mode, "the analysis ended without a decision")
+        }
+    }
+}
+
+/// What an analysis that failed answers: what a command the hook cannot
+/// read answers (ask; nobody is asked in yolo mode, so deny).
+fn unreadable(mode: Mode, why: &str) -> Verdict {
+    let reason = format!("twsrt hook: {why}; the command was not checked");
+    match mode {
+        Mode::Full => Verdict::Ask(reason),
+        Mode::Yolo => Verdict::Deny(reason),
+    }
+}
+
+fn verdict(config: &std::path::Path, profile: Option<&str>, text: &str, mode: Mode) -> Verdict {
+    let event = match hook::parse_event(text) {
         Ok(event) => event,
         Err(reason) => return Verdict::Deny(format!("twsrt hook: {reason}")),
     };
-    let compiled = crate::commands::load_config(&global.config_path)
-        .and_then(|config| crate::compile::compile(&config, args.profile.as_deref()));
+    let compiled = crate::commands::load_config(config)
+        .and_then(|config| crate::compile::compile(&config, profile));
     let compiled = match compiled {
         Ok(c) => c,
         Err(e) => {
@@ -73,4 +151,52 @@ fn verdict(global: &Global, args: &HookArgs, mode: Mode) -> Verdict {
     };
     let policy = Policy::new(&compiled, &home_dir(), &event.cwd);
     hook::decide(&event, &policy, mode)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_is_answered_like_an_unreadable_command() {
+        let work = || -> Verdict { panic!("a bug") };
+        let full = on_analysis_thread(Mode::Full, DEADLINE, work);
+        assert!(
+            matches!(full, Verdict::Ask(ref r) if r.contains("internal error")),
+            "{full:?}"
+        );
+        let yolo = on_analysis_thread(Mode::Yolo, DEADLINE, work);
+        assert!(matches!(yolo, Verdict::Deny(_)), "{yolo:?}");
+    }
+
+    #[test]
+    fn an_analysis_past_the_deadline_is_answered() {
+        let slow = || {
+            std::thread::sleep(Duration::from_secs(2));
+            Verdict::Pass
+        };
+        let got = on_analysis_thread(Mode::Yolo, Duration::from_millis(50), slow);
+        assert!(
+            matches!(got, Verdict::Deny(ref r) if r.contains("longer than")),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn the_analysis_runs_on_the_large_stack() {
+        // Recursion that needs more than a default thread's 2 MiB.
+        fn deep(n: usize) -> usize {
+            let pad = [n as u8; 1024];
+            if n == 0 {
+                0
+            } else {
+                deep(n - 1) + std::hint::black_box(pad)[0] as usize
+            }
+        }
+        let got = on_analysis_thread(Mode::Full, DEADLINE, || {
+            deep(20_000);
+            Verdict::Pass
+        });
+        assert_eq!(got, Verdict::Pass);
+    }
 }

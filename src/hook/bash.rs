@@ -6,8 +6,8 @@
 //! `xargs`, ...) are looked through to the command they run.
 
 use brush_parser::ast::{
-    Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList, ExtendedTestExpr,
-    IoFileRedirectKind, IoFileRedirectTarget, IoRedirect, Pipeline, SimpleCommand,
+    AssignmentName, CommandPrefixOrSuffixItem, CompoundList, ExtendedTestExpr, IoFileRedirectKind,
+    IoFileRedirectTarget, IoRedirect, SimpleCommand,
 };
 use brush_parser::{Parser, ParserOptions, SourceInfo};
 
@@ -16,48 +16,150 @@ use super::operands::{self, Access, Arg, Operand, Touch};
 use super::words;
 use super::wrappers::{self, Payload, Unwrapped};
 
+mod code;
+mod flow;
+mod limits;
+mod links;
+mod place;
+
+use code::{Stdin, input_of};
+use limits::nesting;
+use place::Place;
+
 /// How deep `sh -c "sh -c '...'"` and `$( $( ) )` may nest before the
 /// rest counts as undetermined.
 pub const MAX_DEPTH: usize = 8;
 
-/// How deeply brackets may nest in one text before it is not parsed at
-/// all: the parser recurses on each level, and a stack overflow would end
-/// the process without an answer (which Claude Code takes as a pass).
+/// How deeply one text may nest before it is not parsed or walked any
+/// further: brackets, compound keywords, runs of prefix words (`!`,
+/// `time`, wrappers), test expressions and wrapper chains each count. The
+/// parser and the walk recurse on each level, and a stack overflow would
+/// end the process without an answer (which Claude Code takes as a pass).
 pub const MAX_NESTING: usize = 100;
+
+/// The longest command text analysed. Together with [`MAX_NESTING`] it
+/// bounds the stack the parser needs (see `commands::hook::ANALYSIS_STACK`)
+/// and the time it takes; a longer command is not read.
+pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
+
+/// How many simple commands one analysis walks (function calls and loop
+/// bodies walk theirs again) before the rest counts as undetermined: it
+/// bounds the time a line of functions calling functions twice can take.
+pub const MAX_STEPS: usize = 20_000;
 
 /// Every file access `command` makes, as far as its text says.
 pub fn touches(command: &str) -> Vec<Touch> {
     let mut walker = Walker {
         options: ParserOptions::default(),
         out: Vec::new(),
-        dir: None,
+        place: Place::start(std::env::var_os("CDPATH").is_some_and(|v| !v.is_empty())),
+        outcome: None,
+        functions: std::collections::HashMap::new(),
+        aliases: Vec::new(),
+        steps: 0,
+        nest: 0,
+        stdin: Stdin::Opaque("the input the command inherits"),
     };
-    walker.script(command, 0);
+    if command.len() > MAX_COMMAND_BYTES {
+        walker.unknown(
+            "a command too long to analyse",
+            &format!("({} bytes)", command.len()),
+        );
+    } else {
+        walker.script(command, 0);
+    }
     walker.out
 }
 
 struct Walker {
     options: ParserOptions,
     out: Vec<Touch>,
-    /// Where a `cd` earlier in the text went: later relative paths are
-    /// below it. Subshells are not told apart, which can only over-deny.
-    dir: Option<Arg>,
+    /// Where the shell is (see [`place`]).
+    place: Place,
+    /// What the last simple command leaves when it succeeds and when it
+    /// fails, if that differs (`cd`).
+    outcome: Option<(Place, Place)>,
+    /// The functions the line defines, by name: a call walks the body
+    /// where it is called.
+    functions: std::collections::HashMap<String, brush_parser::ast::FunctionBody>,
+    /// Names the line made for other paths (see [`links`]).
+    aliases: Vec<links::Alias>,
+    /// Simple commands walked so far (see [`MAX_STEPS`]).
+    steps: usize,
+    /// How many nested constructs the walk is inside (see [`MAX_NESTING`]).
+    nest: usize,
+    /// What the command being walked reads on its standard input.
+    stdin: Stdin,
 }
 
 impl Walker {
-    /// Record `touch`, its relative path taken from the last `cd`.
-    fn push(&mut self, mut touch: Touch) {
-        if let Some(dir) = &self.dir {
-            touch.operand = touch.operand.below_dir(dir);
+    /// Record `touch`, its path taken from where the shell may be.
+    fn push(&mut self, touch: Touch) {
+        match &touch.operand {
+            Operand::Path(_) => {}
+            // A destination directory: below each place the shell may be.
+            Operand::Into { dir, name } => {
+                let name = name.clone();
+                for operand in self.place.operands(dir) {
+                    let operand = match operand {
+                        Operand::Path(d) => Operand::Into {
+                            dir: d,
+                            name: name.clone(),
+                        },
+                        other => other,
+                    };
+                    self.out.push(Touch {
+                        operand,
+                        ..touch.clone()
+                    });
+                }
+                return;
+            }
+            // An undetermined word (a glob) is below each place too.
+            Operand::Unknown(w) if !w.starts_with(['/', '(']) => {
+                for operand in self.place.operands(w) {
+                    let operand = match operand {
+                        Operand::Path(p) => Operand::Unknown(p),
+                        Operand::Unknown(p) | Operand::Opaque(p) => Operand::Opaque(p),
+                        other => other,
+                    };
+                    self.out.push(Touch {
+                        operand,
+                        ..touch.clone()
+                    });
+                }
+                return;
+            }
+            _ => return self.out.push(touch),
         }
-        self.out.push(touch);
+        let Operand::Path(p) = &touch.operand else {
+            return self.out.push(touch);
+        };
+        for operand in self.place.operands(p) {
+            if let Operand::Path(path) = &operand {
+                for also in self.through_aliases(path) {
+                    let operand = match also {
+                        Some(target) => Operand::Path(target),
+                        None => Operand::Opaque(path.clone()),
+                    };
+                    self.out.push(Touch {
+                        operand,
+                        ..touch.clone()
+                    });
+                }
+            }
+            self.out.push(Touch {
+                operand,
+                ..touch.clone()
+            });
+        }
     }
 
     fn unknown(&mut self, by: &str, written: &str) {
-        self.push(Touch {
+        self.out.push(Touch {
             by: by.to_string(),
             access: Access::Read,
-            operand: Operand::Unknown(written.to_string()),
+            operand: Operand::Opaque(written.to_string()),
         });
     }
 
@@ -79,78 +181,35 @@ impl Walker {
         }
     }
 
+    /// One level deeper into the text; false (and an undetermined access
+    /// recorded) past [`MAX_NESTING`]. Each `enter` that returned true is
+    /// paired with a `self.nest -= 1`.
+    fn enter(&mut self, what: &str) -> bool {
+        if self.nest >= MAX_NESTING {
+            self.unknown("a command nested too deeply to analyse", what);
+            return false;
+        }
+        self.nest += 1;
+        true
+    }
+
     fn list(&mut self, list: &CompoundList, depth: usize) {
-        for item in &list.0 {
-            self.pipeline(&item.0.first, depth);
-            for next in &item.0.additional {
-                let (brush_parser::ast::AndOr::And(p) | brush_parser::ast::AndOr::Or(p)) = next;
-                self.pipeline(p, depth);
-            }
+        if !self.enter("(a command list)") {
+            return;
         }
-    }
-
-    fn pipeline(&mut self, pipeline: &Pipeline, depth: usize) {
-        for command in &pipeline.seq {
-            match command {
-                Command::Simple(simple) => self.simple(simple, depth),
-                Command::Compound(compound, redirects) => {
-                    self.compound(compound, depth);
-                    for r in redirects.iter().flat_map(|r| &r.0) {
-                        self.redirect(r, depth);
-                    }
-                }
-                Command::Function(f) => {
-                    self.compound(&f.body.0, depth);
-                    for r in f.body.1.iter().flat_map(|r| &r.0) {
-                        self.redirect(r, depth);
-                    }
-                }
-                Command::ExtendedTest(test) => self.test(&test.expr, depth),
-            }
-        }
-    }
-
-    fn compound(&mut self, compound: &CompoundCommand, depth: usize) {
-        match compound {
-            CompoundCommand::BraceGroup(g) => self.list(&g.list, depth),
-            CompoundCommand::Subshell(s) => self.list(&s.list, depth),
-            CompoundCommand::ForClause(f) => {
-                for w in f.values.iter().flatten() {
-                    self.word(&w.value, depth);
-                }
-                self.list(&f.body.list, depth);
-            }
-            CompoundCommand::CaseClause(c) => {
-                self.word(&c.value.value, depth);
-                for case in &c.cases {
-                    if let Some(cmd) = &case.cmd {
-                        self.list(cmd, depth);
-                    }
-                }
-            }
-            CompoundCommand::IfClause(i) => {
-                self.list(&i.condition, depth);
-                self.list(&i.then, depth);
-                for e in i.elses.iter().flatten() {
-                    if let Some(c) = &e.condition {
-                        self.list(c, depth);
-                    }
-                    self.list(&e.body, depth);
-                }
-            }
-            CompoundCommand::WhileClause(w) | CompoundCommand::UntilClause(w) => {
-                self.list(&w.0, depth);
-                self.list(&w.1.list, depth);
-            }
-            // brush reads `( ( cmd ) )` as `(( ))` arithmetic, where bash
-            // runs nested subshells; so the text is walked as commands too.
-            // Real arithmetic (`i++`, `x = 1`) names no file there.
-            CompoundCommand::Arithmetic(a) => self.script(&a.expr.value, depth + 1),
-            CompoundCommand::ArithmeticForClause(_) => {}
-        }
+        self.list_items(list, depth);
+        self.nest -= 1;
     }
 
     fn test(&mut self, expr: &ExtendedTestExpr, depth: usize) {
+        if !self.enter("(a [[ ]] expression)") {
+            return;
+        }
+        self.test_expr(expr, depth);
+        self.nest -= 1;
+    }
+
+    fn test_expr(&mut self, expr: &ExtendedTestExpr, depth: usize) {
         match expr {
             ExtendedTestExpr::And(a, b) | ExtendedTestExpr::Or(a, b) => {
                 self.test(a, depth);
@@ -165,16 +224,30 @@ impl Walker {
         }
     }
 
+    /// An arithmetic text: the shell expands it like a double-quoted word
+    /// before it evaluates it.
+    fn arithmetic(&mut self, text: &str, depth: usize) {
+        self.word(&format!("\"{}\"", text.replace('"', "\\\"")), depth);
+    }
+
     /// A word's value; its command substitutions are walked.
     fn word(&mut self, written: &str, depth: usize) -> Arg {
         let expanded = words::expand(written, &self.options);
         for sub in &expanded.substitutions {
-            self.script(sub, depth + 1);
+            self.subshell(|w| w.script(sub, depth + 1));
         }
         expanded.arg
     }
 
     fn simple(&mut self, simple: &SimpleCommand, depth: usize) {
+        self.outcome = None;
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            if self.steps == MAX_STEPS + 1 {
+                self.unknown("a command too large to analyse", "(the rest of the line)");
+            }
+            return;
+        }
         let mut args = Vec::new();
         let items = simple.prefix.iter().flat_map(|p| &p.0);
         let name = simple
@@ -184,26 +257,43 @@ impl Walker {
         let suffix = simple.suffix.iter().flat_map(|s| &s.0).cloned();
         let all: Vec<CommandPrefixOrSuffixItem> =
             items.cloned().chain(name).chain(suffix).collect();
+        let redirects: Vec<&IoRedirect> = all
+            .iter()
+            .filter_map(|i| match i {
+                CommandPrefixOrSuffixItem::IoRedirect(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        let outer = self.stdin.clone();
+        if let Some(stdin) = input_of(&redirects) {
+            self.stdin = stdin;
+        }
         for item in &all {
             match item {
                 CommandPrefixOrSuffixItem::IoRedirect(r) => self.redirect(r, depth),
                 CommandPrefixOrSuffixItem::Word(w) => args.push(self.word(&w.value, depth)),
                 // After the name, `k=v` is an argument (dd's `if=f`, curl's
                 // `-F k=@f`); before it, an assignment.
-                CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
+                CommandPrefixOrSuffixItem::AssignmentWord(a, w) => {
                     let arg = self.word(&w.value, depth);
+                    if let AssignmentName::ArrayElementName(_, index) = &a.name {
+                        self.arithmetic(index, depth);
+                    }
                     if !args.is_empty() {
                         args.push(arg);
+                    } else {
+                        self.assignment(&a.name.to_string(), &w.value);
                     }
                 }
                 CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
-                    self.list(&sub.list, depth + 1);
+                    self.subshell(|w| w.list(&sub.list, depth + 1));
                     // The command sees a pipe, not a file.
                     args.push(Arg::Lit("/dev/fd/63".into()));
                 }
             }
         }
         self.command(&args, depth);
+        self.stdin = outer;
     }
 
     fn redirect(&mut self, redirect: &IoRedirect, depth: usize) {
@@ -224,7 +314,7 @@ impl Walker {
                         (access, w.value.clone())
                     }
                     IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
-                        return self.list(&sub.list, depth + 1);
+                        return self.subshell(|w| w.list(&sub.list, depth + 1));
                     }
                     _ => return,
                 }
@@ -252,57 +342,62 @@ impl Walker {
     }
 }
 
-const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"];
+/// Whether `word` is a wrapper of the table ([`wrappers`]): a run of them
+/// counts toward the nesting limit.
+pub(super) fn is_wrapper(word: &str) -> bool {
+    super::wrapper_table::WRAPPERS
+        .iter()
+        .any(|w| w.names.contains(&word))
+}
+
+pub(super) const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"];
 
 impl Walker {
     /// One simple command's words (the name first).
     fn command(&mut self, args: &[Arg], depth: usize) {
+        if !self.enter("(a chain of wrappers)") {
+            return;
+        }
+        self.command_words(args, depth);
+        self.nest -= 1;
+    }
+
+    fn command_words(&mut self, args: &[Arg], depth: usize) {
         let Some(first) = args.first() else { return };
         let name = match first {
             Arg::Lit(t) => t.rsplit('/').next().unwrap_or(t).to_string(),
             Arg::Unknown(t) => return self.unknown("a command named by an expansion", t),
         };
         let rest = &args[1..];
-        if let Some(unwrapped) = wrappers::unwrap(&name, rest) {
-            return self.wrapped(&name, unwrapped, depth);
-        }
-        if SHELLS.contains(&name.as_str()) {
-            return self.shell(&name, rest, depth);
-        }
-        if name == "cd" || name == "pushd" {
-            let target = rest
-                .iter()
-                .find(|a| !matches!(a, Arg::Lit(t) if t.starts_with('-') && t.len() > 1));
-            let target = match target {
-                // `cd -` goes back to a directory the text does not name.
-                Some(Arg::Lit(t)) if t == "-" => Arg::Unknown("cd -".into()),
-                Some(t) => t.clone(),
-                None => Arg::Lit("~".into()),
-            };
-            // `cd sub` after `cd dir` is `dir/sub`.
-            let joined = match (&self.dir, target) {
-                (Some(Arg::Lit(d)), Arg::Lit(t)) if !t.starts_with(['/', '~']) => {
-                    Arg::Lit(format!("{d}/{t}"))
-                }
-                (Some(Arg::Unknown(d)), _) => Arg::Unknown(d.clone()),
-                (_, t) => t,
-            };
-            self.dir = Some(joined);
+        if self.code(&name, rest, depth) {
             return;
         }
-        if name == "eval" {
-            let mut text = Vec::new();
-            for a in rest {
-                match a {
-                    Arg::Lit(t) => text.push(t.as_str()),
-                    Arg::Unknown(t) => return self.unknown("eval", t),
-                }
+        if let Some(mut unwrapped) = wrappers::unwrap(&name, rest) {
+            if name == "xargs" {
+                mark_replaced(rest, &mut unwrapped);
             }
-            return self.script(&text.join(" "), depth + 1);
+            // Only the shell's own `command`, `builtin` and `time` run the
+            // command in this shell; the rest start a process, where a
+            // `cd` changes nothing here.
+            if ["command", "builtin", "time"].contains(&name.as_str()) {
+                return self.wrapped(&name, unwrapped, depth);
+            }
+            return self.subshell(|w| w.wrapped(&name, unwrapped, depth));
         }
-        for touch in operands::touches(&name, commands::lookup(&name), rest) {
+        if SHELLS.contains(&name.as_str()) {
+            return self.subshell(|w| w.shell(&name, rest, depth));
+        }
+        if self.moves(&name, rest) {
+            return;
+        }
+        if let Some(body) = self.functions.get(&name).cloned() {
+            return self.call(&body, depth);
+        }
+        let spec = commands::lookup(&name);
+        for touch in operands::touches(&name, spec, rest) {
             self.push(touch);
         }
+        self.links(&name, spec, rest);
     }
 
     /// What a wrapper runs ([`wrappers`]), walked in turn: `sudo -u x cat f`
@@ -314,9 +409,9 @@ impl Walker {
         for touch in unwrapped.touches {
             self.push(touch);
         }
-        let outer = self.dir.clone();
+        let outer = self.place.clone();
         if let Some(dir) = &unwrapped.chdir {
-            self.dir = Some(operands::within(outer.as_ref(), dir));
+            self.place = outer.cd(dir);
         }
         for payload in unwrapped.payloads {
             match payload {
@@ -325,81 +420,50 @@ impl Walker {
                 Payload::Script(Arg::Unknown(written)) => self.unknown(name, &written),
             }
         }
-        self.dir = outer;
+        self.place = outer;
     }
+}
 
-    /// `bash -c STRING` parses STRING; `bash FILE` reads FILE.
-    fn shell(&mut self, name: &str, rest: &[Arg], depth: usize) {
-        let mut words = rest.iter();
-        while let Some(arg) = words.next() {
-            match arg {
-                Arg::Lit(t)
-                    if t.starts_with('-')
-                        && t.len() > 1
-                        && !t.starts_with("--")
-                        && t.contains('c') =>
-                {
-                    return match words.next() {
-                        Some(Arg::Lit(script)) => self.script(script, depth + 1),
-                        Some(Arg::Unknown(w)) => self.unknown(name, w),
-                        None => {}
-                    };
-                }
-                Arg::Lit(t) if t == "-o" || t == "+o" || t == "-O" || t == "+O" => {
-                    let _ = words.next();
-                }
-                Arg::Lit(t) if t.starts_with(['-', '+']) => {}
-                _ => {
-                    // The first operand is the script the shell reads.
-                    self.push(Touch {
-                        by: name.to_string(),
-                        access: Access::Read,
-                        operand: arg.into(),
-                    });
-                    return;
-                }
+/// `xargs -I X` / `-i` / `--replace` put the words it reads into every
+/// argument holding X (`sh -c '{}'` runs what it reads): those arguments of
+/// the command it runs are undetermined. The mark is looked for among all
+/// of xargs' words, which can only make more of them undetermined.
+fn mark_replaced(words: &[Arg], unwrapped: &mut Unwrapped) {
+    let Some(mark) = replace_mark(words) else {
+        return;
+    };
+    for payload in unwrapped.payloads.iter_mut() {
+        let Payload::Command(args) = payload else {
+            continue;
+        };
+        for arg in args.iter_mut().skip(1) {
+            if let Arg::Lit(t) = arg
+                && t.contains(&mark)
+            {
+                *arg = Arg::Unknown(t.clone());
             }
         }
     }
 }
 
-/// The deepest nesting in `text` of brackets (`(`, `{`, `[`) and of the
-/// compound keywords (`if`..`fi`, `case`..`esac`, `do`..`done`), each
-/// counted on its own, quotes ignored (which can only overstate it).
-fn nesting(text: &str) -> usize {
-    let mut brackets = Depth::default();
-    for c in text.chars() {
-        match c {
-            '(' | '{' | '[' => brackets.open(),
-            ')' | '}' | ']' => brackets.close(),
-            _ => {}
+/// The text xargs replaces with what it reads: `-I X`, `-iX`, `-i`,
+/// `--replace[=X]` (`{}` by default).
+fn replace_mark(options: &[Arg]) -> Option<String> {
+    let mut mark = None;
+    let mut words = options.iter();
+    while let Some(arg) = words.next() {
+        let Arg::Lit(t) = arg else { continue };
+        if t == "-I" {
+            mark = Some(match words.next() {
+                Some(Arg::Lit(m)) => m.clone(),
+                _ => String::new(),
+            });
+        } else if let Some(m) = t.strip_prefix("--replace") {
+            let m = m.strip_prefix('=').unwrap_or("");
+            mark = Some(if m.is_empty() { "{}".into() } else { m.into() });
+        } else if let Some(m) = t.strip_prefix("-i").or_else(|| t.strip_prefix("-I")) {
+            mark = Some(if m.is_empty() { "{}".into() } else { m.into() });
         }
     }
-    let mut keywords = Depth::default();
-    let separators = |c: char| c.is_whitespace() || ";&|()".contains(c);
-    for word in text.split(separators) {
-        match word {
-            "if" | "case" | "do" => keywords.open(),
-            "fi" | "esac" | "done" => keywords.close(),
-            _ => {}
-        }
-    }
-    brackets.deepest.max(keywords.deepest)
-}
-
-#[derive(Default)]
-struct Depth {
-    depth: usize,
-    deepest: usize,
-}
-
-impl Depth {
-    fn open(&mut self) {
-        self.depth += 1;
-        self.deepest = self.deepest.max(self.depth);
-    }
-
-    fn close(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
-    }
+    mark
 }

@@ -64,31 +64,12 @@ pub enum Operand {
         name: String,
     },
     Unknown(String),
+    /// What the walk cannot see through (a nesting too deep, a script not
+    /// in the line), described: always asked about, never taken for a glob.
+    Opaque(String),
 }
 
 impl Operand {
-    /// The operand as seen after a `cd dir`: a relative path is below it.
-    pub fn below_dir(self, dir: &Arg) -> Operand {
-        let relative = |p: &str| !p.starts_with('/') && !p.starts_with('~');
-        match (self, dir) {
-            (Operand::Path(p), Arg::Lit(d)) if relative(&p) => Operand::Path(format!("{d}/{p}")),
-            (Operand::Into { dir: t, name }, Arg::Lit(d)) if relative(&t) => Operand::Into {
-                dir: format!("{d}/{t}"),
-                name,
-            },
-            (Operand::Path(p) | Operand::Into { dir: p, .. }, Arg::Unknown(d)) if relative(&p) => {
-                Operand::Unknown(format!("{d}/{p}"))
-            }
-            // An undetermined word (a glob) is below the directory too.
-            (Operand::Unknown(w), Arg::Lit(d) | Arg::Unknown(d))
-                if relative(&w) && !w.starts_with('(') =>
-            {
-                Operand::Unknown(format!("{d}/{w}"))
-            }
-            (operand, _) => operand,
-        }
-    }
-
     /// The path the text names: for a destination, `dir/name` when
     /// `is_dir(dir)`.
     pub fn path(&self, is_dir: impl FnOnce(&str) -> bool) -> Option<String> {
@@ -98,7 +79,7 @@ impl Operand {
                 Some(format!("{}/{name}", dir.trim_end_matches('/')))
             }
             Operand::Into { dir, .. } => Some(dir.clone()),
-            Operand::Unknown(_) => None,
+            Operand::Unknown(_) | Operand::Opaque(_) => None,
         }
     }
 }
@@ -109,18 +90,6 @@ impl From<&Arg> for Operand {
             Arg::Lit(t) => Operand::Path(t.clone()),
             Arg::Unknown(t) => Operand::Unknown(t.clone()),
         }
-    }
-}
-
-/// `target` as seen from `dir` (the working directory a `cd` or `env -C`
-/// left): a relative path is below it.
-pub fn within(dir: Option<&Arg>, target: &Arg) -> Arg {
-    match (dir, target) {
-        (Some(Arg::Lit(d)), Arg::Lit(t)) if !t.starts_with(['/', '~']) => {
-            Arg::Lit(format!("{d}/{t}"))
-        }
-        (Some(Arg::Unknown(d)), _) => Arg::Unknown(d.clone()),
-        _ => target.clone(),
     }
 }
 
@@ -590,4 +559,12 @@ fn positionals(name: &str, spec: &Spec, p: &Parsed, push: &mut impl FnMut(Access
         Shape::Remote => {}
         Shape::Find | Shape::Dd | Shape::Opaque | Shape::Inert => {}
     }
+}
+
+/// The positional operands and the `-t` destination of a command's words,
+/// as its spec parses them (the walk follows the links and moves a line
+/// makes: `ln`, `mv`).
+pub fn operands_and_target(spec: &Spec, args: &[Arg]) -> (Vec<Arg>, Option<Arg>) {
+    let parsed = parse(spec, args);
+    (parsed.positionals, parsed.target)
 }

@@ -439,3 +439,137 @@ fn random_wrapped_commands_never_panic() {
         decide(&e, &w.policy, Mode::Full);
     }
 }
+
+/// `decide` on the stack the hook command gives it.
+fn decide_on_analysis_stack(w: &World, command: String, mode: Mode) -> Verdict {
+    let e = event(w, "Bash", json!({ "command": command }));
+    let policy = w.policy.clone();
+    std::thread::Builder::new()
+        .stack_size(crate::commands::hook::ANALYSIS_STACK)
+        .spawn(move || decide(&e, &policy, mode))
+        .expect("a thread")
+        .join()
+        .expect("no panic")
+}
+
+/// Every nesting form, as (opening, closing) text around a command.
+const NESTING_FORMS: &[(&str, &str)] = &[
+    ("( ", " )"),
+    ("{ ", "; }"),
+    ("$(", ")"),
+    ("echo \"$(", ")\""),
+    ("echo ${U:-$(", ")}"),
+    ("echo $(( $(", ") ))"),
+    ("case x in $(", ")) ;; esac"),
+    ("coproc ", ""),
+    ("[[ ! ", " ]]"),
+    ("[[ ( ", " ) ]]"),
+    ("[[ -n x && ", " ]]"),
+    ("! ", ""),
+    ("time ", ""),
+    ("sudo ", ""),
+    ("env ", ""),
+    ("command ", ""),
+    ("if true; then ", "; fi"),
+    ("while true; do ", "; done"),
+    ("until false; do ", "; done"),
+    ("for i in 1; do ", "; done"),
+    ("case x in x) ", " ;; esac"),
+    ("cat <(", ")"),
+    ("f() { ", "; }"),
+    ("eval ", ""),
+    ("true && ", ""),
+    ("true | ", ""),
+];
+
+/// A read of a denied file hidden under any depth of any nesting form is
+/// never a pass: it is found, or the depth is answered like an unreadable
+/// command. Unbalanced openings get an answer too.
+#[test]
+fn deep_nesting_of_every_form_is_never_a_pass() {
+    let w = world();
+    let mut passed = Vec::new();
+    for (open, close) in NESTING_FORMS {
+        for depth in [1, bash::MAX_NESTING - 1, bash::MAX_NESTING + 1, 10_000] {
+            let mut command = open.repeat(depth);
+            command.push_str("cat ~/.ssh/id_rsa");
+            command.push_str(&close.repeat(depth));
+            for mode in [Mode::Full, Mode::Yolo] {
+                if decide_on_analysis_stack(&w, command.clone(), mode) == Verdict::Pass {
+                    passed.push(format!("{open:?}..{close:?} x{depth} {mode:?}"));
+                }
+            }
+            // Unclosed openings make the parser backtrack exponentially
+            // below the limit (the hook's deadline answers those).
+            if depth != bash::MAX_NESTING - 1 {
+                decide_on_analysis_stack(&w, open.repeat(depth), Mode::Full);
+            }
+        }
+    }
+    assert!(passed.is_empty(), "passed:\n{}", passed.join("\n"));
+}
+
+/// The example: 20 KB of `!` inside `[[ ]]` overflowed the stack.
+#[test]
+fn ten_thousand_negations_are_answered() {
+    let w = world();
+    let command = format!("[[ {}-n x ]] && cat ~/.ssh/id_rsa", "! ".repeat(10_000));
+    let got = decide_on_analysis_stack(&w, command.clone(), Mode::Full);
+    assert_eq!(name(&got), "ask", "{got:?}");
+    let got = decide_on_analysis_stack(&w, command, Mode::Yolo);
+    assert_eq!(name(&got), "deny", "{got:?}");
+}
+
+/// Huge inputs and random bytes: an answer each, and a command longer than
+/// the walk reads is not a pass.
+#[test]
+fn huge_and_random_inputs_get_an_answer() {
+    let w = world();
+    let huge = "x ".repeat(bash::MAX_COMMAND_BYTES);
+    assert_eq!(name(&decide_on_analysis_stack(&w, huge, Mode::Full)), "ask");
+    let just_below = format!("cat {}", "x".repeat(bash::MAX_COMMAND_BYTES - 10));
+    assert_eq!(
+        decide_on_analysis_stack(&w, just_below, Mode::Full),
+        Verdict::Pass
+    );
+    let mut rng = crate::test_rng::Rng(28);
+    let bytes: Vec<String> = (0..300)
+        .map(|_| {
+            let len = rng.below(300) as usize;
+            let raw: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
+            String::from_utf8_lossy(&raw).into_owned()
+        })
+        .collect();
+    let w2 = world();
+    std::thread::Builder::new()
+        .stack_size(crate::commands::hook::ANALYSIS_STACK)
+        .spawn(move || {
+            for command in bytes {
+                let e = event(&w2, "Bash", json!({ "command": command }));
+                let got = decide(&e, &w2.policy, Mode::Yolo);
+                assert!(!matches!(got, Verdict::Ask(_)), "{command:?}");
+            }
+        })
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+}
+
+/// Functions that each call the one before twice would take 2^n walks:
+/// the step budget answers them, and quickly.
+#[test]
+fn functions_calling_functions_are_answered_within_the_budget() {
+    let w = world();
+    let mut command = "f0() { cat ~/.ssh/id_rsa; }; ".to_string();
+    for i in 1..40 {
+        command.push_str(&format!("f{i}() {{ f{}; f{}; }}; ", i - 1, i - 1));
+    }
+    command.push_str("f39");
+    let got = decide_on_analysis_stack(&w, command, Mode::Full);
+    assert_eq!(name(&got), "deny", "{got:?}");
+    let looping = "f() { f; }; f && cat notes.txt".to_string();
+    assert_ne!(
+        decide_on_analysis_stack(&w, looping, Mode::Full),
+        Verdict::Pass
+    );
+}

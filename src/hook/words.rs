@@ -2,7 +2,9 @@
 //! Quoted and escaped text is literal; an unquoted glob or brace
 //! expansion, a parameter, an arithmetic expansion, `~user` and a command
 //! substitution are not (the word becomes [`Arg::Unknown`]). The command
-//! substitutions are handed back so their commands are checked too.
+//! substitutions are handed back so their commands are checked too,
+//! wherever they sit: in a parameter expansion's operands (`${U:-$(cmd)}`,
+//! patterns, replacements, offsets, subscripts) and in arithmetic.
 
 use brush_parser::ParserOptions;
 use brush_parser::word::{self, WordPiece, WordPieceWithSource};
@@ -17,7 +19,11 @@ pub struct Expanded {
 
 /// `written` (a word as the parser split it) expanded as far as text goes.
 pub fn expand(written: &str, options: &ParserOptions) -> Expanded {
-    let mut out = Builder::default();
+    let mut out = Builder {
+        options: options.clone(),
+        source: written.to_string(),
+        ..Builder::default()
+    };
     match word::parse(written, options) {
         Ok(pieces) => out.pieces(&pieces, false),
         Err(_) => out.known = false,
@@ -37,6 +43,9 @@ pub fn expand(written: &str, options: &ParserOptions) -> Expanded {
 }
 
 struct Builder {
+    options: ParserOptions,
+    /// The word as written: piece positions index into it.
+    source: String,
     text: String,
     known: bool,
     quoted_tilde: bool,
@@ -46,6 +55,8 @@ struct Builder {
 impl Default for Builder {
     fn default() -> Self {
         Builder {
+            options: ParserOptions::default(),
+            source: String::new(),
             text: String::new(),
             known: true,
             quoted_tilde: false,
@@ -57,7 +68,25 @@ impl Default for Builder {
 impl Builder {
     fn pieces(&mut self, pieces: &[WordPieceWithSource], quoted: bool) {
         for piece in pieces {
+            if let WordPiece::ParameterExpansion(_) = piece.piece {
+                self.parameter(piece.start_index, piece.end_index);
+            }
             self.piece(&piece.piece, quoted);
+        }
+    }
+
+    /// `${...}`: every operand (default, alternative and error words,
+    /// patterns, replacements, offsets, subscripts) is a word the shell
+    /// expands, so the text inside the braces is read as one.
+    fn parameter(&mut self, start: usize, end: usize) {
+        let inside = self
+            .source
+            .get(start..end)
+            .and_then(|t| t.strip_prefix("${"))
+            .and_then(|t| t.strip_suffix('}'))
+            .map(str::to_string);
+        if let Some(inside) = inside {
+            self.inner(&inside);
         }
     }
 
@@ -97,9 +126,26 @@ impl Builder {
                 self.substitutions.push(c.clone());
                 self.known = false;
             }
-            WordPiece::TildePrefix(_)
-            | WordPiece::ParameterExpansion(_)
-            | WordPiece::ArithmeticExpression(_) => self.known = false,
+            WordPiece::ParameterExpansion(_) => self.known = false,
+            WordPiece::ArithmeticExpression(expr) => {
+                self.known = false;
+                self.inner(&expr.value);
+            }
+            WordPiece::TildePrefix(_) => self.known = false,
+        }
+    }
+
+    /// Text the shell expands inside this word (an operand, an arithmetic
+    /// expression): only its command substitutions matter here. Text that
+    /// does not parse as a word is kept as a command to check.
+    fn inner(&mut self, text: &str) {
+        match word::parse(text, &self.options) {
+            Ok(_) => {
+                let inner = expand(text, &self.options);
+                self.substitutions.extend(inner.substitutions);
+            }
+            Err(_) if text.contains(['$', '`']) => self.substitutions.push(text.to_string()),
+            Err(_) => {}
         }
     }
 }

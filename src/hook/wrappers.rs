@@ -49,7 +49,7 @@ pub fn unwrap(name: &str, args: &[Arg]) -> Option<Unwrapped> {
             out.touches.push(touch(
                 name,
                 Access::Read,
-                Operand::Unknown(format!("{name} {text}")),
+                Operand::Opaque(format!("{name} {text}")),
             ));
             return Some(out);
         }
@@ -306,7 +306,7 @@ fn rooted(name: &str, mut out: Unwrapped) -> Unwrapped {
     out.touches.push(Touch {
         by: name.to_string(),
         access: Access::Read,
-        operand: Operand::Unknown(format!("{name} (a command under another root directory)")),
+        operand: Operand::Opaque(format!("{name} (a command under another root directory)")),
     });
     out
 }
