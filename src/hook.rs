@@ -30,10 +30,18 @@ pub enum Mode {
     Yolo,
 }
 
-/// The hook's answer, strictest last so `max` picks it.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+/// The hook's answer. The analysis answers `Pass`, `Ask` or `Deny`;
+/// `Sandbox` is only made from an `Ask` on Bash in sandbox mode, after the
+/// analysis.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     Pass,
+    /// Allowed, with the tool input replaced by `input` (the Bash command
+    /// wrapped to run inside srt); `reason` says why it was wrapped.
+    Sandbox {
+        input: serde_json::Value,
+        reason: String,
+    },
     Ask(String),
     Deny(String),
 }
@@ -42,8 +50,9 @@ impl Verdict {
     fn rank(&self) -> u8 {
         match self {
             Verdict::Pass => 0,
-            Verdict::Ask(_) => 1,
-            Verdict::Deny(_) => 2,
+            Verdict::Sandbox { .. } => 1,
+            Verdict::Ask(_) => 2,
+            Verdict::Deny(_) => 3,
         }
     }
 
@@ -57,20 +66,24 @@ impl Verdict {
     }
 
     /// The JSON line Claude Code reads, or `None` for a pass (no output).
+    /// A sandboxed call is `allow` with `updatedInput`, which Claude Code
+    /// runs instead of the input the model wrote.
     pub fn answer(&self) -> Option<String> {
         let (decision, reason) = match self {
             Verdict::Pass => return None,
+            Verdict::Sandbox { reason, .. } => ("allow", reason),
             Verdict::Ask(r) => ("ask", r),
             Verdict::Deny(r) => ("deny", r),
         };
-        let value = serde_json::json!({
-            "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": decision,
-                "permissionDecisionReason": reason,
-            }
+        let mut output = serde_json::json!({
+            "hookEventName": "PreToolUse",
+            "permissionDecision": decision,
+            "permissionDecisionReason": reason,
         });
-        Some(value.to_string())
+        if let Verdict::Sandbox { input, .. } = self {
+            output["updatedInput"] = input.clone();
+        }
+        Some(serde_json::json!({ "hookSpecificOutput": output }).to_string())
     }
 }
 

@@ -61,6 +61,7 @@ fn event(w: &World, tool: &str, input: serde_json::Value) -> Event {
 fn name(v: &Verdict) -> &'static str {
     match v {
         Verdict::Pass => "pass",
+        Verdict::Sandbox { .. } => "sandbox",
         Verdict::Ask(_) => "ask",
         Verdict::Deny(_) => "deny",
     }
@@ -240,6 +241,17 @@ fn the_answer_is_the_object_claude_code_reads() {
     let ask: serde_json::Value =
         serde_json::from_str(&Verdict::Ask("why".into()).answer().unwrap()).unwrap();
     assert_eq!(ask["hookSpecificOutput"]["permissionDecision"], "ask");
+    let wrapped = Verdict::Sandbox {
+        input: json!({"command": "srt -c x", "timeout": 5}),
+        reason: "why".into(),
+    };
+    let wrapped: serde_json::Value = serde_json::from_str(&wrapped.answer().unwrap()).unwrap();
+    assert_eq!(
+        wrapped,
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "allow", "permissionDecisionReason": "why",
+            "updatedInput": {"command": "srt -c x", "timeout": 5}}})
+    );
 }
 
 #[test]
