@@ -130,6 +130,29 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
             entry.written()
         ));
     }
+    match policy.hard_link(&path) {
+        policy::HardLink::No => {}
+        policy::HardLink::Of(file) => {
+            let target = policy::Resolved::real(&file);
+            if let Some(entry) = entries
+                .iter()
+                .find(|e| target.spellings().any(|p| e.covers(&p)))
+            {
+                return Verdict::Deny(format!(
+                    "twsrt: {who} {} {text}, a hard link to {}, which the policy's {list} entry {} covers",
+                    touch.access.verb(),
+                    file.display(),
+                    entry.written()
+                ));
+            }
+        }
+        policy::HardLink::Unknown(why) => {
+            return Verdict::Ask(format!(
+                "twsrt: {who} {} {text}: {why}",
+                touch.access.verb()
+            ));
+        }
+    }
     if touch.access.recursive()
         && let Some(entry) = entries
             .iter()

@@ -77,6 +77,8 @@ pub enum Opt {
     Extract,
     /// Every later word is an argument, not a file (jq `--args`).
     EndOfFiles,
+    /// cp: link the sources instead of copying them (`-l`, `-s`).
+    Links,
 }
 
 pub struct Spec {
@@ -303,6 +305,15 @@ const COPY: &[(&str, Opt)] = &[
     ("--strip-program", Value),
 ];
 
+/// cp: [`COPY`] and the options that make links of the sources.
+const CP: &[(&str, Opt)] = &[
+    ("-t", Target), ("--target-directory", Target), ("-S", Value), ("--suffix", Value),
+    ("-r", Recursive), ("-R", Recursive), ("-a", Recursive), ("--recursive", Recursive),
+    ("--archive", Recursive), ("--backup", Value), ("--reflink", Value), ("--sparse", Value),
+    ("--preserve", Value), ("--no-preserve", Value), ("-l", Links), ("--link", Links),
+    ("-s", Links), ("--symbolic-link", Links),
+];
+
 const SCP: &[(&str, Opt)] = &[
     ("-r", Recursive), ("-P", Value), ("-p", Value), ("-i", Value), ("-F", ReadsValue),
     ("-o", Value), ("-l", Value), ("-c", Value), ("-J", Value), ("-S", Value), ("-D", Value),
@@ -430,7 +441,8 @@ pub const COMMANDS: &[Spec] = &[
         COMPRESS,
     ),
     spec(&["zcat", "bzcat", "xzcat"], Read, &[]),
-    spec(&["cp", "install"], Copy, COPY),
+    spec(&["cp"], Copy, CP),
+    spec(&["install"], Copy, COPY),
     spec(&["mv"], Move, COPY),
     spec(&["ln"], Link, LINK),
     spec(&["scp"], Copy, SCP),

@@ -85,6 +85,8 @@ struct Parsed {
     create: bool,
     extract: bool,
     pattern_given: bool,
+    /// cp makes links instead of copies (`-l`, `-s`).
+    links: bool,
 }
 
 /// The files `name` (looked up as `spec`) opens with `args`.
@@ -190,7 +192,13 @@ fn option(spec: &Spec, key: &str) -> Option<Opt> {
 fn takes_value(opt: Opt) -> bool {
     !matches!(
         opt,
-        Opt::Recursive | Opt::InPlace | Opt::Stdout | Opt::Create | Opt::Extract | Opt::EndOfFiles
+        Opt::Recursive
+            | Opt::InPlace
+            | Opt::Stdout
+            | Opt::Create
+            | Opt::Extract
+            | Opt::EndOfFiles
+            | Opt::Links
     )
 }
 
@@ -210,6 +218,7 @@ fn apply<'a>(
         Opt::Stdout => p.stdout = true,
         Opt::Create => p.create = true,
         Opt::Extract => p.extract = true,
+        Opt::Links => p.links = true,
         Opt::EndOfFiles => return true,
         Opt::Value => drop(value()),
         Opt::Pattern => {
@@ -352,12 +361,12 @@ fn copy(shape: Shape, p: &Parsed, walk: bool, push: &mut impl FnMut(Access, &Arg
         }
         (None, _) => (&local[..], None),
     };
-    if shape != Shape::Link {
-        for s in sources {
-            push(Access::Read.walking(walk), s);
-            if shape == Shape::Move {
-                push(Access::Write, s);
-            }
+    for s in sources {
+        push(Access::Read.walking(walk), s);
+        // A link (ln, `cp -l`/`-s`) is a new name for the source: reads and
+        // writes through it reach the source, so making it is both.
+        if shape == Shape::Move || shape == Shape::Link || p.links {
+            push(Access::Write, s);
         }
     }
     if let Some(d) = dest {

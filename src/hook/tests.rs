@@ -31,8 +31,21 @@ fn world() -> World {
     for d in [".ssh", ".aws", "proj/sub", "dev/muse", "dev/muse-other"] {
         fs::create_dir_all(home.join(d)).unwrap();
     }
-    for f in [".ssh/id_rsa", ".aws/credentials", "proj/notes.txt"] {
+    for f in [
+        ".ssh/id_rsa",
+        ".aws/credentials",
+        ".bashrc",
+        "proj/notes.txt",
+        "proj/notes-single",
+    ] {
         fs::write(home.join(f), "x").unwrap();
+    }
+    for (file, link) in [
+        (".ssh/id_rsa", "proj/hard-key"),
+        (".bashrc", "proj/hard-rc"),
+        ("proj/notes.txt", "proj/hard-notes"),
+    ] {
+        fs::hard_link(home.join(file), home.join(link)).unwrap();
     }
     symlink(home.join(".ssh"), cwd.join("link-ssh")).unwrap();
     symlink(home.join(".aws/credentials"), cwd.join("link-file")).unwrap();
@@ -185,6 +198,77 @@ fn file_tools_compare_their_paths() {
         let got = decide(&event(&w, tool, input.clone()), &w.policy, Mode::Full);
         assert_eq!(name(&got), want, "{tool} {input}: {got:?}");
     }
+}
+
+#[test]
+fn file_tools_see_through_hard_links() {
+    let w = world();
+    let p = |f: &str| w.cwd.join(f).to_string_lossy().into_owned();
+    let cases = [
+        ("Read", json!({ "file_path": p("hard-key") }), "deny"),
+        (
+            "Grep",
+            json!({ "pattern": "k", "path": p("hard-key") }),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({ "file_path": p("hard-key"), "content": "" }),
+            "deny",
+        ),
+        (
+            "Edit",
+            json!({ "file_path": p("hard-rc"), "old_string": "a", "new_string": "b" }),
+            "deny",
+        ),
+        ("Read", json!({ "file_path": p("hard-rc") }), "pass"),
+        ("Read", json!({ "file_path": p("hard-notes") }), "pass"),
+        (
+            "Write",
+            json!({ "file_path": p("hard-notes"), "content": "" }),
+            "pass",
+        ),
+    ];
+    for (tool, input, want) in cases {
+        let got = decide(&event(&w, tool, input.clone()), &w.policy, Mode::Full);
+        assert_eq!(name(&got), want, "{tool} {input}: {got:?}");
+    }
+    let Verdict::Deny(reason) = decide(
+        &event(&w, "Read", json!({ "file_path": p("hard-key") })),
+        &w.policy,
+        Mode::Full,
+    ) else {
+        panic!("not denied")
+    };
+    assert!(reason.contains("a hard link to"), "{reason}");
+    assert!(reason.contains(".ssh/id_rsa"), "{reason}");
+}
+
+/// Past the walk's bound a file with several names that the walk did not
+/// reach is undetermined; a file with one name is never looked up.
+#[test]
+fn hard_links_past_the_walk_bound_are_undetermined() {
+    let w = world();
+    for i in 0..5 {
+        fs::write(w.home.join(format!(".aws/f{i}")), "x").unwrap();
+    }
+    let policy = w.policy.clone().with_walk_budget(3);
+    let read = |file: &str| {
+        let path = w.cwd.join(file).to_string_lossy().into_owned();
+        let e = event(&w, "Read", json!({ "file_path": path }));
+        (
+            decide(&e, &policy, Mode::Full),
+            decide(&e, &policy, Mode::Yolo),
+        )
+    };
+    let (full, yolo) = read("hard-notes");
+    assert_eq!((name(&full), name(&yolo)), ("ask", "deny"), "{full:?}");
+    assert!(
+        format!("{full:?}").contains("more than 3 entries"),
+        "{full:?}"
+    );
+    let (full, _) = read("notes-single");
+    assert_eq!(full, Verdict::Pass);
 }
 
 #[test]
