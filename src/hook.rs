@@ -16,10 +16,12 @@ mod event;
 mod matcher;
 mod operands;
 mod policy;
+mod sandbox;
 mod words;
 
 pub use event::{Event, parse_event};
 pub use policy::Policy;
+pub use sandbox::{Install, Sandbox, install};
 
 use operands::{Access, Operand, Touch};
 
@@ -97,6 +99,44 @@ pub fn decide(event: &Event, policy: &Policy, mode: Mode) -> Verdict {
         .iter()
         .map(|t| judge(t, event, policy))
         .fold(Verdict::Pass, Verdict::stricter);
+    match (verdict, mode) {
+        (Verdict::Ask(reason), Mode::Yolo) => Verdict::Deny(reason),
+        (v, _) => v,
+    }
+}
+
+/// The verdict in sandbox mode: as [`decide`], except that a Bash command
+/// the analysis would ask about (so deny in yolo mode) is allowed to run
+/// inside srt when `sandbox` is usable; when it is not (`Err(why)`), the
+/// command is asked about or denied as without the mode, and the reason
+/// says why it was not wrapped.
+pub fn decide_sandboxed(
+    event: &Event,
+    policy: &Policy,
+    mode: Mode,
+    sandbox: &Result<Sandbox, String>,
+) -> Verdict {
+    let verdict = match decide(event, policy, Mode::Full) {
+        Verdict::Ask(reason) if event.tool_name == "Bash" => {
+            let command = event.tool_input.get("command").and_then(|c| c.as_str());
+            match (sandbox, command) {
+                (Ok(sandbox), Some(command)) => {
+                    return Verdict::Sandbox {
+                        input: sandbox.wrap_input(&event.tool_input, command),
+                        reason: format!(
+                            "{reason}; so it runs inside srt with {}",
+                            sandbox.settings.display()
+                        ),
+                    };
+                }
+                (Err(why), _) => Verdict::Ask(format!(
+                    "{reason}; the hook's sandbox mode cannot run it inside srt: {why}"
+                )),
+                (Ok(_), None) => Verdict::Deny(format!("{reason}; no command to wrap")),
+            }
+        }
+        v => v,
+    };
     match (verdict, mode) {
         (Verdict::Ask(reason), Mode::Yolo) => Verdict::Deny(reason),
         (v, _) => v,

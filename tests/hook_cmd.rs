@@ -376,6 +376,264 @@ fn the_key_is_checked() {
         .config_append("claude_hook = \"yes\"\n")
         .args(&["generate", "claude"])
         .status(1)
-        .stderr_contains("targets.claude_hook must be true or false")
+        .stderr_contains("targets.claude_hook must be true, false or \"sandbox\", found \"yes\"")
         .run();
+}
+
+// --------------------------------------------------------------------------
+// The sandbox mode (`claude_hook = "sandbox"`, `hook claude --sandbox`)
+
+/// `policy_home` with the srt output written as the policy compiles it.
+fn sandbox_home() -> tempfile::TempDir {
+    let home = policy_home();
+    let status = Command::new(env!("CARGO_BIN_EXE_twsrt"))
+        .args(["-c", &home.path().join(CONFIG).to_string_lossy()])
+        .args(["generate", "all", "-w"])
+        .env("HOME", home.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("twsrt runs");
+    assert!(status.success());
+    home
+}
+
+/// A stand-in srt: an executable file (never run by these tests).
+fn fake_srt(home: &Path) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = home.join("bin/srt");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, "#!/bin/sh\nexit 99\n").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// The hook with `--sandbox` (and `extra`), srt named by `srt` (TWSRT_SRT)
+/// and PATH set to `path`.
+fn sandboxed(home: &Path, extra: &[&str], srt: Option<&str>, path: &str, event: &str) -> String {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_twsrt"));
+    cmd.args([
+        "-c",
+        &home.join(CONFIG).to_string_lossy(),
+        "hook",
+        "claude",
+        "--sandbox",
+    ])
+    .args(extra)
+    .current_dir(home)
+    .env_clear()
+    .env("HOME", home)
+    .env("PATH", path)
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    if let Some(srt) = srt {
+        cmd.env("TWSRT_SRT", srt);
+    }
+    let mut child = cmd.spawn().expect("twsrt runs");
+    let mut stdin = child.stdin.take().expect("a stdin pipe");
+    stdin
+        .write_all(event.as_bytes())
+        .expect("the event is written");
+    drop(stdin);
+    let out = child.wait_with_output().expect("twsrt ends");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn sh_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+#[test]
+fn sandbox_mode_wraps_what_it_cannot_see_through_and_nothing_else() {
+    let home = sandbox_home();
+    let h = home.path();
+    let srt = fake_srt(h);
+    let settings = h.join(".srt-settings.json").to_string_lossy().into_owned();
+    let opaque = json!({"command": "grep -r key ~", "description": "Search", "timeout": 5000});
+    for mode in [&[][..], &["--yolo"][..]] {
+        let out = sandboxed(
+            h,
+            mode,
+            Some(&srt),
+            "/usr/bin:/bin",
+            &event(h, "Bash", opaque.clone()),
+        );
+        assert_eq!(decision(&out), "allow", "{mode:?}: {out}");
+        let answer: Value = serde_json::from_str(&out).unwrap();
+        let input = &answer["hookSpecificOutput"]["updatedInput"];
+        let wrapped = format!(
+            "{} -s {} -c 'grep -r key ~'",
+            sh_quote(&srt),
+            sh_quote(&settings)
+        );
+        assert_eq!(input["command"], wrapped.as_str(), "{out}");
+        assert_eq!(input["description"], "Search");
+        assert_eq!(input["timeout"], 5000);
+        assert!(out.contains("runs inside srt"), "{out}");
+    }
+    // Named protected paths are still denied, understood commands untouched,
+    // and the file tools are not wrapped.
+    let denied = event(h, "Bash", json!({"command": "cat ~/.ssh/id_rsa"}));
+    assert_eq!(
+        decision(&sandboxed(h, &[], Some(&srt), "/bin", &denied)),
+        "deny"
+    );
+    let plain = event(h, "Bash", json!({"command": "ls -la"}));
+    assert_eq!(sandboxed(h, &["--yolo"], Some(&srt), "/bin", &plain), "");
+    let grep = event(h, "Grep", json!({"pattern": "key", "path": h}));
+    assert_eq!(
+        decision(&sandboxed(h, &[], Some(&srt), "/bin", &grep)),
+        "ask"
+    );
+    assert_eq!(
+        decision(&sandboxed(h, &["--yolo"], Some(&srt), "/bin", &grep)),
+        "deny"
+    );
+}
+
+#[test]
+fn sandbox_mode_finds_srt_on_path() {
+    let home = sandbox_home();
+    let h = home.path();
+    let srt = fake_srt(h);
+    let path = format!("/nonexistent:{}:/usr/bin", h.join("bin").display());
+    let e = event(h, "Bash", json!({"command": "cat $F"}));
+    let out = sandboxed(h, &[], None, &path, &e);
+    assert_eq!(decision(&out), "allow", "{out}");
+    assert!(out.contains(&format!("\"command\":\"'{srt}' -s ")), "{out}");
+}
+
+/// Without srt, or with settings that are not the compiled ones, the mode
+/// answers as the hook without it: ask, deny in yolo mode; with the reason.
+#[test]
+fn sandbox_mode_fails_closed_without_srt_or_its_settings() {
+    let home = sandbox_home();
+    let h = home.path();
+    let srt = fake_srt(h);
+    let e = event(h, "Bash", json!({"command": "cat $F"}));
+    let cases: [(Option<&str>, &str); 3] = [
+        (None, "srt is not on PATH"),
+        (
+            Some("relative/srt"),
+            "is not an absolute path to an executable",
+        ),
+        (
+            Some("/nonexistent/srt"),
+            "is not an absolute path to an executable",
+        ),
+    ];
+    for (named, why) in cases {
+        let out = sandboxed(h, &[], named, "/nonexistent", &e);
+        assert_eq!(decision(&out), "ask", "{out}");
+        assert!(out.contains(why), "{out}");
+        let out = sandboxed(h, &["--yolo"], named, "/nonexistent", &e);
+        assert_eq!(decision(&out), "deny", "{out}");
+    }
+    let settings = h.join(".srt-settings.json");
+    std::fs::write(&settings, "{}\n").unwrap();
+    let out = sandboxed(h, &["--yolo"], Some(&srt), "/bin", &e);
+    assert_eq!(decision(&out), "deny", "{out}");
+    assert!(out.contains("is not what the policy compiles to"), "{out}");
+    std::fs::remove_file(&settings).unwrap();
+    let out = sandboxed(h, &[], Some(&srt), "/bin", &e);
+    assert_eq!(decision(&out), "ask", "{out}");
+    assert!(out.contains("cannot read"), "{out}");
+}
+
+#[test]
+fn sandbox_key_installs_the_entry_with_sandbox() {
+    let out = Test::with_policy()
+        .targets()
+        .config_append("claude_hook = \"sandbox\"\n")
+        .args(&["generate", "claude", "-w"])
+        .any_stderr()
+        .run();
+    let full: Value = serde_json::from_str(&out.read(CLAUDE_TARGET)).unwrap();
+    let command = our_entry(&full)["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(command.ends_with(" hook claude --sandbox"), "{command}");
+    let out = out
+        .then()
+        .args(&["generate", "claude", "-w", "--yolo"])
+        .any_stderr()
+        .run();
+    let yolo: Value = serde_json::from_str(&out.read(CLAUDE_YOLO)).unwrap();
+    let command = our_entry(&yolo)["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        command.ends_with(" hook claude --sandbox --yolo"),
+        "{command}"
+    );
+}
+
+/// The commands the hook wraps, run by bash as Claude Code's Bash tool
+/// runs them (`eval '<command>'`), under the real srt: each re-splits into exactly the original
+/// (same output, same status as the original run without srt), a wrapped
+/// opaque read of a denied file fails and the same read in the project
+/// succeeds.
+#[test]
+fn wrapped_commands_round_trip_through_the_real_srt() {
+    let Some(real_srt) = crate::srt_real::srt() else {
+        return;
+    };
+    let home = sandbox_home();
+    let h = home.path();
+    let wrap = |command: &str| -> String {
+        let e = event(h, "Bash", json!({"command": command}));
+        let path = std::env::var("PATH").unwrap_or_default();
+        let out = sandboxed(h, &["--yolo"], Some(&real_srt), &path, &e);
+        let answer: Value =
+            serde_json::from_str(&out).unwrap_or_else(|_| panic!("{command}: {out}"));
+        let o = &answer["hookSpecificOutput"];
+        assert_eq!(o["permissionDecision"], "allow", "{command}: {out}");
+        o["updatedInput"]["command"].as_str().unwrap().to_string()
+    };
+    // Claude Code's Bash tool runs a command as `eval '<command>'`.
+    let run = |line: &str| {
+        let out = Command::new("bash")
+            .args(["-c", &format!("eval {}", sh_quote(line))])
+            .current_dir(h)
+            .env("HOME", h)
+            .output()
+            .expect("bash runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    // Each ends in a read the analysis cannot name (`cat $F`), so it is
+    // wrapped whole.
+    let tricky = [
+        r#"printf '[%s]' "$F" 'it'"'"'s' "a  b" $'t\tb' \$x"#,
+        r#"printf '[%s]' $(echo a b) "$(printf '%s' "'q'")""#,
+        "cat <<'EOF' $F\n$HOME 'x' \"y\" \\\nEOF",
+        "printf '%s\\n' $F \\\n  continued; exit 3",
+        "echo \"$F\" `echo back` ; echo é ü '\\' \"\\\\\"",
+        "-x $F; exit 0",
+        "+x $F; exit 0",
+        "for i in 1 2; do printf '<%s>' \"$i$F\"; done",
+        "echo $F'",
+        r#"printf %s $F "'" "''" "'''""#,
+    ];
+    for command in tricky.map(|c| format!("{c}\ncat $F </dev/null")) {
+        let command = command.as_str();
+        let wrapped = wrap(command);
+        assert!(wrapped.starts_with(&sh_quote(&real_srt)), "{wrapped}");
+        assert_eq!(run(&wrapped), run(command), "{command}\nwrapped: {wrapped}");
+    }
+    let secret = wrap("cat $(echo ~/.ssh/id_rsa)");
+    let (status, stdout) = run(&secret);
+    assert_ne!(status, Some(0), "{secret}: {stdout}");
+    assert!(!stdout.contains('k'), "{stdout}");
+    assert_eq!(
+        run(&wrap("cat $(echo notes.txt)")),
+        (Some(0), "n".to_string())
+    );
 }

@@ -77,10 +77,8 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
         .overrides(args.yolo)
         .get("enabled")
         .or_else(|| srt.get("enabled"));
-    let hook_policy = config
-        .targets
-        .flag("claude_hook")
-        .then(|| crate::hook::Policy::new(&compiled, &home, &cwd));
+    let hook_policy = crate::hook::install(&config.targets)
+        .map(|_| crate::hook::Policy::new(&compiled, &home, &cwd));
     let model = Model {
         srt,
         bash: compiled.document(SourceKind::Bash),

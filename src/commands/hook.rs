@@ -6,7 +6,7 @@ use std::io::Read;
 use clap::Args;
 
 use crate::commands::Global;
-use crate::hook::{self, Mode, Policy, Verdict};
+use crate::hook::{self, Mode, Policy, Sandbox, Verdict};
 use crate::paths::home_dir;
 use crate::ui;
 
@@ -23,6 +23,12 @@ use crate::ui;
 /// call may go on. The policy is compiled from the fragments on every call.
 /// A malformed event or a policy that does not compile is denied.
 ///
+/// With --sandbox, a Bash command that would be asked about (denied with
+/// --yolo) is allowed instead, rewritten to run inside srt
+/// (`srt -s <the srt output> -c '<command>'`, as `updatedInput`); srt is
+/// $TWSRT_SRT or `srt` on PATH, and the srt output file must hold exactly
+/// the compiled settings, or the command is answered as without --sandbox.
+///
 /// Exit codes: 0 answered (whatever the decision); 2 a usage error.
 #[derive(Debug, Args)]
 pub struct HookArgs {
@@ -37,6 +43,11 @@ pub struct HookArgs {
     /// Nobody is asked in yolo mode: what would be asked is denied.
     #[arg(long)]
     pub yolo: bool,
+
+    /// Run the Bash commands it cannot see through inside srt instead of
+    /// asking (or, with --yolo, denying).
+    #[arg(long)]
+    pub sandbox: bool,
 }
 
 pub fn run(global: &Global, args: &HookArgs) -> crate::error::Result<i32> {
@@ -72,5 +83,14 @@ fn verdict(global: &Global, args: &HookArgs, mode: Mode) -> Verdict {
         }
     };
     let policy = Policy::new(&compiled, &home_dir(), &event.cwd);
-    hook::decide(&event, &policy, mode)
+    if !args.sandbox {
+        return hook::decide(&event, &policy, mode);
+    }
+    let env = |key: &str| std::env::var(key).ok();
+    let sandbox = Sandbox::find(
+        &compiled,
+        env("TWSRT_SRT").as_deref(),
+        env("PATH").as_deref(),
+    );
+    hook::decide_sandboxed(&event, &policy, mode, &sandbox)
 }

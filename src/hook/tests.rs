@@ -419,3 +419,65 @@ fn random_command_lines_never_panic() {
         }
     }
 }
+
+/// Sandbox mode over the whole decision table: every Bash command the
+/// table asks about runs inside srt (in both modes), every other verdict
+/// stays; without a usable srt the verdicts are the table's.
+#[test]
+fn sandbox_mode_wraps_exactly_what_the_table_asks_about() {
+    let w = world();
+    let home = w.home.to_string_lossy().into_owned();
+    let sandbox = Sandbox {
+        srt: PathBuf::from("/opt/srt bin/srt"),
+        settings: PathBuf::from("/h/.srt-settings.json"),
+    };
+    let mut failures = Vec::new();
+    for line in TABLES.iter().flat_map(|(_, text)| {
+        text.lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    }) {
+        let (want, command) = line.split_once(" | ").expect("row: `verdict | command`");
+        let command = command.replace("@H", &home).replace("\\n", "\n");
+        let e = event(&w, "Bash", json!({ "command": command, "timeout": 9 }));
+        for mode in [Mode::Full, Mode::Yolo] {
+            let got = decide_sandboxed(&e, &w.policy, mode, &Ok(sandbox.clone()));
+            let ok = match (want, &got) {
+                ("ask", Verdict::Sandbox { input, .. }) => {
+                    *input == json!({ "command": sandbox.wrap(&command), "timeout": 9 })
+                }
+                (want, got) => name(got) == want,
+            };
+            let without = decide_sandboxed(&e, &w.policy, mode, &Err("no srt".into()));
+            let plain = decide(&e, &w.policy, mode);
+            if !ok || name(&without) != name(&plain) {
+                failures.push(format!("{line} ({mode:?}): {got:?} / {without:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let grep = event(&w, "Grep", json!({ "pattern": "k", "path": w.home }));
+    let got = decide_sandboxed(&grep, &w.policy, Mode::Yolo, &Ok(sandbox));
+    assert_eq!(
+        name(&got),
+        "deny",
+        "the file tools are not wrapped: {got:?}"
+    );
+}
+
+#[test]
+fn a_wrapped_command_is_quoted_for_the_shell_and_for_srt() {
+    let sandbox = Sandbox {
+        srt: PathBuf::from("/opt/srt bin/srt"),
+        settings: PathBuf::from("/h/it's.json"),
+    };
+    assert_eq!(
+        sandbox.wrap("cat $F 'a'"),
+        r#"'/opt/srt bin/srt' -s '/h/it'\''s.json' -c 'cat $F '\''a'\'''"#
+    );
+    assert_eq!(
+        sandbox.wrap("-x $F"),
+        r#"'/opt/srt bin/srt' -s '/h/it'\''s.json' -c 'eval '\''-x $F'\'''"#
+    );
+    let words = crate::shellwords::split(&sandbox.wrap("+o x'\"\n$(y)")).unwrap();
+    assert_eq!(words[4], "eval '+o x'\\''\"\n$(y)'");
+}

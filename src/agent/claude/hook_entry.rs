@@ -1,6 +1,7 @@
 //! The one `hooks.PreToolUse` entry twsrt owns when `[targets]
-//! claude_hook = true`: it runs `twsrt -c <config> hook claude` (plus
-//! `--yolo` in the yolo file) before every Bash and file tool call. The
+//! claude_hook = true` or `"sandbox"`: it runs `twsrt -c <config> hook
+//! claude` (plus `--sandbox` for `"sandbox"`, and `--yolo` in the yolo
+//! file) before every Bash and file tool call. The
 //! entry is recognised again by its command (the `twsrt` program with the
 //! words `hook claude`), so a moved binary or config is replaced, not
 //! duplicated; every other hook stays as it is.
@@ -18,9 +19,7 @@ pub const MATCHER: &str = "Bash|Read|Grep|Glob|Edit|Write|NotebookEdit";
 
 /// The generated `hooks` object, or `None` when the hook is not configured.
 pub fn generated(config: &Config, yolo: bool) -> Option<Value> {
-    if !config.targets.flag("claude_hook") {
-        return None;
-    }
+    let install = crate::hook::install(&config.targets)?;
     let cwd = std::env::current_dir().unwrap_or_default();
     let exe = std::env::current_exe().unwrap_or_else(|_| "twsrt".into());
     let config_path = absolute_normalised(&config.path, &cwd);
@@ -29,6 +28,9 @@ pub fn generated(config: &Config, yolo: bool) -> Option<Value> {
         quote(&exe.to_string_lossy()),
         quote(&config_path.to_string_lossy())
     );
+    if install == crate::hook::Install::Sandbox {
+        command.push_str(" --sandbox");
+    }
     if yolo {
         command.push_str(" --yolo");
     }
