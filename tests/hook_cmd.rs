@@ -242,6 +242,7 @@ fn generate_installs_the_entry_in_both_modes() {
         "Bash|Read|Grep|Glob|Edit|Write|NotebookEdit"
     );
     assert_eq!(entry["hooks"][0]["type"], "command");
+    assert_eq!(entry["hooks"][0]["onFailure"], "block");
     let command = entry["hooks"][0]["command"].as_str().unwrap();
     assert_eq!(
         command,
@@ -306,6 +307,7 @@ fn diff_reports_the_entry_missing_or_changed() {
     assert!(!out.stdout.contains("hook:"), "{}", out.stdout);
     let path = out.home().join(CLAUDE_TARGET);
     let mut doc: Value = serde_json::from_str(&out.read(CLAUDE_TARGET)).unwrap();
+    let command = doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"].clone();
     doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = json!("/elsewhere/twsrt hook claude");
     std::fs::write(&path, doc.to_string()).unwrap();
     let changed = out
@@ -326,9 +328,29 @@ fn diff_reports_the_entry_missing_or_changed() {
         changed.stdout
     );
     let mut doc: Value = serde_json::from_str(&changed.read(CLAUDE_TARGET)).unwrap();
-    doc["hooks"] = json!({});
+    doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = json!(command);
+    doc["hooks"]["PreToolUse"][0]["hooks"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("onFailure");
     std::fs::write(changed.home().join(CLAUDE_TARGET), doc.to_string()).unwrap();
-    let missing = changed
+    let unblocked = changed
+        .then()
+        .args(&["diff", "claude"])
+        .any_status()
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert!(
+        unblocked.stdout.contains("(onFailure not block)"),
+        "{}",
+        unblocked.stdout
+    );
+    assert_ne!(unblocked.status, 0);
+    let mut doc: Value = serde_json::from_str(&unblocked.read(CLAUDE_TARGET)).unwrap();
+    doc["hooks"] = json!({});
+    std::fs::write(unblocked.home().join(CLAUDE_TARGET), doc.to_string()).unwrap();
+    let missing = unblocked
         .then()
         .args(&["diff", "claude"])
         .any_status()
