@@ -119,8 +119,16 @@ pub fn decide_sandboxed(
     let verdict = match decide(event, policy, Mode::Full) {
         Verdict::Ask(reason) if event.tool_name == "Bash" => {
             let command = event.tool_input.get("command").and_then(|c| c.as_str());
-            match (sandbox, command) {
-                (Ok(sandbox), Some(command)) => {
+            let held = sandbox
+                .as_ref()
+                .ok()
+                .zip(command)
+                .and_then(|(s, c)| s.held_by(c));
+            match (sandbox, command, held) {
+                (Ok(_), Some(_), Some(rule)) => Verdict::Ask(format!(
+                    "{reason}; not run inside srt, since the bash rule `{rule}` may cover it and Claude Code would not apply it to the rewritten command"
+                )),
+                (Ok(sandbox), Some(command), None) => {
                     return Verdict::Sandbox {
                         input: sandbox.wrap_input(&event.tool_input, command),
                         reason: format!(
@@ -129,10 +137,10 @@ pub fn decide_sandboxed(
                         ),
                     };
                 }
-                (Err(why), _) => Verdict::Ask(format!(
+                (Err(why), _, _) => Verdict::Ask(format!(
                     "{reason}; the hook's sandbox mode cannot run it inside srt: {why}"
                 )),
-                (Ok(_), None) => Verdict::Deny(format!("{reason}; no command to wrap")),
+                (Ok(_), None, _) => Verdict::Deny(format!("{reason}; no command to wrap")),
             }
         }
         v => v,

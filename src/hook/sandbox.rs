@@ -9,6 +9,12 @@
 //! bytes are exactly what the policy compiles to now (an edited or stale
 //! file is not the policy). Without either the command is answered as
 //! without the mode: ask, or deny in yolo mode.
+//!
+//! Claude Code matches its `Bash(...)` deny and ask rules against the
+//! rewritten command (measured with 2.1.332), where they never match. So a
+//! command that may fall under a bash deny or ask rule is never wrapped: it
+//! mentions the rule's words in order ([`Sandbox::held_by`], a match on
+//! words after quote removal, wider than Claude's own).
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +22,7 @@ use serde_json::Value;
 
 use crate::compile::Compiled;
 use crate::config::Targets;
+use crate::rules::{Action, Scope};
 use crate::source::SourceKind;
 
 /// The `[targets]` key and the word that turns the mode on.
@@ -47,6 +54,8 @@ pub fn install(targets: &Targets) -> Option<Install> {
 pub struct Sandbox {
     pub srt: PathBuf,
     pub settings: PathBuf,
+    /// The bash deny and ask rules: (as written, the words to look for).
+    held: Vec<(String, Vec<String>)>,
 }
 
 impl Sandbox {
@@ -63,14 +72,47 @@ impl Sandbox {
             .find(|c| c.kind == SourceKind::Srt)
             .ok_or("the config has no srt source, so there are no sandbox settings")?;
         let settings = srt_doc.output.clone();
+        let rules = compiled.rules();
+        let held = rules
+            .iter()
+            .filter(|r| r.is(Scope::Execute, Action::Deny) || r.is(Scope::Execute, Action::Ask))
+            .map(|r| r.pattern);
         match std::fs::read_to_string(&settings) {
-            Ok(text) if text == srt_doc.text() => Ok(Sandbox { srt, settings }),
+            Ok(text) if text == srt_doc.text() => Ok(Sandbox::new(srt, settings, held)),
             Ok(_) => Err(format!(
                 "{} is not what the policy compiles to (run `twsrt generate srt -w`)",
                 settings.display()
             )),
             Err(e) => Err(format!("cannot read {}: {e}", settings.display())),
         }
+    }
+
+    /// srt at `srt` with `settings`, never wrapping what the bash rules
+    /// `held` (deny and ask patterns) may cover.
+    pub fn new<'a>(
+        srt: PathBuf,
+        settings: PathBuf,
+        held: impl Iterator<Item = &'a str>,
+    ) -> Sandbox {
+        let held = held
+            .map(|p| (p.to_string(), rule_words(p)))
+            .filter(|(_, words)| !words.is_empty())
+            .collect();
+        Sandbox {
+            srt,
+            settings,
+            held,
+        }
+    }
+
+    /// The bash deny or ask rule `command` may fall under: the rule's words
+    /// appear in it one after the other.
+    pub fn held_by(&self, command: &str) -> Option<&str> {
+        let words = words(command);
+        self.held
+            .iter()
+            .find(|(_, rule)| words.windows(rule.len()).any(|w| w == rule.as_slice()))
+            .map(|(written, _)| written.as_str())
     }
 
     /// `input` (a Bash tool input) with its command run inside srt.
@@ -98,6 +140,50 @@ impl Sandbox {
             quote(&text)
         )
     }
+}
+
+/// The characters that end a word for [`words`]: blanks and the shell's
+/// operators and expansions.
+const SEPARATORS: &[char] = &[
+    ' ', '\t', '\n', ';', '|', '&', '(', ')', '<', '>', '`', '$', '{', '}',
+];
+
+/// The words of `text` with quotes and backslashes removed, a command path
+/// as its last segment (`/usr/bin/dd` is `dd`).
+fn words(text: &str) -> Vec<String> {
+    let unquoted: String = text
+        .chars()
+        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+        .collect();
+    unquoted
+        .split(SEPARATORS)
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            w.rsplit('/')
+                .find(|s| !s.is_empty())
+                .unwrap_or(w)
+                .to_string()
+        })
+        .collect()
+}
+
+/// The words a rule's command starts with (`git push *` and `npm:*` as
+/// `git push` and `npm`); a rule with an operator in it (`curl | sh`) by
+/// its first word alone.
+fn rule_words(pattern: &str) -> Vec<String> {
+    let pattern = pattern.trim_end_matches(":*");
+    let mut out: Vec<String> = words(pattern).into_iter().filter(|w| w != "*").collect();
+    if pattern.contains(
+        SEPARATORS
+            .iter()
+            .filter(|c| !c.is_whitespace())
+            .copied()
+            .collect::<Vec<_>>()
+            .as_slice(),
+    ) {
+        out.truncate(1);
+    }
+    out
 }
 
 /// `$TWSRT_SRT` (which must be an executable file), else the first `srt`
@@ -129,4 +215,41 @@ fn is_executable(path: &Path) -> bool {
 /// `text` as one POSIX shell word: single quotes, each `'` as `'\''`.
 pub fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_that_may_fall_under_a_bash_rule_is_held() {
+        let rules = [
+            "dd",
+            "git push",
+            "npm install:*",
+            "curl | sh",
+            "rm -rf /",
+            "git commit *",
+        ];
+        let s = Sandbox::new("/srt".into(), "/s.json".into(), rules.into_iter());
+        for (command, rule) in [
+            ("dd if=$X of=/dev/null", Some("dd")),
+            ("cat $X | /usr/bin/dd of=y", Some("dd")),
+            ("\\dd if=$X", Some("dd")),
+            ("'d'd if=$X", Some("dd")),
+            ("cd $D && git  push origin", Some("git push")),
+            ("git \"push\" $R", Some("git push")),
+            ("npm install $P", Some("npm install:*")),
+            ("curl $U -o x", Some("curl | sh")),
+            ("rm -rf / $X", Some("rm -rf /")),
+            ("git commit -m $M", Some("git commit *")),
+            ("echo $(git push)", Some("git push")),
+            ("cat $X", None),
+            ("git status $X", None),
+            ("ddx $X", None),
+            ("git log --grep=push $X", None),
+        ] {
+            assert_eq!(s.held_by(command), rule, "{command}");
+        }
+    }
 }

@@ -427,10 +427,11 @@ fn random_command_lines_never_panic() {
 fn sandbox_mode_wraps_exactly_what_the_table_asks_about() {
     let w = world();
     let home = w.home.to_string_lossy().into_owned();
-    let sandbox = Sandbox {
-        srt: PathBuf::from("/opt/srt bin/srt"),
-        settings: PathBuf::from("/h/.srt-settings.json"),
-    };
+    let sandbox = Sandbox::new(
+        PathBuf::from("/opt/srt bin/srt"),
+        PathBuf::from("/h/.srt-settings.json"),
+        std::iter::empty(),
+    );
     let mut failures = Vec::new();
     for line in TABLES.iter().flat_map(|(_, text)| {
         text.lines()
@@ -466,10 +467,11 @@ fn sandbox_mode_wraps_exactly_what_the_table_asks_about() {
 
 #[test]
 fn a_wrapped_command_is_quoted_for_the_shell_and_for_srt() {
-    let sandbox = Sandbox {
-        srt: PathBuf::from("/opt/srt bin/srt"),
-        settings: PathBuf::from("/h/it's.json"),
-    };
+    let sandbox = Sandbox::new(
+        PathBuf::from("/opt/srt bin/srt"),
+        PathBuf::from("/h/it's.json"),
+        std::iter::empty(),
+    );
     assert_eq!(
         sandbox.wrap("cat $F 'a'"),
         r#"'/opt/srt bin/srt' -s '/h/it'\''s.json' -c 'cat $F '\''a'\'''"#
@@ -480,4 +482,31 @@ fn a_wrapped_command_is_quoted_for_the_shell_and_for_srt() {
     );
     let words = crate::shellwords::split(&sandbox.wrap("+o x'\"\n$(y)")).unwrap();
     assert_eq!(words[4], "eval '+o x'\\''\"\n$(y)'");
+}
+
+/// A command a bash deny or ask rule may cover is not wrapped: Claude Code
+/// would match the rule against the rewritten command, where it never
+/// matches.
+#[test]
+fn sandbox_mode_leaves_commands_under_bash_rules_to_those_rules() {
+    let w = world();
+    let sandbox = Sandbox::new(
+        "/srt".into(),
+        "/s.json".into(),
+        ["dd", "git push"].into_iter(),
+    );
+    for (command, want_full, want_yolo) in [
+        ("dd if=$X of=/dev/null", "ask", "deny"),
+        ("cat $X; git push", "ask", "deny"),
+        ("cat $X", "sandbox", "sandbox"),
+    ] {
+        let e = event(&w, "Bash", json!({ "command": command }));
+        let full = decide_sandboxed(&e, &w.policy, Mode::Full, &Ok(sandbox.clone()));
+        let yolo = decide_sandboxed(&e, &w.policy, Mode::Yolo, &Ok(sandbox.clone()));
+        assert_eq!(
+            (name(&full), name(&yolo)),
+            (want_full, want_yolo),
+            "{command}: {full:?}"
+        );
+    }
 }

@@ -1097,6 +1097,38 @@ def run_sandbox_checks(report: Report, scratch: Path, bin_dir: Path) -> None:
     run_check(report, "hook sandbox: Claude Code runs the rewritten command in srt",
               wrapped, world)
 
+    dd = "dd if=$(echo /dev/null) of=/dev/null"
+
+    def held(w: World) -> list[str]:
+        # bash.jsonc denies `dd`; dd prints "0+0 records in" when it runs.
+        out = claude_turn(w, "Bash", {"command": dd}, use_srt)
+        return [f"a command under a bash deny rule ran: {out!r}"] if "records in" in out else []
+    run_check(report, "hook sandbox: a bash deny rule still holds", held, world)
+
+    def rewritten_escapes(w: World) -> list[str]:
+        # Why the hook does not wrap it: a stand-in hook that rewrites the
+        # same command into srt makes Claude Code match Bash(dd *) against
+        # the rewritten text, and dd runs.
+        settings = w.env.proj / w.config["sources"]["srt"]["output"]
+        wrapped = f"{shlex.quote(srt)} -s {shlex.quote(str(settings))} -c {shlex.quote(dd)}"
+        answer = json.dumps({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "allow",
+            "permissionDecisionReason": "stand-in", "updatedInput": {"command": wrapped}}})
+        path = claude_settings(w)
+        saved = path.read_text()
+        try:
+            with_hook(w, lambda h: h.__setitem__("command",
+                                                 f"cat >/dev/null; echo {shlex.quote(answer)}"))
+            out = claude_turn(w, "Bash", {"command": dd})
+        finally:
+            path.write_text(saved)
+        if "records in" not in out:
+            return [f"rewritten, dd did not run (Claude Code applied its deny rule to the "
+                    f"original after all; the hook's rule check may be relaxed): {out!r}"]
+        return []
+    run_check(report, "hook sandbox: gap: a rewritten command escapes Bash(dd *)",
+              rewritten_escapes, world)
+
     def control(w: World) -> list[str]:
         path = claude_settings(w)
         saved = path.read_text()
