@@ -647,7 +647,10 @@ fn wrapped_commands_round_trip_through_the_real_srt() {
     for command in tricky.map(|c| format!("{c}\ncat $F </dev/null")) {
         let command = command.as_str();
         let wrapped = wrap(command);
-        assert!(wrapped.starts_with(&sh_quote(&real_srt)), "{wrapped}");
+        assert!(
+            wrapped.contains(" -s ") && wrapped.starts_with("'/"),
+            "{wrapped}"
+        );
         assert_eq!(run(&wrapped), run(command), "{command}\nwrapped: {wrapped}");
     }
     let secret = wrap("cat $(echo ~/.ssh/id_rsa)");
@@ -658,4 +661,71 @@ fn wrapped_commands_round_trip_through_the_real_srt() {
         run(&wrap("cat $(echo notes.txt)")),
         (Some(0), "n".to_string())
     );
+}
+
+/// In sandbox mode srt, its node_modules tree and node are write-denied
+/// (an agent that replaced them would run every wrapped command outside
+/// the sandbox); an srt that is a Node script runs under the node the hook
+/// finds, named absolutely, or is not used.
+#[test]
+fn sandbox_mode_protects_srt_and_runs_node_by_its_path() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = sandbox_home();
+    let h = home.path();
+    let tree = h.join("tools/node_modules/srt");
+    std::fs::create_dir_all(&tree).unwrap();
+    let js = tree.join("cli.js");
+    std::fs::write(&js, "#!/usr/bin/env node\n").unwrap();
+    let node = h.join("bin/node");
+    std::fs::create_dir_all(h.join("bin")).unwrap();
+    std::fs::write(&node, "#!/bin/sh\n").unwrap();
+    for f in [&js, &node] {
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let js = js.to_string_lossy().into_owned();
+    let path = format!("{}:/usr/bin:/bin", h.join("bin").display());
+    let run = |input: Value, tool: &str| {
+        sandboxed(h, &["--yolo"], Some(&js), &path, &event(h, tool, input))
+    };
+    let out = run(json!({"command": "cat $F"}), "Bash");
+    let answer: Value = serde_json::from_str(&out).unwrap();
+    let command = answer["hookSpecificOutput"]["updatedInput"]["command"]
+        .as_str()
+        .unwrap();
+    assert!(
+        command.starts_with(&format!(
+            "{} {} -s ",
+            sh_quote(&node.to_string_lossy()),
+            sh_quote(&js)
+        )),
+        "{command}"
+    );
+    for (tool, input) in [
+        ("Write", json!({"file_path": js, "content": "x"})),
+        (
+            "Write",
+            json!({"file_path": h.join("tools/node_modules/commander/index.js"), "content": "x"}),
+        ),
+        (
+            "Edit",
+            json!({"file_path": node, "old_string": "a", "new_string": "b"}),
+        ),
+        ("Bash", json!({"command": format!("cp /tmp/evil {js}")})),
+        (
+            "Bash",
+            json!({"command": "echo x > tools/node_modules/srt/cli.js"}),
+        ),
+    ] {
+        let out = run(input.clone(), tool);
+        assert_eq!(decision(&out), "deny", "{tool} {input}: {out}");
+    }
+    let out = sandboxed(
+        h,
+        &[],
+        Some(&js),
+        "/nonexistent",
+        &event(h, "Bash", json!({"command": "cat $F"})),
+    );
+    assert_eq!(decision(&out), "ask", "{out}");
+    assert!(out.contains("node is not on PATH"), "{out}");
 }

@@ -82,7 +82,7 @@ fn verdict(global: &Global, args: &HookArgs, mode: Mode) -> Verdict {
             ));
         }
     };
-    let policy = Policy::new(&compiled, &home_dir(), &event.cwd);
+    let mut policy = Policy::new(&compiled, &home_dir(), &event.cwd);
     if !args.sandbox {
         return hook::decide(&event, &policy, mode);
     }
@@ -92,5 +92,8 @@ fn verdict(global: &Global, args: &HookArgs, mode: Mode) -> Verdict {
         env("TWSRT_SRT").as_deref(),
         env("PATH").as_deref(),
     );
+    if let Ok(sandbox) = &sandbox {
+        policy.deny_writes_also(&sandbox.protected(), &event.cwd);
+    }
     hook::decide_sandboxed(&event, &policy, mode, &sandbox)
 }

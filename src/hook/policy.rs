@@ -146,6 +146,16 @@ impl Policy {
         self
     }
 
+    /// Write-deny `paths` too (absolute), as written.
+    pub fn deny_writes_also(&mut self, paths: &[PathBuf], cwd: &Path) {
+        let home = self.home.clone();
+        self.deny_write.extend(
+            paths
+                .iter()
+                .map(|p| Entry::new(&p.to_string_lossy(), cwd, &home)),
+        );
+    }
+
     pub fn home(&self) -> &Path {
         &self.home
     }

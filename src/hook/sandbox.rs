@@ -5,7 +5,12 @@
 //! kernel sandbox with the compiled policy.
 //!
 //! srt is `$TWSRT_SRT` when set, else `srt` on `PATH`, taken as an absolute
-//! path. The settings are the srt source's output file, used only while its
+//! path; an srt that is a Node script (`#!/usr/bin/env node`) is run by the
+//! `node` on the hook's `PATH`, named absolutely, so a `PATH` the agent
+//! changes in its shell cannot put another `node` in between. Both, and the
+//! `node_modules` tree srt runs from, are write-denied while the mode is on
+//! ([`Sandbox::protected`]): an agent that replaced them would run every
+//! wrapped command outside the sandbox. The settings are the srt source's output file, used only while its
 //! bytes are exactly what the policy compiles to now (an edited or stale
 //! file is not the policy). Without either the command is answered as
 //! without the mode: ask, or deny in yolo mode.
@@ -53,6 +58,8 @@ pub fn install(targets: &Targets) -> Option<Install> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sandbox {
     pub srt: PathBuf,
+    /// The interpreter of an srt that is a Node script, absolute.
+    pub node: Option<PathBuf>,
     pub settings: PathBuf,
     /// The bash deny and ask rules: (as written, the words to look for).
     held: Vec<(String, Vec<String>)>,
@@ -66,6 +73,12 @@ impl Sandbox {
         path: Option<&str>,
     ) -> Result<Sandbox, String> {
         let srt = find_srt(env_srt, path)?;
+        let node = if is_node_script(&srt) {
+            let node = find_on_path("node", path);
+            Some(node.ok_or("srt is a Node script and node is not on PATH")?)
+        } else {
+            None
+        };
         let srt_doc = compiled
             .canonical
             .iter()
@@ -78,7 +91,10 @@ impl Sandbox {
             .filter(|r| r.is(Scope::Execute, Action::Deny) || r.is(Scope::Execute, Action::Ask))
             .map(|r| r.pattern);
         match std::fs::read_to_string(&settings) {
-            Ok(text) if text == srt_doc.text() => Ok(Sandbox::new(srt, settings, held)),
+            Ok(text) if text == srt_doc.text() => Ok(Sandbox {
+                node,
+                ..Sandbox::new(srt, settings, held)
+            }),
             Ok(_) => Err(format!(
                 "{} is not what the policy compiles to (run `twsrt generate srt -w`)",
                 settings.display()
@@ -100,9 +116,32 @@ impl Sandbox {
             .collect();
         Sandbox {
             srt,
+            node: None,
             settings,
             held,
         }
+    }
+
+    /// What a wrapped command's confinement depends on besides the
+    /// settings (a policy file already): srt as named and as its real
+    /// file, the `node_modules` tree it runs from, and node.
+    pub fn protected(&self) -> Vec<PathBuf> {
+        let real = std::fs::canonicalize(&self.srt).unwrap_or_else(|_| self.srt.clone());
+        let tree = real
+            .ancestors()
+            .find(|a| a.file_name().is_some_and(|n| n == "node_modules"))
+            .map(Path::to_path_buf);
+        let node = self.node.iter().flat_map(|n| {
+            [
+                n.clone(),
+                std::fs::canonicalize(n).unwrap_or_else(|_| n.clone()),
+            ]
+        });
+        let mut out = vec![self.srt.clone(), real];
+        out.extend(tree);
+        out.extend(node);
+        out.dedup();
+        out
     }
 
     /// The bash deny or ask rule `command` may fall under: the rule's words
@@ -133,9 +172,20 @@ impl Sandbox {
         } else {
             command.to_string()
         };
+        let runner = match &self.node {
+            Some(node) => format!(
+                "{} {}",
+                quote(&node.to_string_lossy()),
+                quote(
+                    &std::fs::canonicalize(&self.srt)
+                        .unwrap_or_else(|_| self.srt.clone())
+                        .to_string_lossy()
+                )
+            ),
+            None => quote(&self.srt.to_string_lossy()),
+        };
         format!(
-            "{} -s {} -c {}",
-            quote(&self.srt.to_string_lossy()),
+            "{runner} -s {} -c {}",
             quote(&self.settings.to_string_lossy()),
             quote(&text)
         )
@@ -199,12 +249,31 @@ fn find_srt(env_srt: Option<&str>, path: Option<&str>) -> Result<PathBuf, String
             ))
         };
     }
+    find_on_path("srt", path)
+        .ok_or_else(|| "srt is not on PATH (nor named by TWSRT_SRT)".to_string())
+}
+
+/// The first executable `name` in the absolute directories of `path`.
+fn find_on_path(name: &str, path: Option<&str>) -> Option<PathBuf> {
     path.into_iter()
         .flat_map(|p| p.split(':'))
         .filter(|dir| dir.starts_with('/'))
-        .map(|dir| Path::new(dir).join("srt"))
+        .map(|dir| Path::new(dir).join(name))
         .find(|p| is_executable(p))
-        .ok_or_else(|| "srt is not on PATH (nor named by TWSRT_SRT)".to_string())
+}
+
+/// The file starts with `#!/usr/bin/env node` (npm's srt does).
+fn is_node_script(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 64];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    let line = head[..n].split(|b| *b == b'\n').next().unwrap_or(&[]);
+    line.starts_with(b"#!")
+        && line
+            .split(|b| *b == b' ' || *b == b'/')
+            .any(|w| w == b"node")
 }
 
 fn is_executable(path: &Path) -> bool {
