@@ -729,3 +729,23 @@ fn sandbox_mode_protects_srt_and_runs_node_by_its_path() {
     assert_eq!(decision(&out), "ask", "{out}");
     assert!(out.contains("node is not on PATH"), "{out}");
 }
+
+/// Where Claude Code's own sandbox is on for the mode, srt cannot start
+/// inside it (measured: srt inside srt fails with `listen EPERM`), so the
+/// mode does not wrap there and answers as without it.
+#[test]
+fn sandbox_mode_does_not_wrap_inside_claude_codes_own_sandbox() {
+    let home = sandbox_home();
+    let h = home.path();
+    let srt = fake_srt(h);
+    let config = h.join(CONFIG);
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("\n[sandbox_overrides.yolo]\nenabled = true\n");
+    std::fs::write(&config, text).unwrap();
+    let e = event(h, "Bash", json!({"command": "cat $F"}));
+    let out = sandboxed(h, &["--yolo"], Some(&srt), "/bin", &e);
+    assert_eq!(decision(&out), "deny", "{out}");
+    assert!(out.contains("Claude Code's own sandbox is on"), "{out}");
+    let out = sandboxed(h, &[], Some(&srt), "/bin", &e);
+    assert_eq!(decision(&out), "allow", "{out}");
+}

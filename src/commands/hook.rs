@@ -72,9 +72,11 @@ fn verdict(global: &Global, args: &HookArgs, mode: Mode) -> Verdict {
         Ok(event) => event,
         Err(reason) => return Verdict::Deny(format!("twsrt hook: {reason}")),
     };
-    let compiled = crate::commands::load_config(&global.config_path)
-        .and_then(|config| crate::compile::compile(&config, args.profile.as_deref()));
-    let compiled = match compiled {
+    let compiled = crate::commands::load_config(&global.config_path).and_then(|config| {
+        let compiled = crate::compile::compile(&config, args.profile.as_deref())?;
+        Ok((claude_sandbox_on(&config, &compiled, mode), compiled))
+    });
+    let (claude_sandbox, compiled) = match compiled {
         Ok(c) => c,
         Err(e) => {
             return Verdict::Deny(format!(
@@ -87,13 +89,34 @@ fn verdict(global: &Global, args: &HookArgs, mode: Mode) -> Verdict {
         return hook::decide(&event, &policy, mode);
     }
     let env = |key: &str| std::env::var(key).ok();
-    let sandbox = Sandbox::find(
-        &compiled,
-        env("TWSRT_SRT").as_deref(),
-        env("PATH").as_deref(),
-    );
+    let sandbox = if claude_sandbox {
+        // Measured: srt cannot start inside srt (`listen EPERM` on its
+        // proxy socket), so a wrapped command would only fail there.
+        Err("Claude Code's own sandbox is on in this mode, and srt cannot start inside it".into())
+    } else {
+        Sandbox::find(
+            &compiled,
+            env("TWSRT_SRT").as_deref(),
+            env("PATH").as_deref(),
+        )
+    };
     if let Ok(sandbox) = &sandbox {
         policy.deny_writes_also(&sandbox.protected(), &event.cwd);
     }
     hook::decide_sandboxed(&event, &policy, mode, &sandbox)
+}
+
+/// Whether the Claude settings of `mode` turn Claude Code's own sandbox on
+/// (the mode's override, else srt's `enabled`), as `generate claude` writes
+/// them.
+fn claude_sandbox_on(
+    config: &crate::config::Config,
+    compiled: &crate::compile::Compiled,
+    mode: Mode,
+) -> bool {
+    let enabled = config
+        .overrides(mode == Mode::Yolo)
+        .get("enabled")
+        .or_else(|| compiled.srt().get("enabled"));
+    enabled == Some(&serde_json::Value::Bool(true))
 }
