@@ -85,6 +85,12 @@ impl Sandbox {
             .find(|c| c.kind == SourceKind::Srt)
             .ok_or("the config has no srt source, so there are no sandbox settings")?;
         let settings = srt_doc.output.clone();
+        if !settings.is_absolute() {
+            return Err(format!(
+                "the srt output {} is not absolute",
+                settings.display()
+            ));
+        }
         let rules = compiled.rules();
         let held = rules
             .iter()
@@ -96,7 +102,7 @@ impl Sandbox {
                 ..Sandbox::new(srt, settings, held)
             }),
             Ok(_) => Err(format!(
-                "{} is not what the policy compiles to (run `twsrt generate srt -w`)",
+                "{} is not what the policy compiles to (run `twsrt generate -w`)",
                 settings.display()
             )),
             Err(e) => Err(format!("cannot read {}: {e}", settings.display())),
