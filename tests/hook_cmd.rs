@@ -749,3 +749,29 @@ fn sandbox_mode_does_not_wrap_inside_claude_codes_own_sandbox() {
     let out = sandboxed(h, &[], Some(&srt), "/bin", &e);
     assert_eq!(decision(&out), "allow", "{out}");
 }
+
+/// A hard link made before the session to a protected file is that file,
+/// for Bash and the file tools, through the binary as Claude Code runs it.
+#[test]
+fn a_hard_link_to_a_protected_file_is_denied() {
+    let home = policy_home();
+    let h = home.path();
+    std::fs::hard_link(h.join(".ssh/id_rsa"), h.join("k")).unwrap();
+    let k = h.join("k").to_string_lossy().into_owned();
+    for (tool, input) in [
+        ("Bash", json!({"command": "cat k"})),
+        ("Read", json!({"file_path": k})),
+        ("Grep", json!({"pattern": "x", "path": k})),
+        ("Write", json!({"file_path": k, "content": ""})),
+    ] {
+        let (_, stdout, _) = hook(h, &[], &event(h, tool, input.clone()));
+        assert_eq!(decision(&stdout), "deny", "{tool} {input}: {stdout}");
+        assert!(stdout.contains("hard link"), "{stdout}");
+    }
+    let (_, stdout, _) = hook(
+        h,
+        &[],
+        &event(h, "Bash", json!({"command": "cat notes.txt"})),
+    );
+    assert_eq!(stdout, "");
+}
