@@ -23,6 +23,7 @@ mod matcher;
 mod named;
 mod operands;
 mod policy;
+mod sandbox;
 mod syntax;
 mod words;
 #[rustfmt::skip]
@@ -31,6 +32,7 @@ mod wrappers;
 
 pub use event::{Event, parse_event};
 pub use policy::Policy;
+pub use sandbox::{Install, Sandbox, install};
 
 use operands::{Access, Operand, Touch};
 
@@ -41,10 +43,18 @@ pub enum Mode {
     Yolo,
 }
 
-/// The hook's answer, strictest last so `max` picks it.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+/// The hook's answer. The analysis answers `Pass`, `Ask` or `Deny`;
+/// `Sandbox` is only made from an `Ask` on Bash in sandbox mode, after the
+/// analysis.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     Pass,
+    /// Allowed, with the tool input replaced by `input` (the Bash command
+    /// wrapped to run inside srt); `reason` says why it was wrapped.
+    Sandbox {
+        input: serde_json::Value,
+        reason: String,
+    },
     Ask(String),
     Deny(String),
 }
@@ -53,8 +63,9 @@ impl Verdict {
     fn rank(&self) -> u8 {
         match self {
             Verdict::Pass => 0,
-            Verdict::Ask(_) => 1,
-            Verdict::Deny(_) => 2,
+            Verdict::Sandbox { .. } => 1,
+            Verdict::Ask(_) => 2,
+            Verdict::Deny(_) => 3,
         }
     }
 
@@ -68,20 +79,24 @@ impl Verdict {
     }
 
     /// The JSON line Claude Code reads, or `None` for a pass (no output).
+    /// A sandboxed call is `allow` with `updatedInput`, which Claude Code
+    /// runs instead of the input the model wrote.
     pub fn answer(&self) -> Option<String> {
         let (decision, reason) = match self {
             Verdict::Pass => return None,
+            Verdict::Sandbox { reason, .. } => ("allow", reason),
             Verdict::Ask(r) => ("ask", r),
             Verdict::Deny(r) => ("deny", r),
         };
-        let value = serde_json::json!({
-            "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": decision,
-                "permissionDecisionReason": reason,
-            }
+        let mut output = serde_json::json!({
+            "hookEventName": "PreToolUse",
+            "permissionDecision": decision,
+            "permissionDecisionReason": reason,
         });
-        Some(value.to_string())
+        if let Verdict::Sandbox { input, .. } = self {
+            output["updatedInput"] = input.clone();
+        }
+        Some(serde_json::json!({ "hookSpecificOutput": output }).to_string())
     }
 }
 
@@ -95,6 +110,52 @@ pub fn decide(event: &Event, policy: &Policy, mode: Mode) -> Verdict {
         .iter()
         .map(|t| judge(t, event, policy))
         .fold(Verdict::Pass, Verdict::stricter);
+    match (verdict, mode) {
+        (Verdict::Ask(reason), Mode::Yolo) => Verdict::Deny(reason),
+        (v, _) => v,
+    }
+}
+
+/// The verdict in sandbox mode: as [`decide`], except that a Bash command
+/// the analysis would ask about (so deny in yolo mode) is allowed to run
+/// inside srt when `sandbox` is usable; when it is not (`Err(why)`), the
+/// command is asked about or denied as without the mode, and the reason
+/// says why it was not wrapped.
+pub fn decide_sandboxed(
+    event: &Event,
+    policy: &Policy,
+    mode: Mode,
+    sandbox: &Result<Sandbox, String>,
+) -> Verdict {
+    let verdict = match decide(event, policy, Mode::Full) {
+        Verdict::Ask(reason) if event.tool_name == "Bash" => {
+            let command = event.tool_input.get("command").and_then(|c| c.as_str());
+            let held = sandbox
+                .as_ref()
+                .ok()
+                .zip(command)
+                .and_then(|(s, c)| s.held_by(c));
+            match (sandbox, command, held) {
+                (Ok(_), Some(_), Some(rule)) => Verdict::Ask(format!(
+                    "{reason}; not run inside srt, since the bash rule `{rule}` may cover it and Claude Code would not apply it to the rewritten command"
+                )),
+                (Ok(sandbox), Some(command), None) => {
+                    return Verdict::Sandbox {
+                        input: sandbox.wrap_input(&event.tool_input, command),
+                        reason: format!(
+                            "{reason}; so it runs inside srt with {}",
+                            sandbox.settings.display()
+                        ),
+                    };
+                }
+                (Err(why), _, _) => Verdict::Ask(format!(
+                    "{reason}; the hook's sandbox mode cannot run it inside srt: {why}"
+                )),
+                (Ok(_), None, _) => Verdict::Deny(format!("{reason}; no command to wrap")),
+            }
+        }
+        v => v,
+    };
     match (verdict, mode) {
         (Verdict::Ask(reason), Mode::Yolo) => Verdict::Deny(reason),
         (v, _) => v,
@@ -166,6 +227,29 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
             touch.access.verb(),
             entry.written()
         ));
+    }
+    match policy.hard_link(&resolved) {
+        policy::HardLink::No => {}
+        policy::HardLink::Of(file) => {
+            let target = policy::Resolved::real(&file);
+            if let Some(entry) = entries
+                .iter()
+                .find(|e| target.spellings().any(|p| e.covers(&p)))
+            {
+                return Verdict::Deny(format!(
+                    "twsrt: {who} {} {text}, a hard link to {}, which the policy's {list} entry {} covers",
+                    touch.access.verb(),
+                    file.display(),
+                    entry.written()
+                ));
+            }
+        }
+        policy::HardLink::Unknown(why) => {
+            return Verdict::Ask(format!(
+                "twsrt: {who} {} {text}: {why}",
+                touch.access.verb()
+            ));
+        }
     }
     if touch.access.recursive()
         && let Some(entry) = entries

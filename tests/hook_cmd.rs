@@ -275,6 +275,7 @@ fn generate_installs_the_entry_in_both_modes() {
         "Bash|Read|Grep|Glob|Edit|Write|NotebookEdit"
     );
     assert_eq!(entry["hooks"][0]["type"], "command");
+    assert_eq!(entry["hooks"][0]["onFailure"], "block");
     let command = entry["hooks"][0]["command"].as_str().unwrap();
     assert_eq!(
         command,
@@ -339,6 +340,7 @@ fn diff_reports_the_entry_missing_or_changed() {
     assert!(!out.stdout.contains("hook:"), "{}", out.stdout);
     let path = out.home().join(CLAUDE_TARGET);
     let mut doc: Value = serde_json::from_str(&out.read(CLAUDE_TARGET)).unwrap();
+    let command = doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"].clone();
     doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = json!("/elsewhere/twsrt hook claude");
     std::fs::write(&path, doc.to_string()).unwrap();
     let changed = out
@@ -359,9 +361,29 @@ fn diff_reports_the_entry_missing_or_changed() {
         changed.stdout
     );
     let mut doc: Value = serde_json::from_str(&changed.read(CLAUDE_TARGET)).unwrap();
-    doc["hooks"] = json!({});
+    doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = json!(command);
+    doc["hooks"]["PreToolUse"][0]["hooks"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("onFailure");
     std::fs::write(changed.home().join(CLAUDE_TARGET), doc.to_string()).unwrap();
-    let missing = changed
+    let unblocked = changed
+        .then()
+        .args(&["diff", "claude"])
+        .any_status()
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert!(
+        unblocked.stdout.contains("(onFailure not block)"),
+        "{}",
+        unblocked.stdout
+    );
+    assert_ne!(unblocked.status, 0);
+    let mut doc: Value = serde_json::from_str(&unblocked.read(CLAUDE_TARGET)).unwrap();
+    doc["hooks"] = json!({});
+    std::fs::write(unblocked.home().join(CLAUDE_TARGET), doc.to_string()).unwrap();
+    let missing = unblocked
         .then()
         .args(&["diff", "claude"])
         .any_status()
@@ -409,6 +431,380 @@ fn the_key_is_checked() {
         .config_append("claude_hook = \"yes\"\n")
         .args(&["generate", "claude"])
         .status(1)
-        .stderr_contains("targets.claude_hook must be true or false")
+        .stderr_contains("targets.claude_hook must be true, false or \"sandbox\", found \"yes\"")
         .run();
+}
+
+// --------------------------------------------------------------------------
+// The sandbox mode (`claude_hook = "sandbox"`, `hook claude --sandbox`)
+
+/// `policy_home` with the srt output written as the policy compiles it.
+fn sandbox_home() -> tempfile::TempDir {
+    let home = policy_home();
+    let status = Command::new(env!("CARGO_BIN_EXE_twsrt"))
+        .args(["-c", &home.path().join(CONFIG).to_string_lossy()])
+        .args(["generate", "all", "-w"])
+        .env("HOME", home.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("twsrt runs");
+    assert!(status.success());
+    home
+}
+
+/// A stand-in srt: an executable file (never run by these tests).
+fn fake_srt(home: &Path) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = home.join("bin/srt");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, "#!/bin/sh\nexit 99\n").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// The hook with `--sandbox` (and `extra`), srt named by `srt` (TWSRT_SRT)
+/// and PATH set to `path`.
+fn sandboxed(home: &Path, extra: &[&str], srt: Option<&str>, path: &str, event: &str) -> String {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_twsrt"));
+    cmd.args([
+        "-c",
+        &home.join(CONFIG).to_string_lossy(),
+        "hook",
+        "claude",
+        "--sandbox",
+    ])
+    .args(extra)
+    .current_dir(home)
+    .env_clear()
+    .env("HOME", home)
+    .env("PATH", path)
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    if let Some(srt) = srt {
+        cmd.env("TWSRT_SRT", srt);
+    }
+    let mut child = cmd.spawn().expect("twsrt runs");
+    let mut stdin = child.stdin.take().expect("a stdin pipe");
+    stdin
+        .write_all(event.as_bytes())
+        .expect("the event is written");
+    drop(stdin);
+    let out = child.wait_with_output().expect("twsrt ends");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn sh_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+#[test]
+fn sandbox_mode_wraps_what_it_cannot_see_through_and_nothing_else() {
+    let home = sandbox_home();
+    let h = home.path();
+    let srt = fake_srt(h);
+    let settings = h.join(".srt-settings.json").to_string_lossy().into_owned();
+    let opaque = json!({"command": "grep -r key ~", "description": "Search", "timeout": 5000});
+    for mode in [&[][..], &["--yolo"][..]] {
+        let out = sandboxed(
+            h,
+            mode,
+            Some(&srt),
+            "/usr/bin:/bin",
+            &event(h, "Bash", opaque.clone()),
+        );
+        assert_eq!(decision(&out), "allow", "{mode:?}: {out}");
+        let answer: Value = serde_json::from_str(&out).unwrap();
+        let input = &answer["hookSpecificOutput"]["updatedInput"];
+        let wrapped = format!(
+            "{} -s {} -c 'grep -r key ~'",
+            sh_quote(&srt),
+            sh_quote(&settings)
+        );
+        assert_eq!(input["command"], wrapped.as_str(), "{out}");
+        assert_eq!(input["description"], "Search");
+        assert_eq!(input["timeout"], 5000);
+        assert!(out.contains("runs inside srt"), "{out}");
+    }
+    // Named protected paths are still denied, understood commands untouched,
+    // and the file tools are not wrapped.
+    let denied = event(h, "Bash", json!({"command": "cat ~/.ssh/id_rsa"}));
+    assert_eq!(
+        decision(&sandboxed(h, &[], Some(&srt), "/bin", &denied)),
+        "deny"
+    );
+    let plain = event(h, "Bash", json!({"command": "ls -la"}));
+    assert_eq!(sandboxed(h, &["--yolo"], Some(&srt), "/bin", &plain), "");
+    let grep = event(h, "Grep", json!({"pattern": "key", "path": h}));
+    assert_eq!(
+        decision(&sandboxed(h, &[], Some(&srt), "/bin", &grep)),
+        "ask"
+    );
+    assert_eq!(
+        decision(&sandboxed(h, &["--yolo"], Some(&srt), "/bin", &grep)),
+        "deny"
+    );
+}
+
+#[test]
+fn sandbox_mode_finds_srt_on_path() {
+    let home = sandbox_home();
+    let h = home.path();
+    let srt = fake_srt(h);
+    let path = format!("/nonexistent:{}:/usr/bin", h.join("bin").display());
+    let e = event(h, "Bash", json!({"command": "cat $F"}));
+    let out = sandboxed(h, &[], None, &path, &e);
+    assert_eq!(decision(&out), "allow", "{out}");
+    assert!(out.contains(&format!("\"command\":\"'{srt}' -s ")), "{out}");
+}
+
+/// Without srt, or with settings that are not the compiled ones, the mode
+/// answers as the hook without it: ask, deny in yolo mode; with the reason.
+#[test]
+fn sandbox_mode_fails_closed_without_srt_or_its_settings() {
+    let home = sandbox_home();
+    let h = home.path();
+    let srt = fake_srt(h);
+    let e = event(h, "Bash", json!({"command": "cat $F"}));
+    let cases: [(Option<&str>, &str); 3] = [
+        (None, "srt is not on PATH"),
+        (
+            Some("relative/srt"),
+            "is not an absolute path to an executable",
+        ),
+        (
+            Some("/nonexistent/srt"),
+            "is not an absolute path to an executable",
+        ),
+    ];
+    for (named, why) in cases {
+        let out = sandboxed(h, &[], named, "/nonexistent", &e);
+        assert_eq!(decision(&out), "ask", "{out}");
+        assert!(out.contains(why), "{out}");
+        let out = sandboxed(h, &["--yolo"], named, "/nonexistent", &e);
+        assert_eq!(decision(&out), "deny", "{out}");
+    }
+    let settings = h.join(".srt-settings.json");
+    std::fs::write(&settings, "{}\n").unwrap();
+    let out = sandboxed(h, &["--yolo"], Some(&srt), "/bin", &e);
+    assert_eq!(decision(&out), "deny", "{out}");
+    assert!(out.contains("is not what the policy compiles to"), "{out}");
+    std::fs::remove_file(&settings).unwrap();
+    let out = sandboxed(h, &[], Some(&srt), "/bin", &e);
+    assert_eq!(decision(&out), "ask", "{out}");
+    assert!(out.contains("cannot read"), "{out}");
+}
+
+#[test]
+fn sandbox_key_installs_the_entry_with_sandbox() {
+    let out = Test::with_policy()
+        .targets()
+        .config_append("claude_hook = \"sandbox\"\n")
+        .args(&["generate", "claude", "-w"])
+        .any_stderr()
+        .run();
+    let full: Value = serde_json::from_str(&out.read(CLAUDE_TARGET)).unwrap();
+    let command = our_entry(&full)["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(command.ends_with(" hook claude --sandbox"), "{command}");
+    let out = out
+        .then()
+        .args(&["generate", "claude", "-w", "--yolo"])
+        .any_stderr()
+        .run();
+    let yolo: Value = serde_json::from_str(&out.read(CLAUDE_YOLO)).unwrap();
+    let command = our_entry(&yolo)["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        command.ends_with(" hook claude --sandbox --yolo"),
+        "{command}"
+    );
+}
+
+/// The commands the hook wraps, run by bash as Claude Code's Bash tool
+/// runs them (`eval '<command>'`), under the real srt: each re-splits into exactly the original
+/// (same output, same status as the original run without srt), a wrapped
+/// opaque read of a denied file fails and the same read in the project
+/// succeeds.
+#[test]
+fn wrapped_commands_round_trip_through_the_real_srt() {
+    let Some(real_srt) = crate::srt_real::srt() else {
+        return;
+    };
+    let home = sandbox_home();
+    let h = home.path();
+    let wrap = |command: &str| -> String {
+        let e = event(h, "Bash", json!({"command": command}));
+        let path = std::env::var("PATH").unwrap_or_default();
+        let out = sandboxed(h, &["--yolo"], Some(&real_srt), &path, &e);
+        let answer: Value =
+            serde_json::from_str(&out).unwrap_or_else(|_| panic!("{command}: {out}"));
+        let o = &answer["hookSpecificOutput"];
+        assert_eq!(o["permissionDecision"], "allow", "{command}: {out}");
+        o["updatedInput"]["command"].as_str().unwrap().to_string()
+    };
+    // Claude Code's Bash tool runs a command as `eval '<command>'`.
+    let run = |line: &str| {
+        let out = Command::new("bash")
+            .args(["-c", &format!("eval {}", sh_quote(line))])
+            .current_dir(h)
+            .env("HOME", h)
+            .output()
+            .expect("bash runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    // Each ends in a read the analysis cannot name (`cat $F`), so it is
+    // wrapped whole.
+    let tricky = [
+        r#"printf '[%s]' "$F" 'it'"'"'s' "a  b" $'t\tb' \$x"#,
+        r#"printf '[%s]' $(echo a b) "$(printf '%s' "'q'")""#,
+        "cat <<'EOF' $F\n$HOME 'x' \"y\" \\\nEOF",
+        "printf '%s\\n' $F \\\n  continued; exit 3",
+        "echo \"$F\" `echo back` ; echo é ü '\\' \"\\\\\"",
+        "-x $F; exit 0",
+        "+x $F; exit 0",
+        "for i in 1 2; do printf '<%s>' \"$i$F\"; done",
+        "echo $F'",
+        r#"printf %s $F "'" "''" "'''""#,
+    ];
+    for command in tricky.map(|c| format!("{c}\ncat $F </dev/null")) {
+        let command = command.as_str();
+        let wrapped = wrap(command);
+        assert!(
+            wrapped.contains(" -s ") && wrapped.starts_with("'/"),
+            "{wrapped}"
+        );
+        assert_eq!(run(&wrapped), run(command), "{command}\nwrapped: {wrapped}");
+    }
+    let secret = wrap("cat $(echo ~/.ssh/id_rsa)");
+    let (status, stdout) = run(&secret);
+    assert_ne!(status, Some(0), "{secret}: {stdout}");
+    assert!(!stdout.contains('k'), "{stdout}");
+    assert_eq!(
+        run(&wrap("cat $(echo notes.txt)")),
+        (Some(0), "n".to_string())
+    );
+}
+
+/// In sandbox mode srt, its node_modules tree and node are write-denied
+/// (an agent that replaced them would run every wrapped command outside
+/// the sandbox); an srt that is a Node script runs under the node the hook
+/// finds, named absolutely, or is not used.
+#[test]
+fn sandbox_mode_protects_srt_and_runs_node_by_its_path() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = sandbox_home();
+    let h = home.path();
+    let tree = h.join("tools/node_modules/srt");
+    std::fs::create_dir_all(&tree).unwrap();
+    let js = tree.join("cli.js");
+    std::fs::write(&js, "#!/usr/bin/env node\n").unwrap();
+    let node = h.join("bin/node");
+    std::fs::create_dir_all(h.join("bin")).unwrap();
+    std::fs::write(&node, "#!/bin/sh\n").unwrap();
+    for f in [&js, &node] {
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let js = js.to_string_lossy().into_owned();
+    let path = format!("{}:/usr/bin:/bin", h.join("bin").display());
+    let run = |input: Value, tool: &str| {
+        sandboxed(h, &["--yolo"], Some(&js), &path, &event(h, tool, input))
+    };
+    let out = run(json!({"command": "cat $F"}), "Bash");
+    let answer: Value = serde_json::from_str(&out).unwrap();
+    let command = answer["hookSpecificOutput"]["updatedInput"]["command"]
+        .as_str()
+        .unwrap();
+    assert!(
+        command.starts_with(&format!(
+            "{} {} -s ",
+            sh_quote(&node.to_string_lossy()),
+            sh_quote(&js)
+        )),
+        "{command}"
+    );
+    for (tool, input) in [
+        ("Write", json!({"file_path": js, "content": "x"})),
+        (
+            "Write",
+            json!({"file_path": h.join("tools/node_modules/commander/index.js"), "content": "x"}),
+        ),
+        (
+            "Edit",
+            json!({"file_path": node, "old_string": "a", "new_string": "b"}),
+        ),
+        ("Bash", json!({"command": format!("cp /tmp/evil {js}")})),
+        (
+            "Bash",
+            json!({"command": "echo x > tools/node_modules/srt/cli.js"}),
+        ),
+    ] {
+        let out = run(input.clone(), tool);
+        assert_eq!(decision(&out), "deny", "{tool} {input}: {out}");
+    }
+    let out = sandboxed(
+        h,
+        &[],
+        Some(&js),
+        "/nonexistent",
+        &event(h, "Bash", json!({"command": "cat $F"})),
+    );
+    assert_eq!(decision(&out), "ask", "{out}");
+    assert!(out.contains("node is not on PATH"), "{out}");
+}
+
+/// Where Claude Code's own sandbox is on for the mode, srt cannot start
+/// inside it (measured: srt inside srt fails with `listen EPERM`), so the
+/// mode does not wrap there and answers as without it.
+#[test]
+fn sandbox_mode_does_not_wrap_inside_claude_codes_own_sandbox() {
+    let home = sandbox_home();
+    let h = home.path();
+    let srt = fake_srt(h);
+    let config = h.join(CONFIG);
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("\n[sandbox_overrides.yolo]\nenabled = true\n");
+    std::fs::write(&config, text).unwrap();
+    let e = event(h, "Bash", json!({"command": "cat $F"}));
+    let out = sandboxed(h, &["--yolo"], Some(&srt), "/bin", &e);
+    assert_eq!(decision(&out), "deny", "{out}");
+    assert!(out.contains("Claude Code's own sandbox is on"), "{out}");
+    let out = sandboxed(h, &[], Some(&srt), "/bin", &e);
+    assert_eq!(decision(&out), "allow", "{out}");
+}
+
+/// A hard link made before the session to a protected file is that file,
+/// for Bash and the file tools, through the binary as Claude Code runs it.
+#[test]
+fn a_hard_link_to_a_protected_file_is_denied() {
+    let home = policy_home();
+    let h = home.path();
+    std::fs::hard_link(h.join(".ssh/id_rsa"), h.join("k")).unwrap();
+    let k = h.join("k").to_string_lossy().into_owned();
+    for (tool, input) in [
+        ("Bash", json!({"command": "cat k"})),
+        ("Read", json!({"file_path": k})),
+        ("Grep", json!({"pattern": "x", "path": k})),
+        ("Write", json!({"file_path": k, "content": ""})),
+    ] {
+        let (_, stdout, _) = hook(h, &[], &event(h, tool, input.clone()));
+        assert_eq!(decision(&stdout), "deny", "{tool} {input}: {stdout}");
+        assert!(stdout.contains("hard link"), "{stdout}");
+    }
+    let (_, stdout, _) = hook(
+        h,
+        &[],
+        &event(h, "Bash", json!({"command": "cat notes.txt"})),
+    );
+    assert_eq!(stdout, "");
 }

@@ -40,11 +40,12 @@ use crate::pyjson::to_pretty;
 pub struct Claude;
 
 /// The settings file for full mode, the yolo mode's own one, and whether the
-/// guard hook's PreToolUse entry is installed into them.
+/// guard hook's PreToolUse entry is installed into them (`true`, or
+/// `"sandbox"`: the hook runs what it cannot see through inside srt).
 const TARGET_KEYS: [TargetKey; 3] = [
     TargetKey::path("claude_settings").check(anchor::not_the_anchor_name),
     TargetKey::path("claude_settings_yolo").needs("claude_settings"),
-    TargetKey::flag("claude_hook").needs("claude_settings"),
+    TargetKey::flag_or("claude_hook", &["sandbox"]).needs("claude_settings"),
 ];
 
 impl Agent for Claude {

@@ -80,10 +80,8 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
     let ctx = crate::agent::Ctx::new(&config, &compiled, args.yolo);
     let rendered = rendered::Rendered::of(&ctx)?;
     let codex = rendered_codex::Codex::of(&ctx);
-    let hook_policy = config
-        .targets
-        .flag("claude_hook")
-        .then(|| crate::hook::Policy::new(&compiled, &home, &cwd));
+    let hook_policy = crate::hook::install(&config.targets)
+        .map(|_| crate::hook::Policy::new(&compiled, &home, &cwd));
     let model = Model {
         srt,
         bash: compiled.document(SourceKind::Bash),

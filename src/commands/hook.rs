@@ -17,7 +17,7 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::commands::Global;
-use crate::hook::{self, Mode, Policy, Verdict};
+use crate::hook::{self, Mode, Policy, Sandbox, Verdict};
 use crate::paths::home_dir;
 
 /// The stack of the analysis thread. The walk's limits (command size,
@@ -46,6 +46,12 @@ pub const DEADLINE: Duration = Duration::from_secs(5);
 /// or a policy that does not compile is denied; an analysis that fails or
 /// takes longer than 5 s is answered like an unreadable command.
 ///
+/// With --sandbox, a Bash command that would be asked about (denied with
+/// --yolo) is allowed instead, rewritten to run inside srt
+/// (`srt -s <the srt output> -c '<command>'`, as `updatedInput`); srt is
+/// $TWSRT_SRT or `srt` on PATH, and the srt output file must hold exactly
+/// the compiled settings, or the command is answered as without --sandbox.
+///
 /// Exit codes: 0 answered (whatever the decision); 2 a usage error, or the
 /// answer could not be written (Claude Code blocks the call on exit 2).
 #[derive(Debug, Args)]
@@ -61,6 +67,11 @@ pub struct HookArgs {
     /// Nobody is asked in yolo mode: what would be asked is denied.
     #[arg(long)]
     pub yolo: bool,
+
+    /// Run the Bash commands it cannot see through inside srt instead of
+    /// asking (or, with --yolo, denying).
+    #[arg(long)]
+    pub sandbox: bool,
 }
 
 pub fn run(global: &Global, args: &HookArgs) -> crate::error::Result<i32> {
@@ -68,7 +79,13 @@ pub fn run(global: &Global, args: &HookArgs) -> crate::error::Result<i32> {
     let mut text = String::new();
     let verdict = match std::io::stdin().read_to_string(&mut text) {
         Err(e) => Verdict::Deny(format!("twsrt hook: cannot read the event: {e}")),
-        Ok(_) => guarded(global.config_path.clone(), args.profile.clone(), text, mode),
+        Ok(_) => guarded(
+            global.config_path.clone(),
+            args.profile.clone(),
+            args.sandbox,
+            text,
+            mode,
+        ),
     };
     let Some(answer) = verdict.answer() else {
         return Ok(0);
@@ -86,9 +103,15 @@ pub fn run(global: &Global, args: &HookArgs) -> crate::error::Result<i32> {
 }
 
 /// The verdict on `event`, computed on the analysis thread.
-fn guarded(config: PathBuf, profile: Option<String>, event: String, mode: Mode) -> Verdict {
+fn guarded(
+    config: PathBuf,
+    profile: Option<String>,
+    sandbox: bool,
+    event: String,
+    mode: Mode,
+) -> Verdict {
     on_analysis_thread(mode, DEADLINE, move || {
-        verdict(&config, profile.as_deref(), &event, mode)
+        verdict(&config, profile.as_deref(), sandbox, &event, mode)
     })
 }
 
@@ -134,14 +157,22 @@ fn unreadable(mode: Mode, why: &str) -> Verdict {
     }
 }
 
-fn verdict(config: &std::path::Path, profile: Option<&str>, text: &str, mode: Mode) -> Verdict {
+fn verdict(
+    config: &std::path::Path,
+    profile: Option<&str>,
+    sandboxed: bool,
+    text: &str,
+    mode: Mode,
+) -> Verdict {
     let event = match hook::parse_event(text) {
         Ok(event) => event,
         Err(reason) => return Verdict::Deny(format!("twsrt hook: {reason}")),
     };
-    let compiled = crate::commands::load_config(config)
-        .and_then(|config| crate::compile::compile(&config, profile));
-    let compiled = match compiled {
+    let compiled = crate::commands::load_config(config).and_then(|config| {
+        let compiled = crate::compile::compile(&config, profile)?;
+        Ok((claude_sandbox_on(&config, &compiled, mode), compiled))
+    });
+    let (claude_sandbox, compiled) = match compiled {
         Ok(c) => c,
         Err(e) => {
             return Verdict::Deny(format!(
@@ -149,8 +180,41 @@ fn verdict(config: &std::path::Path, profile: Option<&str>, text: &str, mode: Mo
             ));
         }
     };
-    let policy = Policy::new(&compiled, &home_dir(), &event.cwd);
-    hook::decide(&event, &policy, mode)
+    let mut policy = Policy::new(&compiled, &home_dir(), &event.cwd);
+    if !sandboxed {
+        return hook::decide(&event, &policy, mode);
+    }
+    let env = |key: &str| std::env::var(key).ok();
+    let sandbox = if claude_sandbox {
+        // Measured: srt cannot start inside srt (`listen EPERM` on its
+        // proxy socket), so a wrapped command would only fail there.
+        Err("Claude Code's own sandbox is on in this mode, and srt cannot start inside it".into())
+    } else {
+        Sandbox::find(
+            &compiled,
+            env("TWSRT_SRT").as_deref(),
+            env("PATH").as_deref(),
+        )
+    };
+    if let Ok(sandbox) = &sandbox {
+        policy.deny_writes_also(&sandbox.protected(), &event.cwd);
+    }
+    hook::decide_sandboxed(&event, &policy, mode, &sandbox)
+}
+
+/// Whether the Claude settings of `mode` turn Claude Code's own sandbox on
+/// (the mode's override, else srt's `enabled`), as `generate claude` writes
+/// them.
+fn claude_sandbox_on(
+    config: &crate::config::Config,
+    compiled: &crate::compile::Compiled,
+    mode: Mode,
+) -> bool {
+    let enabled = config
+        .overrides(mode == Mode::Yolo)
+        .get("enabled")
+        .or_else(|| compiled.srt().get("enabled"));
+    enabled == Some(&serde_json::Value::Bool(true))
 }
 
 #[cfg(test)]

@@ -18,6 +18,8 @@ pub enum TargetKind {
     Path,
     /// `true` or `false`.
     Flag,
+    /// `true`, `false` or one of these words (`claude_hook = "sandbox"`).
+    FlagOr(&'static [&'static str]),
 }
 
 /// One `[targets]` key an agent reads.
@@ -48,6 +50,14 @@ impl TargetKey {
         }
     }
 
+    /// A flag that may also be set to one of `words`.
+    pub const fn flag_or(name: &'static str, words: &'static [&'static str]) -> Self {
+        TargetKey {
+            kind: TargetKind::FlagOr(words),
+            ..TargetKey::path(name)
+        }
+    }
+
     pub const fn needs(mut self, primary: &'static str) -> Self {
         self.needs = Some(primary);
         self
@@ -63,7 +73,8 @@ impl TargetKey {
 /// value its key wants.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Value {
-    Path(PathBuf),
+    /// A string, resolved as a path, and as written.
+    Path(PathBuf, String),
     Flag(bool),
     /// Anything else (an empty string, a number, a table).
     Other,
@@ -81,7 +92,7 @@ impl Targets {
     /// The path `key` holds, if it is set to one.
     pub fn path(&self, key: &str) -> Option<&Path> {
         self.value(key).and_then(|v| match v {
-            Value::Path(p) => Some(p.as_path()),
+            Value::Path(p, _) => Some(p.as_path()),
             _ => None,
         })
     }
@@ -89,6 +100,14 @@ impl Targets {
     /// Whether `key` is set to `true`.
     pub fn flag(&self, key: &str) -> bool {
         self.value(key) == Some(&Value::Flag(true))
+    }
+
+    /// The string `key` holds as written, if it is set to one.
+    pub fn word(&self, key: &str) -> Option<&str> {
+        self.value(key).and_then(|v| match v {
+            Value::Path(_, text) => Some(text.as_str()),
+            _ => None,
+        })
     }
 
     /// The file of a target with a yolo variant, for the mode: `key`'s
@@ -168,7 +187,10 @@ impl Targets {
             };
             let name = key.name;
             match (key.kind, value) {
-                (TargetKind::Path, Value::Path(_)) | (TargetKind::Flag, Value::Flag(_)) => {}
+                (TargetKind::Path, Value::Path(..))
+                | (TargetKind::Flag | TargetKind::FlagOr(_), Value::Flag(_)) => {}
+                (TargetKind::FlagOr(words), Value::Path(_, text))
+                    if words.contains(&text.as_str()) => {}
                 // The value is named, as the reference names it.
                 (TargetKind::Path, _) => {
                     return Err(err(format!(
@@ -178,6 +200,13 @@ impl Targets {
                 (TargetKind::Flag, _) => {
                     return Err(err(format!(
                         "targets.{name} must be true or false, found {shown}"
+                    )));
+                }
+                (TargetKind::FlagOr(words), _) => {
+                    let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+                    return Err(err(format!(
+                        "targets.{name} must be true, false or {}, found {shown}",
+                        words.join(", ")
                     )));
                 }
             }
@@ -203,7 +232,9 @@ impl Loader<'_> {
             .flat_map(|t| t.iter())
             .map(|(key, item)| {
                 let value = match (item.as_str(), item.as_bool()) {
-                    (Some(s), _) if !s.is_empty() => Value::Path(resolve_config_path(s, self.dir)),
+                    (Some(s), _) if !s.is_empty() => {
+                        Value::Path(resolve_config_path(s, self.dir), s.to_string())
+                    }
                     (None, Some(b)) => Value::Flag(b),
                     _ => Value::Other,
                 };

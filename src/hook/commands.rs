@@ -136,6 +136,8 @@ pub enum Opt {
     Extract,
     /// Every later word is an argument, not a file (jq `--args`).
     EndOfFiles,
+    /// cp: link the sources instead of copying them (`-l`, `-s`).
+    Links,
 }
 
 pub struct Spec {

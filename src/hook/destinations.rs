@@ -74,16 +74,19 @@ pub fn copy(
         (None, _) => (all, None),
     };
     let dest_is_remote = matches!(dest, Some(Arg::Lit(t)) if is_remote(t));
-    if shape != Shape::Link {
-        for s in sources
-            .iter()
-            .filter(|s| !matches!(s, Arg::Lit(t) if is_remote(t)))
-        {
-            push(Access::Read.walking(walk), s.into());
-            // Moving a tree away writes every path in it.
-            if shape == Shape::Move {
-                push(Access::RecursiveWrite, s.into());
-            }
+    for s in sources
+        .iter()
+        .filter(|s| !matches!(s, Arg::Lit(t) if is_remote(t)))
+    {
+        push(Access::Read.walking(walk), s.into());
+        // Moving a tree away writes every path in it.
+        if shape == Shape::Move {
+            push(Access::RecursiveWrite, s.into());
+        }
+        // A link (ln, `cp -l`/`-s`) is a new name for the source: reads and
+        // writes through it reach the source, so making it is both.
+        if shape == Shape::Link || p.links {
+            push(Access::Write, s.into());
         }
     }
     if dest_is_remote {

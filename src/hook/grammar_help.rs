@@ -29,7 +29,8 @@ fn arity(opt: Opt) -> Arity {
         | Opt::OperandsList
         | Opt::NoTargetDir
         | Opt::Parents
-        | Opt::EndOfFiles => Arity::None,
+        | Opt::EndOfFiles
+        | Opt::Links => Arity::None,
         Opt::Optional | Opt::InPlace => Arity::Optional,
         _ => Arity::Required,
     }

@@ -135,6 +135,8 @@ pub(super) struct Parsed {
     pub no_target_dir: bool,
     /// `cp --parents`: a source keeps its path below the destination.
     pub parents: bool,
+    /// cp makes links instead of copies (`-l`, `-s`).
+    pub links: bool,
     /// Pattern or script texts (`sed -e SCRIPT`, awk's program).
     pub scripts: Vec<Arg>,
     /// Commands the program runs (`tar -I PROG`).
@@ -363,6 +365,7 @@ fn takes_value(opt: Opt) -> bool {
             | Opt::Create
             | Opt::Extract
             | Opt::EndOfFiles
+            | Opt::Links
             | Opt::RemoteName
             | Opt::NamesUnknown
             | Opt::AllWritten
@@ -416,6 +419,7 @@ fn apply<'a>(
         Opt::Stdout => p.stdout = true,
         Opt::Create => p.create = true,
         Opt::Extract => p.extract = true,
+        Opt::Links => p.links = true,
         Opt::RemoteName => p.remote_name = true,
         Opt::NamesUnknown => p.names_unknown = true,
         Opt::AllWritten => p.all_written = true,

@@ -4,7 +4,15 @@
 //! entry is spelled as written (for the reason shown), and as an absolute
 //! path split into segments, once as written and once with its existing
 //! symlinks followed, so an entry that is itself a link is still caught.
+//!
+//! A hard link has no path to compare: an operand that is a file with more
+//! than one name is looked up by device and inode among the protected
+//! files ([`Policy::hard_link`]), which are found by walking the entries
+//! once per event, only when such an operand comes up.
 
+use std::cell::OnceCell;
+use std::collections::HashMap;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use crate::compile::Compiled;
@@ -73,6 +81,34 @@ pub struct Policy {
     home: PathBuf,
     deny_read: Vec<Entry>,
     deny_write: Vec<Entry>,
+    linked: OnceCell<Linked>,
+    /// [`MAX_WALKED`], smaller in tests.
+    walk_budget: usize,
+}
+
+/// How many directory entries the walk for hard links visits at most, over
+/// all policy entries together. Past it the index is incomplete and a file
+/// with several names that it does not hold cannot be told apart from a
+/// protected one.
+pub const MAX_WALKED: usize = 20_000;
+
+/// The protected files with more than one name, by (device, inode).
+#[derive(Debug, Clone, Default)]
+struct Linked {
+    files: HashMap<(u64, u64), PathBuf>,
+    /// Why the walk did not see every protected file, when it did not.
+    incomplete: Option<String>,
+}
+
+/// What an operand is, as far as hard links go.
+#[derive(Debug, PartialEq, Eq)]
+pub enum HardLink {
+    /// Not a file with several names, or none of them is protected.
+    No,
+    /// Another name of this protected file.
+    Of(PathBuf),
+    /// A file with several names that the walk could not rule out.
+    Unknown(String),
 }
 
 impl Policy {
@@ -88,6 +124,8 @@ impl Policy {
             home: home.to_path_buf(),
             deny_read: entries(Scope::Read),
             deny_write: entries(Scope::Write),
+            linked: OnceCell::new(),
+            walk_budget: MAX_WALKED,
         }
     }
 
@@ -101,7 +139,26 @@ impl Policy {
             home: home.to_path_buf(),
             deny_read: all(read),
             deny_write: all(&write),
+            linked: OnceCell::new(),
+            walk_budget: MAX_WALKED,
         }
+    }
+
+    /// The same policy with a smaller walk for hard links (tests).
+    #[cfg(test)]
+    pub fn with_walk_budget(mut self, budget: usize) -> Policy {
+        self.walk_budget = budget;
+        self
+    }
+
+    /// Write-deny `paths` too (absolute), as written.
+    pub fn deny_writes_also(&mut self, paths: &[PathBuf], cwd: &Path) {
+        let home = self.home.clone();
+        self.deny_write.extend(
+            paths
+                .iter()
+                .map(|p| Entry::new(&p.to_string_lossy(), cwd, &home)),
+        );
     }
 
     pub fn home(&self) -> &Path {
@@ -115,6 +172,76 @@ impl Policy {
     pub fn deny_write(&self) -> &[Entry] {
         &self.deny_write
     }
+
+    /// Whether the file `path` opens is another name of a protected file:
+    /// only a file (not a directory) with a link count above one is looked
+    /// up, so the walk over the entries happens at most once per event and
+    /// only when such a file is named.
+    pub fn hard_link(&self, path: &Resolved) -> HardLink {
+        let Ok(meta) = std::fs::metadata(&path.real) else {
+            return HardLink::No;
+        };
+        if meta.is_dir() || meta.nlink() < 2 {
+            return HardLink::No;
+        }
+        let linked = self.linked.get_or_init(|| self.walk_for_links());
+        match linked.files.get(&(meta.dev(), meta.ino())) {
+            Some(file) => HardLink::Of(file.clone()),
+            None => match &linked.incomplete {
+                Some(why) => HardLink::Unknown(format!(
+                    "it has {} names and {why}, so the hook cannot tell whether it is a protected file",
+                    meta.nlink()
+                )),
+                None => HardLink::No,
+            },
+        }
+    }
+
+    /// Every file with several names under the denyWrite entries (which
+    /// hold the denyRead ones), as each entry's real path spells it.
+    /// Symlinks inside are not followed (they name other paths, compared by
+    /// path); entries with glob characters name files anywhere and are not
+    /// walked.
+    fn walk_for_links(&self) -> Linked {
+        let mut linked = Linked::default();
+        let mut budget = self.walk_budget;
+        let mut stack: Vec<PathBuf> = self
+            .deny_write
+            .iter()
+            .filter_map(|e| e.spellings.last())
+            .filter(|s| !s.iter().any(|seg| seg.contains(['*', '?', '['])))
+            .map(|s| PathBuf::from(format!("/{}", s.join("/"))))
+            .collect();
+        while let Some(path) = stack.pop() {
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if meta.is_dir() {
+                let entries = match std::fs::read_dir(&path) {
+                    Ok(entries) => entries,
+                    Err(e) => {
+                        linked.incomplete =
+                            Some(format!("{} cannot be listed ({e})", path.display()));
+                        continue;
+                    }
+                };
+                for entry in entries.flatten() {
+                    if budget == 0 {
+                        linked.incomplete = Some(format!(
+                            "the protected directories hold more than {} entries",
+                            self.walk_budget
+                        ));
+                        return linked;
+                    }
+                    budget -= 1;
+                    stack.push(entry.path());
+                }
+            } else if meta.is_file() && meta.nlink() > 1 {
+                linked.files.entry((meta.dev(), meta.ino())).or_insert(path);
+            }
+        }
+        linked
+    }
 }
 
 /// An operand as the command will open it: absolute, and with its existing
@@ -122,6 +249,17 @@ impl Policy {
 pub struct Resolved {
     lexical: String,
     real: String,
+}
+
+impl Resolved {
+    /// A path already absolute and real (a protected file found by the walk).
+    pub fn real(path: &Path) -> Resolved {
+        let text = path.to_string_lossy().into_owned();
+        Resolved {
+            lexical: text.clone(),
+            real: text,
+        }
+    }
 }
 
 impl Resolved {

@@ -44,8 +44,17 @@ fn world() -> World {
         "proj/notes.txt",
         ".config/twsrt/config.toml",
         ".config/twsrt/srt/base.jsonc",
+        ".bashrc",
+        "proj/notes-single",
     ] {
         fs::write(home.join(f), "x").unwrap();
+    }
+    for (file, link) in [
+        (".ssh/id_rsa", "proj/hard-key"),
+        (".bashrc", "proj/hard-rc"),
+        ("proj/notes.txt", "proj/hard-notes"),
+    ] {
+        fs::hard_link(home.join(file), home.join(link)).unwrap();
     }
     symlink(home.join(".ssh"), cwd.join("link-ssh")).unwrap();
     symlink(home.join(".aws/credentials"), cwd.join("link-file")).unwrap();
@@ -81,6 +90,7 @@ fn event(w: &World, tool: &str, input: serde_json::Value) -> Event {
 fn name(v: &Verdict) -> &'static str {
     match v {
         Verdict::Pass => "pass",
+        Verdict::Sandbox { .. } => "sandbox",
         Verdict::Ask(_) => "ask",
         Verdict::Deny(_) => "deny",
     }
@@ -207,6 +217,77 @@ fn file_tools_compare_their_paths() {
 }
 
 #[test]
+fn file_tools_see_through_hard_links() {
+    let w = world();
+    let p = |f: &str| w.cwd.join(f).to_string_lossy().into_owned();
+    let cases = [
+        ("Read", json!({ "file_path": p("hard-key") }), "deny"),
+        (
+            "Grep",
+            json!({ "pattern": "k", "path": p("hard-key") }),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({ "file_path": p("hard-key"), "content": "" }),
+            "deny",
+        ),
+        (
+            "Edit",
+            json!({ "file_path": p("hard-rc"), "old_string": "a", "new_string": "b" }),
+            "deny",
+        ),
+        ("Read", json!({ "file_path": p("hard-rc") }), "pass"),
+        ("Read", json!({ "file_path": p("hard-notes") }), "pass"),
+        (
+            "Write",
+            json!({ "file_path": p("hard-notes"), "content": "" }),
+            "pass",
+        ),
+    ];
+    for (tool, input, want) in cases {
+        let got = decide(&event(&w, tool, input.clone()), &w.policy, Mode::Full);
+        assert_eq!(name(&got), want, "{tool} {input}: {got:?}");
+    }
+    let Verdict::Deny(reason) = decide(
+        &event(&w, "Read", json!({ "file_path": p("hard-key") })),
+        &w.policy,
+        Mode::Full,
+    ) else {
+        panic!("not denied")
+    };
+    assert!(reason.contains("a hard link to"), "{reason}");
+    assert!(reason.contains(".ssh/id_rsa"), "{reason}");
+}
+
+/// Past the walk's bound a file with several names that the walk did not
+/// reach is undetermined; a file with one name is never looked up.
+#[test]
+fn hard_links_past_the_walk_bound_are_undetermined() {
+    let w = world();
+    for i in 0..5 {
+        fs::write(w.home.join(format!(".aws/f{i}")), "x").unwrap();
+    }
+    let policy = w.policy.clone().with_walk_budget(3);
+    let read = |file: &str| {
+        let path = w.cwd.join(file).to_string_lossy().into_owned();
+        let e = event(&w, "Read", json!({ "file_path": path }));
+        (
+            decide(&e, &policy, Mode::Full),
+            decide(&e, &policy, Mode::Yolo),
+        )
+    };
+    let (full, yolo) = read("hard-notes");
+    assert_eq!((name(&full), name(&yolo)), ("ask", "deny"), "{full:?}");
+    assert!(
+        format!("{full:?}").contains("more than 3 entries"),
+        "{full:?}"
+    );
+    let (full, _) = read("notes-single");
+    assert_eq!(full, Verdict::Pass);
+}
+
+#[test]
 fn malformed_tool_input_is_denied() {
     let w = world();
     for (tool, input) in [
@@ -260,6 +341,17 @@ fn the_answer_is_the_object_claude_code_reads() {
     let ask: serde_json::Value =
         serde_json::from_str(&Verdict::Ask("why".into()).answer().unwrap()).unwrap();
     assert_eq!(ask["hookSpecificOutput"]["permissionDecision"], "ask");
+    let wrapped = Verdict::Sandbox {
+        input: json!({"command": "srt -c x", "timeout": 5}),
+        reason: "why".into(),
+    };
+    let wrapped: serde_json::Value = serde_json::from_str(&wrapped.answer().unwrap()).unwrap();
+    assert_eq!(
+        wrapped,
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "allow", "permissionDecisionReason": "why",
+            "updatedInput": {"command": "srt -c x", "timeout": 5}}})
+    );
 }
 
 #[test]
@@ -572,4 +664,95 @@ fn functions_calling_functions_are_answered_within_the_budget() {
         decide_on_analysis_stack(&w, looping, Mode::Full),
         Verdict::Pass
     );
+}
+
+/// Sandbox mode over the whole decision table: every Bash command the
+/// table asks about runs inside srt (in both modes), every other verdict
+/// stays; without a usable srt the verdicts are the table's.
+#[test]
+fn sandbox_mode_wraps_exactly_what_the_table_asks_about() {
+    let w = world();
+    let home = w.home.to_string_lossy().into_owned();
+    let sandbox = Sandbox::new(
+        PathBuf::from("/opt/srt bin/srt"),
+        PathBuf::from("/h/.srt-settings.json"),
+        std::iter::empty(),
+    );
+    let mut failures = Vec::new();
+    for line in TABLES.iter().flat_map(|(_, text)| {
+        text.lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    }) {
+        let (want, command) = line.split_once(" | ").expect("row: `verdict | command`");
+        let command = command.replace("@H", &home).replace("\\n", "\n");
+        let e = event(&w, "Bash", json!({ "command": command, "timeout": 9 }));
+        for mode in [Mode::Full, Mode::Yolo] {
+            let got = decide_sandboxed(&e, &w.policy, mode, &Ok(sandbox.clone()));
+            let ok = match (want, &got) {
+                ("ask", Verdict::Sandbox { input, .. }) => {
+                    *input == json!({ "command": sandbox.wrap(&command), "timeout": 9 })
+                }
+                (want, got) => name(got) == want,
+            };
+            let without = decide_sandboxed(&e, &w.policy, mode, &Err("no srt".into()));
+            let plain = decide(&e, &w.policy, mode);
+            if !ok || name(&without) != name(&plain) {
+                failures.push(format!("{line} ({mode:?}): {got:?} / {without:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let grep = event(&w, "Grep", json!({ "pattern": "k", "path": w.home }));
+    let got = decide_sandboxed(&grep, &w.policy, Mode::Yolo, &Ok(sandbox));
+    assert_eq!(
+        name(&got),
+        "deny",
+        "the file tools are not wrapped: {got:?}"
+    );
+}
+
+#[test]
+fn a_wrapped_command_is_quoted_for_the_shell_and_for_srt() {
+    let sandbox = Sandbox::new(
+        PathBuf::from("/opt/srt bin/srt"),
+        PathBuf::from("/h/it's.json"),
+        std::iter::empty(),
+    );
+    assert_eq!(
+        sandbox.wrap("cat $F 'a'"),
+        r#"'/opt/srt bin/srt' -s '/h/it'\''s.json' -c 'cat $F '\''a'\'''"#
+    );
+    assert_eq!(
+        sandbox.wrap("-x $F"),
+        r#"'/opt/srt bin/srt' -s '/h/it'\''s.json' -c 'eval '\''-x $F'\'''"#
+    );
+    let words = crate::shellwords::split(&sandbox.wrap("+o x'\"\n$(y)")).unwrap();
+    assert_eq!(words[4], "eval '+o x'\\''\"\n$(y)'");
+}
+
+/// A command a bash deny or ask rule may cover is not wrapped: Claude Code
+/// would match the rule against the rewritten command, where it never
+/// matches.
+#[test]
+fn sandbox_mode_leaves_commands_under_bash_rules_to_those_rules() {
+    let w = world();
+    let sandbox = Sandbox::new(
+        "/srt".into(),
+        "/s.json".into(),
+        ["dd", "git push"].into_iter(),
+    );
+    for (command, want_full, want_yolo) in [
+        ("dd if=$X of=/dev/null", "ask", "deny"),
+        ("cat $X; git push", "ask", "deny"),
+        ("cat $X", "sandbox", "sandbox"),
+    ] {
+        let e = event(&w, "Bash", json!({ "command": command }));
+        let full = decide_sandboxed(&e, &w.policy, Mode::Full, &Ok(sandbox.clone()));
+        let yolo = decide_sandboxed(&e, &w.policy, Mode::Yolo, &Ok(sandbox.clone()));
+        assert_eq!(
+            (name(&full), name(&yolo)),
+            (want_full, want_yolo),
+            "{command}: {full:?}"
+        );
+    }
 }

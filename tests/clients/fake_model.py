@@ -101,3 +101,114 @@ def completion(kind: str, choice: dict) -> dict:
     return {"id": "twsrt", "object": kind, "created": int(time.time()), "model": "gpt-4o",
             "choices": [choice],
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+
+
+class FakeAnthropic:
+    """The same stand-in for Claude Code (ANTHROPIC_BASE_URL): an Anthropic
+    Messages endpoint whose first turn with tools is one `tool_use` of
+    `tool` with `arguments`, and every later turn "done". `results` keeps
+    the text of every tool_result Claude Code sent back, `calls` the
+    requests that carried tools."""
+
+    def __init__(self, tool: str, arguments: dict) -> None:
+        self.tool, self.arguments = tool, arguments
+        self.results: list[str] = []
+        model = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", 0))
+                try:
+                    request = json.loads(self.rfile.read(length))
+                except ValueError:
+                    request = {}
+                if "count_tokens" in self.path:
+                    return self.reply_json({"input_tokens": 1})
+                messages = request.get("messages", [])
+                model.record(messages)
+                blocks, stop = model.answer(request)
+                if request.get("stream"):
+                    self.reply_stream(blocks, stop)
+                else:
+                    self.reply_json(message(blocks, stop))
+
+            def reply_json(self, body: dict) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def reply_stream(self, blocks: list, stop: str) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                events = [("message_start", {"type": "message_start",
+                                             "message": message([], None)})]
+                for i, block in enumerate(blocks):
+                    if block["type"] == "tool_use":
+                        start = dict(block, input={})
+                        delta = {"type": "input_json_delta",
+                                 "partial_json": json.dumps(block["input"])}
+                    else:
+                        start = {"type": "text", "text": ""}
+                        delta = {"type": "text_delta", "text": block["text"]}
+                    events += [
+                        ("content_block_start", {"type": "content_block_start", "index": i,
+                                                 "content_block": start}),
+                        ("content_block_delta", {"type": "content_block_delta", "index": i,
+                                                 "delta": delta}),
+                        ("content_block_stop", {"type": "content_block_stop", "index": i}),
+                    ]
+                events += [("message_delta", {"type": "message_delta",
+                                              "delta": {"stop_reason": stop,
+                                                        "stop_sequence": None},
+                                              "usage": {"output_tokens": 1}}),
+                           ("message_stop", {"type": "message_stop"})]
+                for name, data in events:
+                    self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+                self.wfile.flush()
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def record(self, messages: list) -> None:
+        for m in messages:
+            content = m.get("content")
+            for block in content if isinstance(content, list) else []:
+                if isinstance(block, dict) and block.get("type") == "tool_result":
+                    inner = block.get("content")
+                    if isinstance(inner, list):
+                        inner = "".join(b.get("text", "") for b in inner if isinstance(b, dict))
+                    text = inner if isinstance(inner, str) else json.dumps(inner)
+                    if text not in self.results:
+                        self.results.append(text)
+
+    def answer(self, request: dict) -> tuple[list, str]:
+        said = json.dumps(request.get("messages", []))
+        if not request.get("tools") or "tool_result" in said:
+            return [{"type": "text", "text": "done"}], "end_turn"
+        return [{"type": "tool_use", "id": "toolu_01twsrt", "name": self.tool,
+                 "input": self.arguments}], "tool_use"
+
+    def __enter__(self) -> "FakeAnthropic":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def message(blocks: list, stop: str | None) -> dict:
+    return {"id": "msg_twsrt", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+            "content": blocks, "stop_reason": stop, "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1}}

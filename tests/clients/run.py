@@ -1013,8 +1013,11 @@ CHECKS = {
 def run_hook_checks(report: Report, scratch: Path, bin_dir: Path) -> None:
     """The settings with twsrt's PreToolUse entry pass `claude doctor` and
     `claude -p`; the entry's own command, run as Claude Code runs it (through
-    a shell, the event on stdin), denies a read of a denyRead path; and a
-    broken entry makes `claude doctor` fail, so the check can fail."""
+    a shell, the event on stdin), denies a read of a denyRead path; a
+    crashing hook blocks the call only with the entry's onFailure; the
+    sandbox mode runs opaque commands inside srt (run_sandbox_checks); and a
+    broken entry makes `claude doctor` fail, so the check can fail.
+    TWSRT_HOOK_DEBUG=1 prints every tool result Claude Code sent back."""
     case = Case("hook", POLICIES / "hook")
     start = time.monotonic()
     try:
@@ -1044,6 +1047,9 @@ def run_hook_checks(report: Report, scratch: Path, bin_dir: Path) -> None:
         return [] if out.get("permissionDecision") == "deny" else [f"not denied: {out}"]
     run_check(report, "hook: the entry's command denies cat ~/.ssh/id_rsa", answer, world)
 
+    run_check(report, "hook: a failing hook blocks the call (onFailure)", check_hook_failure, world)
+    run_sandbox_checks(report, scratch, bin_dir)
+
     start = time.monotonic()
     edit_json(claude_settings(world), lambda d: d["hooks"]["PreToolUse"][0]["hooks"][0]
               .__setitem__("type", "comand"))
@@ -1053,6 +1059,161 @@ def run_hook_checks(report: Report, scratch: Path, bin_dir: Path) -> None:
                       f"caught a hook of an unknown type: {failures[0]}")
     else:
         report.result("mutant claude-doctor: a hook of an unknown type",
+                      ["the check passed on a broken output"], time.monotonic() - start)
+
+
+def claude_turn(world: World, tool: str, arguments: dict, extra_env: dict | None = None) -> str:
+    """One `claude -p` turn against the stand-in model (fake_model.py), whose
+    only move is the one tool call: the text Claude Code sent back as the
+    tool's result (the command's output, or why it did not run)."""
+    from fake_model import FakeAnthropic  # tests/clients/fake_model.py
+    env = dict(world.env.vars(), ANTHROPIC_API_KEY="sk-ant-twsrt-offline",
+               NO_PROXY="127.0.0.1", no_proxy="127.0.0.1", **(extra_env or {}))
+    with FakeAnthropic(tool, arguments) as model:
+        env["ANTHROPIC_BASE_URL"] = model.base_url
+        try:
+            result = subprocess.run([world.env.client("claude"), "-p", "twsrt hook check",
+                                     "--output-format", "json"],
+                                    cwd=world.env.proj, env=env, stdin=subprocess.DEVNULL,
+                                    capture_output=True, text=True, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired as e:
+            raise CheckFailed(f"claude -p timed out after {TIMEOUT} s") from e
+        if not model.results:
+            raise CheckFailed(f"claude -p made no tool call (exit {result.returncode}): "
+                              f"{one_line(result.stdout + result.stderr)}")
+        if os.environ.get("TWSRT_HOOK_DEBUG"):
+            print(f"      tool result: {model.results!r}", flush=True)
+        return "\n".join(model.results)
+
+
+def with_hook(world: World, change) -> None:
+    """Change twsrt's hook in the settings (`change(hook)`, the hook object)."""
+    edit_json(claude_settings(world), lambda d: change(d["hooks"]["PreToolUse"][0]["hooks"][0]))
+
+
+def check_hook_failure(world: World) -> list[str]:
+    """The generated entry's `onFailure: "block"` makes Claude Code refuse the
+    call when the hook dies (here: a hook command that crashes), and without
+    it the same crash lets the call run: the setting is what closes it."""
+    path = claude_settings(world)
+    saved = path.read_text()
+    failures = []
+    try:
+        with_hook(world, lambda h: h.__setitem__("command", "echo crashed >&2; exit 1"))
+        blocked = claude_turn(world, "Bash", {"command": "echo RAN-UNCHECKED"})
+        if "RAN-UNCHECKED" in blocked or "onFailure" not in blocked:
+            failures.append(f"a crashing hook with onFailure block did not block: {blocked!r}")
+        with_hook(world, lambda h: h.pop("onFailure"))
+        ran = claude_turn(world, "Bash", {"command": "echo RAN-UNCHECKED"})
+        if "RAN-UNCHECKED" not in ran:
+            failures.append(f"without onFailure the crash did not let the call run (the check "
+                            f"would prove nothing): {ran!r}")
+    finally:
+        path.write_text(saved)
+    return failures
+
+
+def run_sandbox_checks(report: Report, scratch: Path, bin_dir: Path) -> None:
+    """`claude_hook = "sandbox"` with the real Claude Code and the real srt:
+    an opaque read (`cat $(echo FILE)`) of a denyRead file is allowed by the
+    hook with its command rewritten, Claude Code runs the rewritten command,
+    and srt keeps the file unreadable; the same read of a project file
+    succeeds. A stand-in hook that allows the same read unwrapped shows the
+    file is readable without srt."""
+    srt = os.environ.get("TWSRT_SRT") or str(
+        Path(os.environ.get("TWSRT_SRT_CACHE", Path.home() / ".cache/twsrt-srt"))
+        / "node_modules/.bin/srt")
+    start = time.monotonic()
+    if not Path(srt).exists():
+        report.result("hook sandbox: srt", [f"{srt} not found: run scripts/install-srt.sh"],
+                      time.monotonic() - start)
+        return
+    try:
+        world = build_world(Case("hook-sandbox", POLICIES / "hook-sandbox"),
+                            scratch / "hook-sandbox", bin_dir, TWSRT_BIN)
+    except CheckFailed as e:
+        report.result("hook sandbox: twsrt generate -w", [str(e)], time.monotonic() - start)
+        return
+    report.result("hook sandbox: twsrt generate -w", [], time.monotonic() - start)
+    secret = next(p for p in world.probes if p.kind == "secret" and p.rule == "~/.ssh")
+    project = next(p for p in world.probes if p.kind == "project")
+    use_srt = {"TWSRT_SRT": srt}
+
+    def wrapped(w: World) -> list[str]:
+        failures = []
+        out = claude_turn(w, "Bash", {"command": f"cat $(echo {secret.path})"}, use_srt)
+        if secret.content in out:
+            failures.append(f"the wrapped read of {secret.path} printed the secret: {out!r}")
+        if "cat:" not in out:
+            # srt's own refusal (e.g. settings it rejects) or the hook's
+            # deny would prove nothing: cat must have run and failed.
+            failures.append(f"cat did not run inside srt and fail: {out!r}")
+        out = claude_turn(w, "Bash", {"command": f"cat $(echo {project.path.name})"}, use_srt)
+        if project.content not in out:
+            failures.append(f"the wrapped read of a project file did not print it: {out!r}")
+        return failures
+    run_check(report, "hook sandbox: Claude Code runs the rewritten command in srt",
+              wrapped, world)
+
+    dd = "dd if=$(echo /dev/null) of=/dev/null"
+
+    def held(w: World) -> list[str]:
+        # bash.jsonc denies `dd`; dd prints "0+0 records in" when it runs.
+        out = claude_turn(w, "Bash", {"command": dd}, use_srt)
+        return [f"a command under a bash deny rule ran: {out!r}"] if "records in" in out else []
+    run_check(report, "hook sandbox: a bash deny rule still holds", held, world)
+
+    def rewritten_escapes(w: World) -> list[str]:
+        # Why the hook does not wrap it: a stand-in hook that rewrites the
+        # same command into srt makes Claude Code match Bash(dd *) against
+        # the rewritten text, and dd runs.
+        settings = w.env.proj / w.config["sources"]["srt"]["output"]
+        wrapped = f"{shlex.quote(srt)} -s {shlex.quote(str(settings))} -c {shlex.quote(dd)}"
+        answer = json.dumps({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "allow",
+            "permissionDecisionReason": "stand-in", "updatedInput": {"command": wrapped}}})
+        path = claude_settings(w)
+        saved = path.read_text()
+        try:
+            with_hook(w, lambda h: h.__setitem__("command",
+                                                 f"cat >/dev/null; echo {shlex.quote(answer)}"))
+            out = claude_turn(w, "Bash", {"command": dd})
+        finally:
+            path.write_text(saved)
+        if "records in" not in out:
+            return [f"rewritten, dd did not run (Claude Code applied its deny rule to the "
+                    f"original after all; the hook's rule check may be relaxed): {out!r}"]
+        return []
+    run_check(report, "hook sandbox: gap: a rewritten command escapes Bash(dd *)",
+              rewritten_escapes, world)
+
+    def control(w: World) -> list[str]:
+        path = claude_settings(w)
+        saved = path.read_text()
+        allow = json.dumps({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "allow",
+            "permissionDecisionReason": "stand-in"}})
+        try:
+            with_hook(w, lambda h: h.__setitem__("command", f"cat >/dev/null; echo {shlex.quote(allow)}"))
+            out = claude_turn(w, "Bash", {"command": f"cat $(echo {secret.path})"})
+        finally:
+            path.write_text(saved)
+        if secret.content not in out:
+            return [f"unwrapped, the read did not print the secret (so srt proved nothing): {out!r}"]
+        return []
+    run_check(report, "hook sandbox: control: unwrapped, the same read succeeds", control, world)
+
+    start = time.monotonic()
+    with_hook(world, lambda h: h.__setitem__("command", h["command"].replace(" --sandbox", "")))
+    try:
+        failures = wrapped(world)
+    except CheckFailed as e:
+        failures = [str(e)]
+    if failures:
+        report.result("mutant hook sandbox", [], time.monotonic() - start,
+                      f"caught the entry without --sandbox: {failures[0][:120]}")
+    else:
+        report.result("mutant hook sandbox: the entry without --sandbox",
                       ["the check passed on a broken output"], time.monotonic() - start)
 
 

@@ -1,6 +1,7 @@
 //! The one `hooks.PreToolUse` entry twsrt owns when `[targets]
-//! claude_hook = true`: it runs `twsrt -c <config> hook claude` (plus
-//! `--yolo` in the yolo file) before every Bash and file tool call. The
+//! claude_hook = true` or `"sandbox"`: it runs `twsrt -c <config> hook
+//! claude` (plus `--sandbox` for `"sandbox"`, and `--yolo` in the yolo
+//! file) before every Bash and file tool call. The
 //! entry is recognised again by its command (the `twsrt` program with the
 //! words `hook claude`), so a moved binary or config is replaced, not
 //! duplicated; every other hook stays as it is.
@@ -18,9 +19,7 @@ pub const MATCHER: &str = "Bash|Read|Grep|Glob|Edit|Write|NotebookEdit";
 
 /// The generated `hooks` object, or `None` when the hook is not configured.
 pub fn generated(config: &Config, yolo: bool) -> Option<Value> {
-    if !config.targets.flag("claude_hook") {
-        return None;
-    }
+    let install = crate::hook::install(&config.targets)?;
     let cwd = std::env::current_dir().unwrap_or_default();
     let exe = std::env::current_exe().unwrap_or_else(|_| "twsrt".into());
     let config_path = absolute_normalised(&config.path, &cwd);
@@ -29,15 +28,26 @@ pub fn generated(config: &Config, yolo: bool) -> Option<Value> {
         quote(&exe.to_string_lossy()),
         quote(&config_path.to_string_lossy())
     );
+    if install == crate::hook::Install::Sandbox {
+        command.push_str(" --sandbox");
+    }
     if yolo {
         command.push_str(" --yolo");
     }
     Some(json!({ "PreToolUse": [entry(&command)] }))
 }
 
+/// `onFailure: "block"`: Claude Code 2.1.332 blocks the tool call when the
+/// hook cannot start, times out, exits other than 0 or 2, or prints JSON
+/// it rejects; without it every such failure lets the call go ahead.
 fn entry(command: &str) -> Value {
-    json!({ "matcher": MATCHER, "hooks": [{ "type": "command", "command": command }] })
+    json!({
+        "matcher": MATCHER,
+        "hooks": [{ "type": "command", "command": command, "onFailure": ON_FAILURE }],
+    })
 }
+
+const ON_FAILURE: &str = "block";
 
 /// `text` as one shell word: as it is when nothing in it is special.
 fn quote(text: &str) -> String {
@@ -90,7 +100,8 @@ pub fn place(hooks: &mut Map<String, Value>, generated: &Value, path: &Path) -> 
 }
 
 /// twsrt's entries in a settings document, spelled for `diff`
-/// (`PreToolUse <matcher> <command>`).
+/// (`PreToolUse <matcher> <command>`, and ` (onFailure not block)` after a
+/// command whose hook lacks it, so a removed setting is a drift).
 pub fn entries(doc: &Map<String, Value>) -> Vec<Value> {
     let list = doc
         .get("hooks")
@@ -101,13 +112,20 @@ pub fn entries(doc: &Map<String, Value>) -> Vec<Value> {
         .filter(|e| is_ours(e))
         .map(|e| {
             let matcher = e.get("matcher").and_then(Value::as_str).unwrap_or("");
-            let commands: Vec<&str> = e
+            let commands = e
                 .get("hooks")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
-                .filter_map(|h| h.get("command").and_then(Value::as_str))
-                .collect();
+                .filter_map(|h| {
+                    let command = h.get("command").and_then(Value::as_str)?;
+                    Some(if h.get("onFailure") == Some(&json!(ON_FAILURE)) {
+                        command.to_string()
+                    } else {
+                        format!("{command} (onFailure not {ON_FAILURE})")
+                    })
+                })
+                .collect::<Vec<String>>();
             Value::String(format!("PreToolUse {matcher} {}", commands.join(" ; ")))
         })
         .collect()

@@ -188,6 +188,7 @@ fn claude_hook(m: &Model, s: &Subject) -> Decision {
         hook::Verdict::Deny(reason) => Decision::default(Verdict::Deny, Some(&reason)),
         hook::Verdict::Ask(reason) => Decision::default(Verdict::Ask, Some(&reason)),
         hook::Verdict::Pass => not_covered("the hook lets it through to the other layers"),
+        hook::Verdict::Sandbox { reason, .. } => not_covered(&reason),
     }
 }
 

@@ -71,3 +71,20 @@ fn diff_entries_spell_matcher_and_command() {
     );
     assert!(entries(json!({"hooks": 3}).as_object().unwrap()).is_empty());
 }
+
+#[test]
+fn the_entry_blocks_the_call_when_the_hook_fails() {
+    assert_eq!(ours("twsrt hook claude")["hooks"][0]["onFailure"], "block");
+    let mut without = ours("twsrt -c /c hook claude");
+    without["hooks"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("onFailure");
+    let doc = json!({"hooks": {"PreToolUse": [without]}});
+    assert_eq!(
+        entries(doc.as_object().unwrap()),
+        [Value::String(format!(
+            "PreToolUse {MATCHER} twsrt -c /c hook claude (onFailure not block)"
+        ))]
+    );
+}
