@@ -184,35 +184,8 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
     };
     let resolved = policy::resolve(&text, &event.cwd, policy.home());
     let spellings: Vec<Vec<&str>> = resolved.spellings().collect();
-    let covering = |entries: &[policy::Entry]| {
-        entries
-            .iter()
-            .find(|e| spellings.iter().any(|p| e.covers(p)))
-            .map(|e| e.written().to_string())
-    };
     if touch.access == Access::Named {
-        let entry = covering(policy.deny_read())
-            .map(|e| ("denyRead", e))
-            .or_else(|| covering(policy.deny_write()).map(|e| ("denyWrite", e)));
-        if let Some((list, entry)) = entry {
-            return Verdict::Ask(format!(
-                "twsrt: {who} is given {text}, which the policy's {list} entry {entry} covers; \
-                 the hook cannot tell whether {who} opens it"
-            ));
-        }
-        // A directory above a denied entry: the program may walk it.
-        let holding = policy
-            .deny_write()
-            .iter()
-            .find(|e| spellings.iter().any(|p| e.below(p)));
-        return match holding {
-            Some(entry) => Verdict::Ask(format!(
-                "twsrt: {who} is given {text}, which holds the policy's denyWrite entry {}; \
-                 the hook cannot tell whether {who} walks it",
-                entry.written()
-            )),
-            None => Verdict::Pass,
-        };
+        return named(who, &text, &spellings, policy);
     }
     let (entries, list) = match touch.access {
         Access::Read | Access::RecursiveRead => (policy.deny_read(), "denyRead"),
@@ -228,28 +201,8 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
             entry.written()
         ));
     }
-    match policy.hard_link(&resolved) {
-        policy::HardLink::No => {}
-        policy::HardLink::Of(file) => {
-            let target = policy::Resolved::real(&file);
-            if let Some(entry) = entries
-                .iter()
-                .find(|e| target.spellings().any(|p| e.covers(&p)))
-            {
-                return Verdict::Deny(format!(
-                    "twsrt: {who} {} {text}, a hard link to {}, which the policy's {list} entry {} covers",
-                    touch.access.verb(),
-                    file.display(),
-                    entry.written()
-                ));
-            }
-        }
-        policy::HardLink::Unknown(why) => {
-            return Verdict::Ask(format!(
-                "twsrt: {who} {} {text}: {why}",
-                touch.access.verb()
-            ));
-        }
+    if let Some(verdict) = through_hard_link(touch, &text, &resolved, entries, list, policy) {
+        return verdict;
     }
     if touch.access.recursive()
         && let Some(entry) = entries
@@ -263,6 +216,78 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
         ));
     }
     Verdict::Pass
+}
+
+/// A word naming `text` given to a program that may or may not open it:
+/// ask when a denied entry covers it, or when it holds a denyWrite entry
+/// the program may walk.
+fn named(who: &str, text: &str, spellings: &[Vec<&str>], policy: &Policy) -> Verdict {
+    let covering = |entries: &[policy::Entry]| {
+        entries
+            .iter()
+            .find(|e| spellings.iter().any(|p| e.covers(p)))
+            .map(|e| e.written().to_string())
+    };
+    let entry = covering(policy.deny_read())
+        .map(|e| ("denyRead", e))
+        .or_else(|| covering(policy.deny_write()).map(|e| ("denyWrite", e)));
+    if let Some((list, entry)) = entry {
+        return Verdict::Ask(format!(
+            "twsrt: {who} is given {text}, which the policy's {list} entry {entry} covers; \
+             the hook cannot tell whether {who} opens it"
+        ));
+    }
+    // A directory above a denied entry: the program may walk it.
+    let holding = policy
+        .deny_write()
+        .iter()
+        .find(|e| spellings.iter().any(|p| e.below(p)));
+    match holding {
+        Some(entry) => Verdict::Ask(format!(
+            "twsrt: {who} is given {text}, which holds the policy's denyWrite entry {}; \
+             the hook cannot tell whether {who} walks it",
+            entry.written()
+        )),
+        None => Verdict::Pass,
+    }
+}
+
+/// `text` (resolved) as a hard link: the verdict on the protected file it
+/// is another name of, an ask when the bounded walk could not tell, or
+/// `None` when it is no hard link of a protected file.
+fn through_hard_link(
+    touch: &Touch,
+    text: &str,
+    resolved: &policy::Resolved,
+    entries: &[policy::Entry],
+    list: &str,
+    policy: &Policy,
+) -> Option<Verdict> {
+    let who = &touch.by;
+    match policy.hard_link(resolved) {
+        policy::HardLink::No => {}
+        policy::HardLink::Of(file) => {
+            let target = policy::Resolved::real(&file);
+            if let Some(entry) = entries
+                .iter()
+                .find(|e| target.spellings().any(|p| e.covers(&p)))
+            {
+                return Some(Verdict::Deny(format!(
+                    "twsrt: {who} {} {text}, a hard link to {}, which the policy's {list} entry {} covers",
+                    touch.access.verb(),
+                    file.display(),
+                    entry.written()
+                )));
+            }
+        }
+        policy::HardLink::Unknown(why) => {
+            return Some(Verdict::Ask(format!(
+                "twsrt: {who} {} {text}: {why}",
+                touch.access.verb()
+            )));
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -180,37 +180,7 @@ impl Targets {
                 )));
             }
         }
-        for key in keys {
-            let Some((_, value, shown)) = self.entries.iter().find(|(k, _, _)| k == key.name)
-            else {
-                continue;
-            };
-            let name = key.name;
-            match (key.kind, value) {
-                (TargetKind::Path, Value::Path(..))
-                | (TargetKind::Flag | TargetKind::FlagOr(_), Value::Flag(_)) => {}
-                (TargetKind::FlagOr(words), Value::Path(_, text))
-                    if words.contains(&text.as_str()) => {}
-                // The value is named, as the reference names it.
-                (TargetKind::Path, _) => {
-                    return Err(err(format!(
-                        "targets.{name} must be a non-empty path string, found {shown}"
-                    )));
-                }
-                (TargetKind::Flag, _) => {
-                    return Err(err(format!(
-                        "targets.{name} must be true or false, found {shown}"
-                    )));
-                }
-                (TargetKind::FlagOr(words), _) => {
-                    let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
-                    return Err(err(format!(
-                        "targets.{name} must be true, false or {}, found {shown}",
-                        words.join(", ")
-                    )));
-                }
-            }
-        }
+        check_kinds(&self.entries, keys, &err)?;
         for key in keys {
             let broken = key
                 .check
@@ -222,6 +192,46 @@ impl Targets {
         }
         Ok(())
     }
+}
+
+/// Each set key's value is of its kind (a path, a flag, or one of the
+/// words a `FlagOr` key also takes).
+fn check_kinds(
+    entries: &[(String, Value, String)],
+    keys: &[&TargetKey],
+    err: &dyn Fn(String) -> Error,
+) -> Result<()> {
+    for key in keys {
+        let Some((_, value, shown)) = entries.iter().find(|(k, _, _)| k == key.name) else {
+            continue;
+        };
+        let name = key.name;
+        match (key.kind, value) {
+            (TargetKind::Path, Value::Path(..))
+            | (TargetKind::Flag | TargetKind::FlagOr(_), Value::Flag(_)) => {}
+            (TargetKind::FlagOr(words), Value::Path(_, text)) if words.contains(&text.as_str()) => {
+            }
+            // The value is named, as the reference names it.
+            (TargetKind::Path, _) => {
+                return Err(err(format!(
+                    "targets.{name} must be a non-empty path string, found {shown}"
+                )));
+            }
+            (TargetKind::Flag, _) => {
+                return Err(err(format!(
+                    "targets.{name} must be true or false, found {shown}"
+                )));
+            }
+            (TargetKind::FlagOr(words), _) => {
+                let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+                return Err(err(format!(
+                    "targets.{name} must be true, false or {}, found {shown}",
+                    words.join(", ")
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 impl Loader<'_> {
