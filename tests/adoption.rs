@@ -309,3 +309,71 @@ fn a_hand_denied_copilot_url_is_listed_and_nothing_is_written() {
         .run();
     assert!(!out.read(COPILOT_SETTINGS).contains("evil.com"));
 }
+
+fn codex() -> Test {
+    Test::with_policy().config_append(
+        "\n[targets]\ncodex_config = \"~/.codex/config.toml\"\n\
+         codex_rules = \"~/.codex/rules/twsrt.rules\"\n",
+    )
+}
+
+/// A hand-written `.rules` file: a forbidden and a prompt rule (guarded)
+/// and an allow rule (removing it only narrows).
+const HAND_RULES: &str = "prefix_rule(\n    pattern = [\"curl\"],\n    decision = \"forbidden\",\n)\n\
+    prefix_rule(\n    pattern = [\"npm\", \"publish\"],\n    decision = \"prompt\",\n)\n\
+    prefix_rule(\n    pattern = [\"ls\"],\n    decision = \"allow\",\n)\n";
+
+/// The Codex `.rules` file is written whole: its forbidden and prompt
+/// rules twsrt did not write are guarded like Claude's deny list.
+#[test]
+fn a_hand_written_codex_rule_is_listed_and_nothing_is_written() {
+    let refused = "Error: {HOME}/.codex/rules/twsrt.rules: writing it would remove 2 entries \
+        that twsrt did not write:\n  rules: [\"curl\"]\n  rules: [\"npm\", \"publish\"]\n\
+        To keep them, add them to the policy (the command to a bash fragment's deny list) so \
+        twsrt writes them; to remove them, run generate -w --drop-foreign.\n";
+    for args in [&["generate", "-w", "codex"][..], &["generate", "codex"]] {
+        codex()
+            .file(CODEX_RULES, HAND_RULES)
+            .args(args)
+            .status(1)
+            .stderr(refused)
+            .unchanged()
+            .run();
+    }
+}
+
+#[test]
+fn drop_foreign_removes_codex_rules_with_one_warning_each() {
+    let out = codex()
+        .file(CODEX_RULES, HAND_RULES)
+        .args(&["generate", "-w", "codex", "--drop-foreign"])
+        .stderr_contains(
+            "Warning: codex: removes rules [\"curl\"] from {HOME}/.codex/rules/twsrt.rules \
+             (--drop-foreign)\n\
+             Warning: codex: removes rules [\"npm\", \"publish\"] from \
+             {HOME}/.codex/rules/twsrt.rules (--drop-foreign)\n",
+        )
+        .run();
+    assert!(!out.stderr.contains("\"ls\""), "{}", out.stderr);
+    let written = out.read(CODEX_RULES);
+    assert!(!written.contains("curl") && !written.contains("\"ls\""));
+}
+
+/// A rule twsrt wrote for a deny the fragment no longer holds goes quietly.
+#[test]
+fn twsrts_own_earlier_codex_rule_leaves_quietly() {
+    let out = codex()
+        .args(&["generate", "-w", "codex"])
+        .any_stderr()
+        .run();
+    assert!(out.read(CODEX_RULES).contains("[\"rm\"]"));
+    let out = out
+        .then()
+        .file(BASH_FRAGMENT, r#"{"deny": ["curl"]}"#)
+        .args(&["generate", "-w", "codex"])
+        .any_stderr()
+        .run();
+    assert!(!out.stderr.contains("--drop-foreign"), "{}", out.stderr);
+    let written = out.read(CODEX_RULES);
+    assert!(!written.contains("[\"rm\"]") && written.contains("[\"curl\"]"));
+}

@@ -3,6 +3,7 @@
 //!
 //! Output does not depend on the mode: yolo and full render the same files.
 
+mod adoption;
 mod directions;
 mod drift;
 pub mod layers;
@@ -203,6 +204,13 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
     let merged = merge::merge(existing.as_deref().unwrap_or_default(), &fragment, path)?;
     plan.write(path.to_path_buf(), merged, FileKind::AgentTarget);
     if let Some((rules_path, text)) = &rules {
+        adoption::guard(
+            ctx,
+            plan,
+            rules_path,
+            read_text(rules_path)?.as_deref(),
+            text,
+        )?;
         plan.write(rules_path.clone(), text.clone(), FileKind::AgentTarget);
     }
     plan.notice(RESTART);

@@ -1,0 +1,70 @@
+//! The `.rules` file is written whole: a `forbidden` or `prompt` rule in
+//! the existing file that the write would remove and that no policy of the
+//! record renders was written by someone else, and removing it needs the
+//! user's consent ([`crate::agent::record`]). Any other rule may go:
+//! removing it only narrows what Codex lets through.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use super::directions::{self, Rule};
+use super::render;
+use crate::agent::{Ctx, record};
+use crate::drift::Direction;
+use crate::error::Result;
+use crate::plan::{Plan, Removal};
+use crate::rules::{Action, Scope, SecurityRule};
+use crate::source::SourceKind;
+
+/// How to put such a rule into the policy.
+const KEEP: &str = "the command to a bash fragment's deny list";
+
+/// Refuse (or, with `--drop-foreign`, record) the removal of every
+/// restricting rule of `existing` that `rendered` drops and twsrt never
+/// wrote.
+pub fn guard(
+    ctx: &Ctx,
+    plan: &mut Plan,
+    path: &Path,
+    existing: Option<&str>,
+    rendered: &str,
+) -> Result<()> {
+    let Some(existing) = existing else {
+        return Ok(());
+    };
+    let kept = directions::rules(rendered);
+    let ours = record_rules(ctx);
+    let removals = directions::rules(existing)
+        .into_iter()
+        .filter(|rule| directions::extra_rule(rule) == Direction::Narrowing)
+        .filter(|rule| !kept.contains(rule) && !ours.contains(&rule.text))
+        .map(|rule| Removal {
+            agent: "codex",
+            path: path.to_path_buf(),
+            section: "rules".to_string(),
+            entry: rule.name,
+        })
+        .collect();
+    record::settle(ctx, plan, path, removals, KEEP)
+}
+
+/// The text of every rule an earlier policy of the record renders.
+fn record_rules(ctx: &Ctx) -> HashSet<String> {
+    let mut ours = HashSet::new();
+    for docs in record::earlier_policies(ctx) {
+        let rules: Vec<SecurityRule> = SourceKind::ALL
+            .into_iter()
+            .flat_map(|kind| docs.iter().filter(move |d| d.kind == kind))
+            .flat_map(|d| d.kind.rules(d.value()))
+            .collect();
+        let deny = rules
+            .iter()
+            .filter(|r| r.is(Scope::Execute, Action::Deny))
+            .map(|r| r.pattern);
+        // A policy that does not render wrote no rules file.
+        if let Ok(text) = render::rules_file(deny) {
+            ours.extend(directions::rules(&text).into_iter().map(|r: Rule| r.text));
+        }
+    }
+    ours
+}
