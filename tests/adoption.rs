@@ -377,3 +377,66 @@ fn twsrts_own_earlier_codex_rule_leaves_quietly() {
     let written = out.read(CODEX_RULES);
     assert!(!written.contains("[\"rm\"]") && written.contains("[\"curl\"]"));
 }
+
+fn gemini() -> Test {
+    Test::with_policy()
+        .config_append("\n[targets]\ngemini_policy = \"~/.gemini/policies/twsrt.toml\"\n")
+}
+
+const GEMINI_POLICY: &str = ".gemini/policies/twsrt.toml";
+
+/// A hand-written Gemini policy: a deny rule (guarded) and an allow rule
+/// (removing it only narrows).
+const HAND_POLICY: &str = "[[rule]]\ntoolName = \"run_shell_command\"\n\
+    commandPrefix = \"curl\"\ndecision = \"deny\"\npriority = 900\n\n\
+    [[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"ls\"\n\
+    decision = \"allow\"\npriority = 100\n";
+
+const GEMINI_CURL: &str = "{\"toolName\": \"run_shell_command\", \"commandPrefix\": \"curl\", \
+    \"decision\": \"deny\", \"priority\": 900}";
+
+#[test]
+fn a_hand_written_gemini_deny_is_refused_unless_dropped() {
+    gemini()
+        .file(GEMINI_POLICY, HAND_POLICY)
+        .args(&["generate", "-w", "gemini"])
+        .status(1)
+        .stderr(&format!(
+            "Error: {{HOME}}/.gemini/policies/twsrt.toml: writing it would remove 1 entry that \
+             twsrt did not write:\n  rule: {GEMINI_CURL}\n\
+             To keep them, add them to the policy (the rule's command or path to a bash or srt \
+             fragment) so twsrt writes them; to remove them, run generate -w --drop-foreign.\n"
+        ))
+        .unchanged()
+        .run();
+    let out = gemini()
+        .file(GEMINI_POLICY, HAND_POLICY)
+        .args(&["generate", "-w", "gemini", "--drop-foreign"])
+        .stderr_contains(&format!(
+            "Warning: gemini: removes rule {GEMINI_CURL} from \
+             {{HOME}}/.gemini/policies/twsrt.toml (--drop-foreign)\n"
+        ))
+        .run();
+    assert!(!out.stderr.contains("\"ls\""), "{}", out.stderr);
+    let written = out.read(GEMINI_POLICY);
+    assert!(!written.contains("\"curl\"") && !written.contains("\"ls\""));
+}
+
+/// A rule twsrt wrote for a deny the fragment no longer holds goes quietly.
+#[test]
+fn twsrts_own_earlier_gemini_rule_leaves_quietly() {
+    let out = gemini()
+        .args(&["generate", "-w", "gemini"])
+        .any_stderr()
+        .run();
+    assert!(out.read(GEMINI_POLICY).contains("\"rm\""));
+    let out = out
+        .then()
+        .file(BASH_FRAGMENT, r#"{"deny": ["curl"]}"#)
+        .args(&["generate", "-w", "gemini"])
+        .any_stderr()
+        .run();
+    assert!(!out.stderr.contains("--drop-foreign"), "{}", out.stderr);
+    let written = out.read(GEMINI_POLICY);
+    assert!(!written.contains("\"rm\"") && written.contains("\"curl\""));
+}

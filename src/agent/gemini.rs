@@ -6,6 +6,7 @@
 //! What the rules say is in [`mapping`]; doc/clients.md "Gemini CLI" has
 //! the facts from the pinned client behind each choice.
 
+mod adoption;
 mod drift;
 mod mapping;
 mod pattern;
@@ -156,6 +157,8 @@ impl Agent for Gemini {
 fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Result<()> {
     let path = Gemini::target(ctx).ok_or_else(Gemini::unconfigured)?;
     let text = render(ctx, home, warnings)?;
+    let existing = crate::apply::read_existing_text(&path, Error::toml_not_utf8)?;
+    adoption::guard(ctx, plan, &path, existing.as_deref(), &text, home)?;
     plan.write_shown(Gemini.name(), path, text, FileKind::AgentTarget);
     plan.notice(RESTART);
     Ok(())

@@ -47,7 +47,7 @@ pub fn compare(generated: &str, on_disk: &str, path: &Path) -> Result<Vec<Differ
 
 /// Each `[[rule]]` as a JSON object, and every other top-level key as
 /// `{key: value}` (so it is reported, and widens).
-fn entries(doc: &toml_edit::DocumentMut) -> Vec<Value> {
+pub(super) fn entries(doc: &toml_edit::DocumentMut) -> Vec<Value> {
     let mut out = Vec::new();
     for (key, item) in doc.iter() {
         let value = toml_to_json(item).unwrap_or(Value::Null);
@@ -64,7 +64,7 @@ fn entries(doc: &toml_edit::DocumentMut) -> Vec<Value> {
 }
 
 /// A rule that restricts: a deny or ask_user decision.
-fn restricts(entry: &Value) -> bool {
+pub(super) fn restricts(entry: &Value) -> bool {
     matches!(
         entry.get("decision").and_then(Value::as_str),
         Some("deny" | "ask_user")
