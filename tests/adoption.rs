@@ -317,10 +317,10 @@ fn codex() -> Test {
     )
 }
 
-/// A hand-written `.rules` file: a forbidden and a prompt rule (guarded)
-/// and an allow rule (removing it only narrows).
+/// A hand-written `.rules` file: a forbidden and a one-line prompt rule
+/// (guarded, in any layout) and an allow rule (removing it only narrows).
 const HAND_RULES: &str = "prefix_rule(\n    pattern = [\"curl\"],\n    decision = \"forbidden\",\n)\n\
-    prefix_rule(\n    pattern = [\"npm\", \"publish\"],\n    decision = \"prompt\",\n)\n\
+    prefix_rule(pattern=['npm', 'publish'], decision='prompt')\n\
     prefix_rule(\n    pattern = [\"ls\"],\n    decision = \"allow\",\n)\n";
 
 /// The Codex `.rules` file is written whole: its forbidden and prompt
@@ -328,7 +328,7 @@ const HAND_RULES: &str = "prefix_rule(\n    pattern = [\"curl\"],\n    decision 
 #[test]
 fn a_hand_written_codex_rule_is_listed_and_nothing_is_written() {
     let refused = "Error: {HOME}/.codex/rules/twsrt.rules: writing it would remove 2 entries \
-        that twsrt did not write:\n  rules: [\"curl\"]\n  rules: [\"npm\", \"publish\"]\n\
+        that twsrt did not write:\n  rules: [\"curl\"]\n  rules: prefix_rule(pattern=['npm', 'publish'], decision='prompt')\n\
         To keep them, add them to the policy (the command to a bash fragment's deny list) so \
         twsrt writes them; to remove them, run generate -w --drop-foreign.\n";
     for args in [&["generate", "-w", "codex"][..], &["generate", "codex"]] {
@@ -350,7 +350,7 @@ fn drop_foreign_removes_codex_rules_with_one_warning_each() {
         .stderr_contains(
             "Warning: codex: removes rules [\"curl\"] from {HOME}/.codex/rules/twsrt.rules \
              (--drop-foreign)\n\
-             Warning: codex: removes rules [\"npm\", \"publish\"] from \
+             Warning: codex: removes rules prefix_rule(pattern=['npm', 'publish'], decision='prompt') from \
              {HOME}/.codex/rules/twsrt.rules (--drop-foreign)\n",
         )
         .run();

@@ -1,8 +1,9 @@
 //! The `.rules` file is written whole: a `forbidden` or `prompt` rule in
-//! the existing file that the write would remove and that no policy of the
-//! record renders was written by someone else, and removing it needs the
-//! user's consent ([`crate::agent::record`]). Any other rule may go:
-//! removing it only narrows what Codex lets through.
+//! the existing file (any rule that is not plainly an allow) that the write
+//! would remove and that no policy of the record renders was written by
+//! someone else, and removing it needs the user's consent
+//! ([`crate::agent::record`]). An allow rule may go: removing it only
+//! narrows what Codex lets through.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -10,7 +11,6 @@ use std::path::Path;
 use super::directions::{self, Rule};
 use super::render;
 use crate::agent::{Ctx, record};
-use crate::drift::Direction;
 use crate::error::Result;
 use crate::plan::{Plan, Removal};
 use crate::rules::{Action, Scope, SecurityRule};
@@ -36,7 +36,7 @@ pub fn guard(
     let ours = record_rules(ctx);
     let removals = directions::rules(existing)
         .into_iter()
-        .filter(|rule| directions::extra_rule(rule) == Direction::Narrowing)
+        .filter(|rule| !plainly_allows(rule))
         .filter(|rule| !kept.contains(rule) && !ours.contains(&rule.text))
         .map(|rule| Removal {
             agent: "codex",
@@ -46,6 +46,18 @@ pub fn guard(
         })
         .collect();
     record::settle(ctx, plan, path, removals, KEEP)
+}
+
+/// A rule that says `decision = "allow"` and names no other decision, in
+/// any layout or quoting Codex reads; anything else (`forbidden`, `prompt`,
+/// a one-line rule, text that is not a rule) is guarded: fail closed.
+fn plainly_allows(rule: &Rule) -> bool {
+    let compact: String = rule.text.chars().filter(|c| !c.is_whitespace()).collect();
+    let compact = compact.replace('\'', "\"");
+    compact.starts_with("prefix_rule(")
+        && compact.contains("decision=\"allow\"")
+        && !compact.contains("\"forbidden\"")
+        && !compact.contains("\"prompt\"")
 }
 
 /// The text of every rule an earlier policy of the record renders.
