@@ -496,3 +496,45 @@ fn a_policy_codex_refuses_gives_no_codex_decision() {
     assert!(note.starts_with("Codex gets no profile: "), "{note}");
     assert_eq!(row(&doc, "srt", "srt", "read").0, "deny");
 }
+
+/// The Claude sandbox rows read the `sandbox` object and the permission
+/// rules `generate` renders for the mode, not the srt settings: a yolo
+/// override that replaces `sandbox.network` changes the yolo rows only,
+/// and each domain the row names is in the rendered file.
+#[test]
+fn the_claude_sandbox_rows_read_the_rendered_sandbox_of_the_mode() {
+    const OVERRIDE: &str = "\n[sandbox_overrides.full]\nenabled = true\n[sandbox_overrides.yolo]\nenabled = true\n\
+        network = { allowedDomains = [\"*.example.org\"], deniedDomains = [\"api.example.org\"] }\n";
+    let t = || policy().targets().config_append(OVERRIDE);
+    let yolo = t()
+        .args(&["generate", "claude", "--yolo"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    let yolo = format!("{}{}", yolo.stdout, yolo.stderr);
+    assert!(yolo.contains("\"deniedDomains\""), "{yolo}");
+    // srt itself lets api.example.org through (allowedDomains *.example.org).
+    let full = explain(t(), &["api.example.org"]);
+    assert_eq!(row(&full, "srt", "srt", "network").0, "allow");
+    assert_eq!(row(&full, "sandbox", "claude", "network").0, "allow");
+    let doc = explain(t(), &["--yolo", "api.example.org"]);
+    let (decision, rule, _) = row(&doc, "sandbox", "claude", "network");
+    assert_eq!(
+        (decision.as_str(), rule),
+        ("deny", json!("api.example.org"))
+    );
+    assert_eq!(row(&doc, "srt", "srt", "network").0, "allow");
+    // Paths: the Read/Edit rules of the rendered file decide.
+    let doc = explain(t(), &["~/.ssh/id_ed25519"]);
+    assert_eq!(
+        row(&doc, "sandbox", "claude", "read"),
+        deny("~/.ssh", "srt/base.jsonc:3")
+    );
+    let full_render = t()
+        .args(&["generate", "claude"])
+        .any_stdout()
+        .any_stderr()
+        .run()
+        .stdout;
+    assert!(full_render.contains("\"Read(~/.ssh)\""), "{full_render}");
+}

@@ -1,8 +1,8 @@
-//! The layers one access meets. srt, the Claude sandbox's lists and Gemini
-//! are decided from the derived model ([`crate::drift::access`]) the way
-//! that layer enforces it; Claude's permissions and sandbox switch,
-//! Copilot's flags and Codex's profile and rules on the documents the
-//! renderers produce for the mode ([`super::rendered`],
+//! The layers one access meets. srt and Gemini are decided from the derived
+//! model ([`crate::drift::access`]) the way that layer enforces it; Claude's
+//! permissions and sandbox (its switch and its lists), Copilot's flags and
+//! Codex's profile and rules on the documents the renderers produce for the
+//! mode ([`super::rendered`],
 //! [`super::rendered_codex`]), so they say what `generate` writes.
 //!
 //! The Claude guard hook (`twsrt hook claude`) is decided by the hook's own
@@ -150,9 +150,12 @@ fn claude_sandbox(m: &Model, s: &Subject) -> Decision {
     if !m.rendered.claude_sandbox_on() {
         return not_covered("the Claude sandbox is off in this mode (sandbox.enabled)");
     }
+    let lists = rendered::claude_sandbox_lists(m.rendered);
     match s {
+        Subject::Write(p) => access::srt_write(&lists, p, &m.places),
+        Subject::Read(p) => access::srt_read(&lists, p, &m.places),
+        Subject::Domain(d) => access::srt_network(&lists, d),
         Subject::Command(_) => not_covered("the sandbox confines commands, it does not pick them"),
-        other => srt(m, other),
     }
 }
 

@@ -300,3 +300,50 @@ fn copilot_rest(r: &Rendered, note: &str) -> Decision {
         Decision::default(Verdict::NotCovered, Some(note))
     }
 }
+
+/// The Claude sandbox's lists as Claude Code builds them from the rendered
+/// settings, in srt's shape: `sandbox.filesystem` and `sandbox.network` as
+/// written (an override included), joined by the permission rules the
+/// sandbox also reads (a `Read` deny is a denyRead, an `Edit` deny a
+/// denyWrite, an `Edit` allow an allowWrite, a `WebFetch(domain:...)` deny
+/// or allow a denied or allowed domain).
+pub fn claude_sandbox_lists(r: &Rendered) -> Value {
+    let written = |section: &str, key: &str| -> Vec<Value> {
+        r.claude
+            .pointer(&format!("/sandbox/{section}/{key}"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let from_rules = |tool: &str, verdict: Verdict, web: bool| -> Vec<Value> {
+        entries(r, tool)
+            .into_iter()
+            .filter(|e| e.verdict == verdict)
+            .filter_map(|e| match web {
+                true => e.spec.strip_prefix("domain:"),
+                false => Some(path_rule(e.spec)),
+            })
+            .map(|rule| Value::String(rule.to_string()))
+            .collect()
+    };
+    let join = |mut a: Vec<Value>, b: Vec<Value>| {
+        for v in b {
+            if !a.contains(&v) {
+                a.push(v);
+            }
+        }
+        Value::Array(a)
+    };
+    serde_json::json!({
+        "filesystem": {
+            "denyRead": join(written("filesystem", "denyRead"), from_rules("Read", Verdict::Deny, false)),
+            "allowRead": written("filesystem", "allowRead"),
+            "denyWrite": join(written("filesystem", "denyWrite"), from_rules("Edit", Verdict::Deny, false)),
+            "allowWrite": join(written("filesystem", "allowWrite"), from_rules("Edit", Verdict::Allow, false)),
+        },
+        "network": {
+            "deniedDomains": join(written("network", "deniedDomains"), from_rules("WebFetch", Verdict::Deny, true)),
+            "allowedDomains": join(written("network", "allowedDomains"), from_rules("WebFetch", Verdict::Allow, true)),
+        },
+    })
+}
