@@ -44,6 +44,21 @@ pub fn earlier_policies(ctx: &Ctx) -> Vec<Vec<Canonical>> {
     policies
 }
 
+/// `visit` the security rules of each earlier policy in the record, for
+/// the agents whose files are rendered from rules (Codex `.rules`, Gemini).
+/// The rules borrow from the policy's documents, so they are lent, not
+/// returned.
+pub fn visit_earlier_rules(ctx: &Ctx, mut visit: impl FnMut(&[crate::rules::SecurityRule])) {
+    for docs in earlier_policies(ctx) {
+        let rules: Vec<crate::rules::SecurityRule> = crate::source::SourceKind::ALL
+            .into_iter()
+            .flat_map(|kind| docs.iter().filter(move |d| d.kind == kind))
+            .flat_map(|d| d.kind.rules(d.value()))
+            .collect();
+        visit(&rules);
+    }
+}
+
 /// A canonical output as twsrt last wrote it.
 fn read_json(path: &Path) -> Option<Value> {
     let bytes = crate::apply::read_existing(path).ok()??;

@@ -13,8 +13,7 @@ use super::render;
 use crate::agent::{Ctx, record};
 use crate::error::Result;
 use crate::plan::{Plan, Removal};
-use crate::rules::{Action, Scope, SecurityRule};
-use crate::source::SourceKind;
+use crate::rules::{Action, Scope};
 
 /// How to put such a rule into the policy.
 const KEEP: &str = "the command to a bash fragment's deny list";
@@ -63,12 +62,7 @@ fn plainly_allows(rule: &Rule) -> bool {
 /// The text of every rule an earlier policy of the record renders.
 fn record_rules(ctx: &Ctx) -> HashSet<String> {
     let mut ours = HashSet::new();
-    for docs in record::earlier_policies(ctx) {
-        let rules: Vec<SecurityRule> = SourceKind::ALL
-            .into_iter()
-            .flat_map(|kind| docs.iter().filter(move |d| d.kind == kind))
-            .flat_map(|d| d.kind.rules(d.value()))
-            .collect();
+    record::visit_earlier_rules(ctx, |rules| {
         let deny = rules
             .iter()
             .filter(|r| r.is(Scope::Execute, Action::Deny))
@@ -77,6 +71,6 @@ fn record_rules(ctx: &Ctx) -> HashSet<String> {
         if let Ok(text) = render::rules_file(deny) {
             ours.extend(directions::rules(&text).into_iter().map(|r: Rule| r.text));
         }
-    }
+    });
     ours
 }

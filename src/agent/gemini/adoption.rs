@@ -15,7 +15,6 @@ use crate::drift::canonical::shown;
 use crate::error::Result;
 use crate::plan::{Plan, Removal};
 use crate::rules::SecurityRule;
-use crate::source::SourceKind;
 use crate::tomltext::parse_document;
 
 const KEEP: &str = "the rule's command or path to a bash or srt fragment";
@@ -59,14 +58,7 @@ fn rules_of(text: &str, path: &Path) -> Option<Vec<Value>> {
 fn record_rules(ctx: &Ctx, path: &Path, home: &Path) -> Vec<Value> {
     let mut ours = Vec::new();
     add_rendered(&mut ours, ctx.rules(), path, home);
-    for docs in record::earlier_policies(ctx) {
-        let rules: Vec<SecurityRule> = SourceKind::ALL
-            .into_iter()
-            .flat_map(|kind| docs.iter().filter(move |d| d.kind == kind))
-            .flat_map(|d| d.kind.rules(d.value()))
-            .collect();
-        add_rendered(&mut ours, &rules, path, home);
-    }
+    record::visit_earlier_rules(ctx, |rules| add_rendered(&mut ours, rules, path, home));
     ours
 }
 
