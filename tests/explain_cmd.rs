@@ -538,3 +538,75 @@ fn the_claude_sandbox_rows_read_the_rendered_sandbox_of_the_mode() {
         .stdout;
     assert!(full_render.contains("\"Read(~/.ssh)\""), "{full_render}");
 }
+
+/// Gemini's row runs the policy file `generate gemini` renders through
+/// Gemini's rule order, so it says what that file does where the policy
+/// and the file differ: a compound command is checked part by part, a
+/// bracket class is widened to any character, a relative deny holds at any
+/// depth, a `~user` path (which the file cannot spell) denies nothing, and
+/// a wildcard domain is decided for one subdomain.
+#[test]
+fn the_gemini_row_follows_the_rendered_policy_file_where_it_differs_from_the_policy() {
+    let srt = r#"{
+  "filesystem": {
+    "denyRead": ["~/.config/[ab]pp", "secrets", "~bob/private"],
+    "allowWrite": ["~/work"]
+  },
+  "network": { "deniedDomains": ["*.evil.com"] }
+}"#;
+    let gemini = || {
+        Test::with_policy()
+            .file(SRT_FRAGMENT, srt)
+            .file(BASH_FRAGMENT, BASH)
+            .targets()
+            .config_append("gemini_policy = \"~/.gemini/policies/twsrt.toml\"\n")
+    };
+    let rendered = gemini()
+        .args(&["generate", "gemini"])
+        .any_stdout()
+        .any_stderr()
+        .run()
+        .stdout;
+    assert!(!rendered.contains("bob"), "{rendered}");
+    // The bash rules: the srt layer knows no commands, the Gemini file
+    // denies the `rm` part of a list.
+    let doc = explain(gemini(), &["--command", "ls && rm -rf x"]);
+    assert_eq!(
+        row(&doc, "policy", "gemini", "command"),
+        deny("rm", "bash/base.jsonc:3")
+    );
+    assert_eq!(
+        row(&doc, "permissions", "claude", "command").0,
+        "not covered",
+        "{doc}"
+    );
+    // `[ab]` became "one character": `xpp` is denied too.
+    let doc = explain(gemini(), &["~/.config/xpp/key"]);
+    assert_eq!(
+        row(&doc, "policy", "gemini", "read"),
+        deny("~/.config/[ab]pp", "srt/base.jsonc:3")
+    );
+    assert_eq!(row(&doc, "srt", "srt", "read").0, "allow", "{doc}");
+    // A relative deny: any directory's `secrets`, not only the working one's.
+    let doc = explain(gemini(), &["/srv/other/secrets/token"]);
+    assert_eq!(
+        row(&doc, "policy", "gemini", "read"),
+        deny("secrets", "srt/base.jsonc:3")
+    );
+    // The file has no rule for `~bob`.
+    let doc = explain(gemini(), &["/home/bob/private/notes"]);
+    let (decision, rule, _) = row(&doc, "policy", "gemini", "read");
+    assert_eq!((decision.as_str(), rule), ("not covered", Value::Null));
+    // `*.evil.com`: any subdomain is denied, the apex is not.
+    let doc = explain(gemini(), &["*.evil.com"]);
+    assert_eq!(
+        row(&doc, "policy", "gemini", "network"),
+        deny("*.evil.com", "srt/base.jsonc:6")
+    );
+    let doc = explain(gemini(), &["evil.com"]);
+    assert_eq!(
+        row(&doc, "policy", "gemini", "network").0,
+        "not covered",
+        "{doc}"
+    );
+}

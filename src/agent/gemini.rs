@@ -8,6 +8,7 @@
 
 mod adoption;
 mod drift;
+pub mod engine;
 mod mapping;
 mod pattern;
 mod render;
@@ -16,6 +17,8 @@ mod render;
 mod tests;
 
 use std::path::{Path, PathBuf};
+
+pub use render::Origin;
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::{Config, TargetKey};
@@ -89,6 +92,20 @@ fn render(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
     // Last: what every Gemini run comes down to.
     warnings.push(NO_SANDBOX.into());
     Ok(render::file(&rules))
+}
+
+/// The policy file `generate` renders for `ctx`'s mode, loaded into
+/// [`engine`], with the policy rule behind each of its `[[rule]]` tables in
+/// file order (`explain` decides its Gemini row on it).
+pub fn rendered_policy(ctx: &Ctx, home: &Path) -> Result<(engine::Policy, Vec<Origin>)> {
+    let origins = mapping::translate(ctx.rules(), ctx.yolo, home, &mut Vec::new())?
+        .into_iter()
+        .map(|rule| rule.origin)
+        .collect();
+    let text = render(ctx, home, &mut Vec::new())?;
+    let policy = engine::Policy::load(&text)
+        .map_err(|e| Error::Policy(format!("the rendered Gemini policy does not load: {e}")))?;
+    Ok((policy, origins))
 }
 
 /// A file outside `~/.gemini/policies` is read only when Gemini is started

@@ -8,6 +8,7 @@
 mod layers;
 mod rendered;
 mod rendered_codex;
+mod rendered_gemini;
 mod source;
 
 use std::path::PathBuf;
@@ -80,6 +81,8 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
     let ctx = crate::agent::Ctx::new(&config, &compiled, args.yolo);
     let rendered = rendered::Rendered::of(&ctx)?;
     let codex = rendered_codex::Codex::of(&ctx);
+    let gemini_on = config.targets.contains("gemini_policy");
+    let gemini = rendered_gemini::Gemini::of(&ctx, &home, gemini_on);
     let hook_policy = crate::hook::install(&config.targets)
         .map(|_| crate::hook::Policy::new(&compiled, &home, &cwd));
     let model = Model {
@@ -90,7 +93,8 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
         codex: &codex,
         yolo: args.yolo,
         hook: hook_policy.as_ref(),
-        gemini: config.targets.contains("gemini_policy"),
+        gemini: gemini_on,
+        gemini_policy: &gemini,
     };
     let subjects = match &query {
         Query::Path(p) => vec![Subject::Read(p), Subject::Write(p)],

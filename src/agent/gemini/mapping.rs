@@ -15,7 +15,7 @@
 use std::path::Path;
 
 use super::pattern::{self, Anchor};
-use super::render::{Decision, Matcher, Rule};
+use super::render::{Decision, Matcher, Origin, Rule};
 use crate::agent::Warnings;
 use crate::error::{Error, Result};
 use crate::rules::{Action, Scope, SecurityRule};
@@ -148,6 +148,10 @@ fn shell<'a>(command: &'a str, decision: Decision, skipped: &mut Skipped<'a>) ->
         matcher: Matcher::CommandPrefix(prefix.to_string()),
         decision,
         message: format!("twsrt policy: bash {verb} rule {}", quoted(command)),
+        origin: Origin {
+            list: verb,
+            rule: command.to_string(),
+        },
     }])
 }
 
@@ -178,6 +182,13 @@ fn paths<'a>(rule: &SecurityRule<'a>, home: &Path, skipped: &mut Skipped<'a>) ->
             matcher: Matcher::ArgsPattern(pattern::path_pattern(&anchor, keys)),
             decision: Decision::Deny,
             message: format!("twsrt policy: {kind} {}", quoted(rule.pattern)),
+            origin: Origin {
+                list: match rule.scope {
+                    Scope::Read => "filesystem.denyRead",
+                    _ => "filesystem.denyWrite",
+                },
+                rule: rule.pattern.to_string(),
+            },
         })
         .collect())
 }
@@ -194,6 +205,10 @@ fn fetch<'a>(entry: &'a str, skipped: &mut Skipped<'a>) -> Vec<Rule> {
         matcher: Matcher::ArgsPattern(pattern::fetch_pattern(host)),
         decision: Decision::Deny,
         message: format!("twsrt policy: deniedDomains {}", quoted(entry)),
+        origin: Origin {
+            list: "network.deniedDomains",
+            rule: entry.to_string(),
+        },
     }]
 }
 

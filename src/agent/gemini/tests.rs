@@ -59,6 +59,10 @@ fn bash_ask_is_ask_user_below_deny_and_dropped_in_yolo() {
             matcher: Matcher::CommandPrefix("git push".into()),
             decision: Decision::AskUser,
             message: "twsrt policy: bash ask rule 'git push'".into(),
+            origin: Origin {
+                list: "ask",
+                rule: "git push".into()
+            },
         }]
     );
     assert!(render::file(&full).contains("decision = \"ask_user\"\npriority = 998\n"));
@@ -145,12 +149,20 @@ fn deny_read_denies_the_read_list_glob_and_search_tools_by_path() {
                 )),
                 decision: Decision::Deny,
                 message: "twsrt policy: denyRead '~/.ssh'".into(),
+                origin: Origin {
+                    list: "filesystem.denyRead",
+                    rule: "~/.ssh".into()
+                },
             },
             Rule {
                 tools: &["glob"],
                 matcher: Matcher::ArgsPattern(format!(r#"\x00"pattern":{path}"#)),
                 decision: Decision::Deny,
                 message: "twsrt policy: denyRead '~/.ssh'".into(),
+                origin: Origin {
+                    list: "filesystem.denyRead",
+                    rule: "~/.ssh".into()
+                },
             },
         ]
     );
@@ -166,6 +178,10 @@ fn deny_write_denies_write_file_and_replace_by_path() {
             matcher: Matcher::ArgsPattern(r#"\x00"file_path":[^\x00]*"/etc/hosts[/"]"#.into()),
             decision: Decision::Deny,
             message: "twsrt policy: denyWrite '/etc/hosts'".into(),
+            origin: Origin {
+                list: "filesystem.denyWrite",
+                rule: "/etc/hosts".into()
+            },
         }]
     );
     // Allowing writes has no rule: Gemini's own workspace check bounds them.

@@ -1,9 +1,9 @@
-//! The layers one access meets. srt and Gemini are decided from the derived
-//! model ([`crate::drift::access`]) the way that layer enforces it; Claude's
-//! permissions and sandbox (its switch and its lists), Copilot's flags and
-//! Codex's profile and rules on the documents the renderers produce for the
-//! mode ([`super::rendered`],
-//! [`super::rendered_codex`]), so they say what `generate` writes.
+//! The layers one access meets. srt is decided from the derived model
+//! ([`crate::drift::access`]) the way srt enforces it; Claude's permissions
+//! and sandbox (its switch and its lists), Copilot's flags, Codex's profile
+//! and rules and Gemini's policy file on the documents the renderers produce
+//! for the mode ([`super::rendered`], [`super::rendered_codex`],
+//! [`super::rendered_gemini`]), so they say what `generate` writes.
 //!
 //! The Claude guard hook (`twsrt hook claude`) is decided by the hook's own
 //! decision function on the event Claude Code would send for the access, so
@@ -17,7 +17,8 @@ use serde_json::Value;
 
 use super::rendered::{self, Rendered};
 use super::rendered_codex::{self, Codex};
-use crate::drift::access::{self, Decision, Places, Verdict, bash_command, covered_by, domain_in};
+use super::rendered_gemini::{self, Call, Gemini};
+use crate::drift::access::{self, Decision, Places, Verdict};
 use crate::hook;
 
 /// What is asked.
@@ -72,6 +73,8 @@ pub struct Model<'a> {
     pub hook: Option<&'a hook::Policy>,
     /// Whether config.toml compiles a Gemini CLI policy file.
     pub gemini: bool,
+    /// That file as rendered for the mode.
+    pub gemini_policy: &'a Gemini,
 }
 
 pub struct Layer {
@@ -220,41 +223,16 @@ fn copilot_flags(m: &Model, s: &Subject) -> Decision {
     }
 }
 
-/// Gemini CLI's policy file, as the Gemini agent compiles it: deny rules on
-/// its file tools (denyRead for the read tools, denyWrite for write_file and
-/// replace), on web_fetch for denied domains, and on the shell for bash deny
-/// and (outside yolo) ask rules. What no rule matches, Gemini asks about,
-/// or in yolo mode runs.
+/// Gemini CLI's policy file as `generate` renders it for the mode, run
+/// through Gemini's rule order ([`super::rendered_gemini`]).
 fn gemini_policy(m: &Model, s: &Subject) -> Decision {
-    let fs = |key: &str, p: &Path| covered_by(m.srt, "filesystem", &[key], p, &m.places);
-    let decision = match s {
-        Subject::Read(p) => fs("denyRead", p)
-            .map(|rule| Decision::rule(Verdict::Deny, rule, Some("deny rule on the read tools"))),
-        Subject::Write(p) => fs("denyWrite", p).map(|rule| {
-            Decision::rule(
-                Verdict::Deny,
-                rule,
-                Some("deny rule on write_file and replace"),
-            )
-        }),
-        Subject::Domain(d) => domain_in(m.srt, "deniedDomains", d).map(|rule| {
-            let rule = ("network.deniedDomains".to_string(), rule);
-            Decision::rule(Verdict::Deny, rule, Some("deny rule on web_fetch"))
-        }),
-        Subject::Command(c) => {
-            let decision = bash_command(m.bash, c);
-            match decision.verdict {
-                Verdict::Deny => Some(decision),
-                Verdict::Ask if !m.yolo => Some(decision),
-                _ => None,
-            }
-        }
+    let call = match s {
+        Subject::Read(p) => Call::Read(p),
+        Subject::Write(p) => Call::Write(p),
+        Subject::Domain(d) => Call::Domain(d),
+        Subject::Command(c) => Call::Command(c),
     };
-    match decision {
-        Some(decision) => decision,
-        None if m.yolo => Decision::default(Verdict::Allow, Some("yolo runs what no rule stops")),
-        None => not_covered("no rule: Gemini asks"),
-    }
+    rendered_gemini::decide(m.gemini_policy, call, m.yolo)
 }
 
 /// Decide `subject` at every layer.

@@ -1,0 +1,111 @@
+//! Gemini CLI's row, decided on the policy file `generate` renders for the
+//! mode: each access becomes the tool call Gemini would make for it and
+//! runs through the file's rules as Gemini's engine runs them
+//! ([`crate::agent::gemini::engine`]). So a rule the renderer skips (a
+//! `~user` path, a domain with a port) decides nothing, and a rule it
+//! widens (a bracket class) decides what it really matches.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::agent::Ctx;
+use crate::agent::gemini::engine::{Outcome, Policy};
+use crate::agent::gemini::{Origin, rendered_policy};
+use crate::drift::access::{Decision, Verdict};
+
+/// The loaded file, or why it could not be rendered.
+pub struct Gemini {
+    rendered: Result<(Policy, Vec<Origin>), String>,
+}
+
+/// Stands for "any subdomain" when the query is `*.domain`: Gemini only
+/// ever sees a concrete host.
+const ANY_LABEL: &str = "twsrt-any";
+
+impl Gemini {
+    /// Render the file when Gemini is `configured` (the row is shown only then).
+    pub fn of(ctx: &Ctx, home: &Path, configured: bool) -> Self {
+        let rendered = if configured {
+            rendered_policy(ctx, home).map_err(|e| e.to_string())
+        } else {
+            Err("targets.gemini_policy is not set".to_string())
+        };
+        Gemini { rendered }
+    }
+}
+
+/// The tool call Gemini's model makes for the access: a read or a write of
+/// the absolute path, a fetch of the domain's root URL, a shell command.
+pub enum Call<'a> {
+    Read(&'a Path),
+    Write(&'a Path),
+    Domain(&'a str),
+    Command(&'a str),
+}
+
+pub fn decide(g: &Gemini, call: Call, yolo: bool) -> Decision {
+    let (policy, origins) = match &g.rendered {
+        Ok(rendered) => rendered,
+        Err(why) => return Decision::default(Verdict::NotCovered, Some(why)),
+    };
+    let (tool, args, mut note) = match call {
+        Call::Read(p) => ("read_file", json!({"file_path": p.to_string_lossy()}), None),
+        Call::Write(p) => (
+            "write_file",
+            json!({"content": "", "file_path": p.to_string_lossy()}),
+            None,
+        ),
+        Call::Domain(d) => match d.strip_prefix("*.") {
+            Some(rest) => {
+                let host = format!("{ANY_LABEL}.{rest}");
+                let note = format!("decided for one subdomain, {host}");
+                (
+                    "web_fetch",
+                    json!({"prompt": format!("https://{host}/")}),
+                    Some(note),
+                )
+            }
+            None => (
+                "web_fetch",
+                json!({"prompt": format!("https://{d}/")}),
+                None,
+            ),
+        },
+        Call::Command(c) => ("run_shell_command", json!({"command": c}), None),
+    };
+    let Some(found) = policy.check(tool, &args) else {
+        let (verdict, default) = if yolo {
+            (Verdict::Allow, "no twsrt rule matches: yolo runs it")
+        } else {
+            (
+                Verdict::NotCovered,
+                "no twsrt rule matches: Gemini's own defaults decide",
+            )
+        };
+        let note = join(note, default);
+        return Decision::default(verdict, Some(&note));
+    };
+    let verdict = match found.outcome {
+        Outcome::Deny => Verdict::Deny,
+        Outcome::AskUser => Verdict::Ask,
+        Outcome::Allow => Verdict::Allow,
+    };
+    let rule_note = format!("{} rule on {tool}", verdict.name());
+    note = Some(join(note, &rule_note));
+    match origins.get(found.index) {
+        Some(origin) => Decision::rule(
+            verdict,
+            (origin.list.to_string(), origin.rule.clone()),
+            note.as_deref(),
+        ),
+        None => Decision::default(verdict, note.as_deref()),
+    }
+}
+
+fn join(first: Option<String>, then: &str) -> String {
+    match first {
+        Some(first) => format!("{first}; {then}"),
+        None => then.to_string(),
+    }
+}
