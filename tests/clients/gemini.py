@@ -20,6 +20,12 @@ scratch HOME, and:
   letter case, while a sibling path or host is not denied.
   A known gap is checked to still be there: `/usr/bin/CMD` escapes a CMD
   deny rule (twsrt warns about it).
+- gemini-explain: `twsrt explain --json` decides its Gemini row the way the
+  engine decides the same tool call (a read_file, write_file, web_fetch or
+  run_shell_command built from the checks above): a deny or ask from a twsrt
+  rule (the user tier, priority 4.x) is the row's deny or ask with that
+  rule, and where no twsrt rule decides the row says so ("not covered", or
+  "allow" in yolo mode).
 - gemini-warned: generate warned that Gemini runs commands unconfined and
   named `twsrt run --srt -- gemini`, and that bash rules match the text.
 
@@ -109,6 +115,76 @@ def check_match(run, world) -> list[str]:
     failures = answer["failures"] + [f"loader: {run.one_line(f)}" for f in answer["feedback"]]
     if answer["checked"] != len(calls) or not calls:
         failures.append(f"checked {answer['checked']} of {len(calls)} calls")
+    return failures
+
+
+def explain_queries(run, world) -> list[tuple[list[str], str, dict]]:
+    """(explain arguments, the row's access, the tool call Gemini would
+    make) for the paths, domains and commands the match check uses, in the
+    one mode whose policy file the case wrote."""
+    mode = "yolo" if world.case.yolo else "default"
+    out = []
+    for call in expectations(run, world):
+        if call["mode"] != mode:
+            continue
+        tool, args = call["tool"], call["args"]
+        if tool in ("read_file", "write_file") and args["file_path"].startswith("/"):
+            path = args["file_path"]
+            access = "read" if tool == "read_file" else "write"
+            made = {"file_path": path} if access == "read" else {"content": "", "file_path": path}
+            out.append(([path], access, {"tool": tool, "args": made}))
+        elif tool == "run_shell_command":
+            out.append((["--command", args["command"]], "command", {"tool": tool, "args": args}))
+    for entry in world.srt.get("network", {}).get("deniedDomains", []):
+        host = entry[2:] if entry.startswith("*.") else entry
+        for query in {entry, host, f"twsrt{host}"}:
+            if run.is_glob(query.removeprefix("*.")):
+                continue
+            named = f"twsrt-any.{query[2:]}" if query.startswith("*.") else query
+            out.append(([query], "network",
+                        {"tool": "web_fetch", "args": {"prompt": f"https://{named}/"}}))
+    return out
+
+
+def check_explain(run, world) -> list[str]:
+    mode = "yolo" if world.case.yolo else "default"
+    queries = explain_queries(run, world)
+    calls = [dict(call, label=" ".join(q), mode=mode, expect="any") for q, _, call in queries]
+    cases_file = world.env.root / "gemini-explain-calls.json"
+    cases_file.write_text(json.dumps(calls))
+    result = world.env.run(["node", HERE / "gemini_match.mjs", bundle(world), cases_file],
+                           cwd=world.env.proj)
+    try:
+        decisions = json.loads(result.stdout)["decisions"]
+    except (ValueError, KeyError):
+        return [f"gemini_match.mjs failed (exit {result.returncode}): {run.one_line(result.stderr)}"]
+    failures = []
+    for (query, access, call), engine in zip(queries, decisions):
+        argv = [run.TWSRT_BIN, "-c", world.env.proj / "config.toml", "explain", "--json"]
+        if world.case.yolo:
+            argv.append("--yolo")
+        answer = world.env.run([*argv, *query], cwd=world.env.proj)
+        try:
+            rows = json.loads(answer.stdout)["rows"]
+            row = next(r for r in rows if r["agent"] == "gemini" and r["access"] == access)
+        except (ValueError, KeyError, StopIteration):
+            failures.append(f"explain {query}: no gemini {access} row "
+                            f"(exit {answer.returncode}): {run.one_line(answer.stderr)}")
+            continue
+        ours = engine["priority"] is not None and 4 <= engine["priority"] < 5
+        if ours:
+            wanted = {"deny": "deny", "ask_user": "ask", "allow": "allow"}[engine["decision"]]
+            good = row["decision"] == wanted and row["rule"] is not None
+        else:
+            wanted = "allow" if world.case.yolo else "not covered"
+            good = row["decision"] == wanted and row["rule"] is None
+        if not good:
+            failures.append(f"explain {' '.join(query)}: gemini {access} row says "
+                            f"{row['decision']} ({row['rule']}), Gemini's engine "
+                            f"{engine['decision']} at priority {engine['priority']} "
+                            f"for {call['tool']} {json.dumps(call['args'])}")
+    if not queries:
+        failures.append("no explain query was built")
     return failures
 
 
@@ -238,13 +314,17 @@ MUTANTS = [
     ("gemini-match", "the sudo deny rule cut to a longer word",
      lambda run, w: replace_once(run, policy_file(w), 'commandPrefix = "sudo"',
                                  'commandPrefix = "sudoo"')),
+    ("gemini-explain", "the sudo deny rule cut, so explain and the file disagree",
+     lambda run, w: replace_once(run, policy_file(w), 'commandPrefix = "sudo"',
+                                 'commandPrefix = "sudoo"')),
     ("gemini-match", "the ~/.ssh read rule pointed elsewhere",
      lambda run, w: replace_once(run, policy_file(w), r"/\.ssh[/", r"/\.sshx[/")),
     ("gemini-match", "the pastebin.com fetch rule dropped its upper case",
      lambda run, w: replace_once(run, policy_file(w), "[pP][aA][sS][tT]", "past")),
 ]
 
-CHECKS = {"gemini-load": check_load, "gemini-match": check_match, "gemini-warned": check_warned}
+CHECKS = {"gemini-load": check_load, "gemini-match": check_match,
+          "gemini-explain": check_explain, "gemini-warned": check_warned}
 
 
 def run_checks(run, report, scratch: Path, bin_dir: Path, mutants: bool) -> None:

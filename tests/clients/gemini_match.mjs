@@ -4,7 +4,10 @@
 // Usage: node gemini_match.mjs BUNDLE_DIR CASES_JSON
 //   CASES_JSON: [{"label", "mode": "default"|"yolo", "tool", "args",
 //                 "expect": "deny"|"ask_user"|"allow"|"not-deny"}]
-// Prints one JSON object: {"failures": [...], "feedback": [...], "checked": N}.
+// Prints one JSON object: {"failures": [...], "feedback": [...], "checked": N,
+// "decisions": [{"decision", "priority"}, ...]}: per case, what the engine
+// decided and the scaled priority of the rule that decided it (null for the
+// engine's default); "expect" may then be "any".
 // "feedback" holds every error or warning the loader raised (a broken rule
 // is reported there, as the CLI prints it at start-up).
 //
@@ -66,12 +69,16 @@ async function engine(mode) {
 }
 
 const failures = [];
+const decisions = [];
 for (const c of cases) {
-  const { decision } = await (await engine(c.mode)).check({ name: c.tool, args: c.args });
-  const ok = c.expect === "not-deny" ? decision !== "deny" : decision === c.expect;
+  const { decision, rule } = await (await engine(c.mode)).check({ name: c.tool, args: c.args });
+  decisions.push({ decision, priority: rule ? rule.priority : null });
+  const ok = c.expect === "any" ||
+    (c.expect === "not-deny" ? decision !== "deny" : decision === c.expect);
   if (!ok) {
     failures.push(`${c.label}: ${c.mode} ${c.tool} ${JSON.stringify(c.args)} -> ${decision}, ` +
       `expected ${c.expect}`);
   }
 }
-process.stdout.write(JSON.stringify({ failures, feedback, checked: cases.length }) + "\n");
+process.stdout.write(JSON.stringify({ failures, feedback, checked: cases.length, decisions }) +
+  "\n");
