@@ -15,6 +15,7 @@ pub mod commands;
 pub mod compile;
 pub mod compose;
 pub mod config;
+pub mod diag;
 pub mod drift;
 pub mod error;
 pub mod fragment;

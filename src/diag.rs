@@ -1,0 +1,156 @@
+//! One diagnostic for everything twsrt reports about a policy or a launch
+//! that is not the command's output: doctor's findings, audit's findings,
+//! the warnings raised while compiling for an agent. Each has a [`Code`]
+//! (a stable, kebab-case name that scripts and `--json` rely on), a
+//! [`Severity`], the place it is about, a message and notes.
+
+use std::fmt;
+
+/// Report order is severity order: errors first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The policy is not in force, or cannot be.
+    Error,
+    /// The policy is weaker than written, or likely not what was meant.
+    Warning,
+    /// Worth knowing.
+    Info,
+}
+
+impl Severity {
+    /// `error`, `warning`, `info`: the word reports print.
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// Declares [`Code`]: each variant with its stable name and what it means.
+macro_rules! codes {
+    ($($variant:ident = $name:literal, $doc:literal;)*) => {
+        /// Every diagnostic code twsrt has, one variant each.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl Code {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The stable name (`subsumed-rule`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    // doctor: the policy's fragments and profiles
+    FragmentLoad = "fragment-load", "A fragment of the profile cannot be read or parsed.";
+    ProfileCompile = "profile-compile", "A profile does not compile.";
+    ProfileIncomplete = "profile-incomplete", "A profile lacks a source kind.";
+    RedundantExtends = "redundant-extends", "A profile extends one it already inherits.";
+    InheritedFragment = "inherited-fragment", "A profile lists a fragment it already inherits.";
+    UnusedFragment = "unused-fragment", "A fragment no profile uses.";
+    DuplicateRule = "duplicate-rule", "The same rule in two fragments.";
+    SubsumedRule = "subsumed-rule", "A rule another rule already covers.";
+    UnknownSrtKey = "unknown-srt-key", "An srt key srt does not know.";
+    // doctor: how the platform and the agents read the rules
+    BroadAllowWrite = "broad-allow-write", "allowWrite opens a very wide tree.";
+    NarrowAllowGlob = "narrow-allow-glob", "A glob in an allow list matches less than it seems.";
+    NoopGlobSuffix = "noop-glob-suffix", "A glob suffix that changes nothing.";
+    CwdAnchoredGlob = "cwd-anchored-glob", "A relative glob anchored at the working directory.";
+    LinuxDropsWriteGlob = "linux-drops-write-glob", "srt on Linux drops globs from write lists.";
+    SymlinkedDenyPath = "symlinked-deny-path", "A denied path is a symlink.";
+    WildcardApex = "wildcard-apex", "`*.domain` does not cover the domain itself.";
+    WildcardDenyApex = "wildcard-deny-apex", "A `*.domain` deny leaves the domain itself open.";
+    ClaudeRelativeSandboxPath = "claude-relative-sandbox-path", "Claude reads a relative sandbox path differently.";
+    CodexDomainsIgnored = "codex-domains-ignored", "Codex enforces domains only with its network proxy.";
+    CodexLayerOverride = "codex-layer-override", "Another Codex config layer overrides twsrt's keys.";
+    CodexLegacySandbox = "codex-legacy-sandbox", "A legacy Codex sandbox key takes precedence.";
+    CodexMissingParent = "codex-missing-parent", "A Codex deny entry whose parent does not exist.";
+    CodexProtectedPath = "codex-protected-path", "A path Codex protects by itself.";
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A line and column (from 1) in a file the user can open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    pub line: usize,
+    pub column: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    /// What it is about: a fragment as shown, `profile 'x'`, a file path,
+    /// or a flag as typed (its value redacted).
+    pub location: String,
+    /// Where in `location`, when it is a file with positions.
+    pub span: Option<Span>,
+    pub message: String,
+    /// The entries it is about, or further explanation: one line each.
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn new(
+        severity: Severity,
+        code: Code,
+        location: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            code,
+            severity,
+            location: location.into(),
+            span: None,
+            message: message.into(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn with_notes(mut self, notes: Vec<String>) -> Self {
+        self.notes = notes;
+        self
+    }
+
+    pub fn at(mut self, span: Span) -> Self {
+        self.span = Some(span);
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_its_own_kebab_case_name() {
+        let mut names: Vec<&str> = Code::ALL.iter().map(|c| c.name()).collect();
+        assert!(names.iter().all(|n| {
+            !n.is_empty()
+                && n.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                && !n.starts_with('-')
+                && !n.ends_with('-')
+        }));
+        let count = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), count, "two codes share a name");
+    }
+}
