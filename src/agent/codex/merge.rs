@@ -84,8 +84,10 @@ pub fn check_permissions(doc: &DocumentMut, path: &Path) -> Result<()> {
 }
 
 /// Set the owned keys. Existing ones keep their place, spacing and comment;
-/// missing ones go after the last top-level key or comment. Returns whether
-/// they were appended at the very end of the document.
+/// missing ones go after the last top-level key, before the comment lines
+/// that run into the first table's header (they head that table), or at
+/// the end of a document without tables. Returns whether they were
+/// appended at the very end of the document.
 fn set_owned_keys(doc: &mut DocumentMut, frag: &DocumentMut) -> bool {
     let mut missing = Vec::new();
     for (key, _) in OWNED_KEYS {
@@ -110,9 +112,26 @@ fn set_owned_keys(doc: &mut DocumentMut, frag: &DocumentMut) -> bool {
     }
     let headers = headers(doc);
     let gap = gap_before(doc, headers.first());
-    let (head, mut tail) = split_after_last_comment(&gap);
+    let (head, mut tail) = match headers.first() {
+        // A comment block that runs into the header of the user's first
+        // table belongs to that table: the keys go before it, a blank line
+        // between. (Before a `[permissions.*]` table, twsrt's own profile
+        // among them, the keys follow the comment, as in 3.3.3.)
+        Some(first) if has_comment(&gap) && !first.is_under_permissions() => {
+            let (head, tail) = split_before_last_paragraph(&gap);
+            let tail = if tail.is_empty() {
+                tail
+            } else {
+                format!("\n{tail}")
+            };
+            (head, tail)
+        }
+        // Otherwise they follow the last comment (the gap stays when it
+        // has none); without a table they end the document.
+        _ => split_after_last_comment(&gap),
+    };
     // Keys put right before a table header get a blank line between them
-    // (not before a top-level `[[array]]` header, as in the reference).
+    // (not before a top-level `[[array]]` header, as in 3.3.3).
     if tail.is_empty() && headers.first().is_some_and(|h| !h.is_top_level_array()) {
         tail.push('\n');
     }
@@ -388,6 +407,20 @@ fn set_gap_before(doc: &mut DocumentMut, next: Option<&Header>, gap: String) {
 /// The text after the last item of the document.
 fn trailing(doc: &DocumentMut) -> String {
     doc.trailing().as_str().unwrap_or("").to_string()
+}
+
+/// Split whitespace-and-comment text after its last blank line: the lines
+/// after it run into what follows the text.
+fn split_before_last_paragraph(gap: &str) -> (String, String) {
+    let mut end = 0;
+    let mut offset = 0;
+    for line in gap.split_inclusive('\n') {
+        offset += line.len();
+        if line.trim().is_empty() {
+            end = offset;
+        }
+    }
+    (gap[..end].to_string(), gap[end..].to_string())
 }
 
 /// Split whitespace-and-comment text after its last comment line.

@@ -627,6 +627,19 @@ fn an_empty_extra_table_in_the_profile_is_drift() {
 }
 
 #[test]
+fn the_owned_keys_go_before_a_comment_that_heads_the_first_table() {
+    let profile = &MERGE_FRAGMENT[MERGE_FRAGMENT.find("[permissions.twsrt]").unwrap()..];
+    let path = std::path::Path::new("/x/config.toml");
+    for (i, (existing, expected)) in merge_cases::COMMENT_HEADS_TABLE.iter().enumerate() {
+        let expected = expected.replace("{P}", profile);
+        let merged = merge::merge(existing, MERGE_FRAGMENT, path).unwrap();
+        assert_eq!(merged, expected, "case {i}: {existing:?}");
+        let again = merge::merge(&merged, MERGE_FRAGMENT, path).unwrap();
+        assert_eq!(again, merged, "case {i} is not stable");
+    }
+}
+
+#[test]
 fn merge_layouts_match_the_reference_byte_for_byte() {
     let profile = &MERGE_FRAGMENT[MERGE_FRAGMENT.find("[permissions.twsrt]").unwrap()..];
     let path = std::path::Path::new("/x/config.toml");

@@ -2,6 +2,8 @@
 //! merged file with `{P}` for the generated `[permissions.twsrt]` tree).
 //! Recorded from twsrt 1.0.0; twsrt 3.3.3 merges every one the same way
 //! (checked with the `merge` case of testdata, whose fragment is `{P}`).
+//! Not here: a comment heading the first table, where twsrt deliberately
+//! differs (`COMMENT_HEADS_TABLE`, doc/compatibility.md row 35).
 
 pub const CASES: &[(&str, &str)] = &[
     (
@@ -15,10 +17,6 @@ pub const CASES: &[(&str, &str)] = &[
     (
         "[mcp_servers.x]\ncommand = \"y\"\n",
         "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[mcp_servers.x]\ncommand = \"y\"\n\n{P}",
-    ),
-    (
-        "model = \"o3\"\n\n# MCP servers\n[mcp_servers.x]\ncommand = \"y\"\n",
-        "model = \"o3\"\n\n# MCP servers\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[mcp_servers.x]\ncommand = \"y\"\n\n{P}",
     ),
     (
         "model = \"o3\"",
@@ -75,5 +73,25 @@ pub const CASES: &[(&str, &str)] = &[
     (
         "",
         "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}",
+    ),
+];
+
+/// A comment that runs into the first table's header heads that table:
+/// the owned keys go before it (3.3.3 put them between the comment and the
+/// table). (existing, merged) as above.
+pub const COMMENT_HEADS_TABLE: &[(&str, &str)] = &[
+    (
+        "model = \"o3\"\n\n# MCP servers\n[mcp_servers.x]\ncommand = \"y\"\n",
+        "model = \"o3\"\n\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n# MCP servers\n[mcp_servers.x]\ncommand = \"y\"\n\n{P}",
+    ),
+    // No top-level key: a file header set off by a blank line stays first.
+    (
+        "# my codex config\n\n# MCP servers\n[mcp_servers.x]\ncommand = \"y\"\n",
+        "# my codex config\n\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n# MCP servers\n[mcp_servers.x]\ncommand = \"y\"\n\n{P}",
+    ),
+    // A comment after the last key and set off from the table stays with the key.
+    (
+        "model = \"o3\"\n# the model\n\n[mcp_servers.x]\ncommand = \"y\"\n",
+        "model = \"o3\"\n# the model\n\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[mcp_servers.x]\ncommand = \"y\"\n\n{P}",
     ),
 ];
