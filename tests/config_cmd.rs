@@ -90,7 +90,13 @@ fn init_never_overwrites_existing_files() {
         .file(".config/twsrt/bash/base.jsonc", "{\"deny\": [\"mine\"]}")
         .env("EDITOR", "true")
         .args(&["config", "--init"])
-        .stderr("Info: {HOME}/.config/twsrt/config.toml exists; nothing was created\n")
+        // The editor then leaves a config.toml that is not a policy.
+        .status(1)
+        .stderr(
+            "Info: {HOME}/.config/twsrt/config.toml exists; nothing was created\n\
+             Error: {HOME}/.config/twsrt/config.toml: schema_version is missing; this version \
+             of twsrt reads 1\n",
+        )
         .run();
     assert_eq!(out.read(CONFIG), "# mine\n");
     assert_eq!(
@@ -102,10 +108,12 @@ fn init_never_overwrites_existing_files() {
     assert!(!out.path(".config/twsrt/srt/base.jsonc").exists());
 }
 
+const MINE: &str = "{\"filesystem\": {\"denyRead\": [\"~/.mine\"]}}";
+
 #[test]
 fn init_without_config_keeps_an_existing_fragment_and_adds_the_rest() {
     let out = Test::new()
-        .file(".config/twsrt/srt/base.jsonc", "{\"x\": 1}")
+        .file(".config/twsrt/srt/base.jsonc", MINE)
         .env("EDITOR", "true")
         .args(&["config", "--init"])
         .stderr(&format!(
@@ -113,7 +121,7 @@ fn init_without_config_keeps_an_existing_fragment_and_adds_the_rest() {
              Created: {{HOME}}/.config/twsrt/bash/base.jsonc\n{NEXT}"
         ))
         .run();
-    assert_eq!(out.read(".config/twsrt/srt/base.jsonc"), "{\"x\": 1}");
+    assert_eq!(out.read(".config/twsrt/srt/base.jsonc"), MINE);
     assert!(out.path(CONFIG).is_file());
     assert!(out.path(".config/twsrt/bash/base.jsonc").is_file());
 }
@@ -214,5 +222,34 @@ fn init_at_another_path_names_it_in_the_next_command() {
              `twsrt -c '{HOME}/p/twsrt.toml' generate` to preview and \
              `twsrt -c '{HOME}/p/twsrt.toml' generate -w` to write\n",
         )
+        .run();
+}
+
+/// After the editor exits, config.toml is checked: a file that no longer
+/// parses is an error naming its line, and so is a policy that no longer
+/// compiles; an editor that failed is not second-guessed.
+#[test]
+fn config_checks_what_the_editor_left() {
+    let t = Test::with_policy().file("ed.sh", "#!/bin/sh\necho 'bogus = = 1' >> \"$1\"\n");
+    let editor = t.home().join("ed.sh").display().to_string();
+    t.mode("ed.sh", 0o755)
+        .env("EDITOR", &editor)
+        .args(&["config"])
+        .status(1)
+        .stderr(
+            "Error: {HOME}/.config/twsrt/config.toml:19:9: invalid TOML: extra `=`, \
+             expected nothing\n",
+        )
+        .run();
+    let t = Test::with_policy().file(
+        "ed.sh",
+        "#!/bin/sh\nsed -i 's/^default_profile = .*/default_profile = \"nope\"/' \"$1\"\n",
+    );
+    let editor = t.home().join("ed.sh").display().to_string();
+    t.mode("ed.sh", 0o755)
+        .env("EDITOR", &editor)
+        .args(&["config"])
+        .status(1)
+        .stderr_contains("nope")
         .run();
 }

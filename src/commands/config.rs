@@ -1,5 +1,6 @@
-//! `twsrt config`: open config.toml in $EDITOR; `--init` first writes a
-//! commented starter configuration, never replacing a file that exists.
+//! `twsrt config`: open config.toml in $EDITOR, then check that what the
+//! editor left loads and compiles; `--init` first writes a commented
+//! starter configuration, never replacing a file that exists.
 
 use std::path::Path;
 
@@ -36,7 +37,15 @@ pub fn run(global: &Global, args: &ConfigArgs) -> Result<i32> {
         });
     }
     // One file: no tabs, the editor as `$EDITOR` names it.
-    Editor::from_env()?.open(std::slice::from_ref(config_path), false)
+    let status = Editor::from_env()?.open(std::slice::from_ref(config_path), false)?;
+    if status != 0 {
+        return Ok(status);
+    }
+    // What the editor left must load and compile, as after `edit`: the
+    // first error (with its line) is the command's error.
+    let config = crate::commands::load_config(config_path)?;
+    crate::compile::compile(&config, None)?;
+    Ok(0)
 }
 
 /// Write the starter files that are missing and say which were created,
