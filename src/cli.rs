@@ -81,6 +81,8 @@ pub fn run(cli: Cli) -> Result<i32> {
         Some(Command::Audit(args)) => commands::audit::run(&global, &args),
         Some(Command::Run(args)) => commands::run::run(&global, &args),
         Some(Command::Hook(args)) => commands::hook::run(&global, &args),
-        Some(Command::Completions(args)) => commands::completions::run(&args, Cli::command()),
+        Some(Command::Completions(args)) => {
+            commands::completions::run(&global, &args, Cli::command())
+        }
     }
 }

@@ -108,13 +108,30 @@ fn verbose_names_lifecycle_facts_but_no_policy_entry() {
 /// the subcommands) is what twsrt owns.
 #[test]
 fn completions_are_printed_for_each_shell() {
-    for shell in ["bash", "zsh", "fish"] {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
         Test::new()
             .args(&["completions", shell])
             .stdout_contains("generate")
             .stdout_contains("twsrt")
             .run();
     }
+}
+
+/// The script offers the agents of the registry, the source kinds and the
+/// profiles config.toml has; without a config.toml it is still made.
+#[test]
+fn completions_offer_agent_kind_and_profile_names() {
+    Test::with_policy()
+        .config_append("\n[profiles.strict]\nsrt = [\"base\"]\n")
+        .args(&["completions", "bash"])
+        .stdout_contains("claude copilot codex gemini all")
+        .stdout_contains("srt bash all")
+        .stdout_contains("default strict")
+        .run();
+    Test::new()
+        .args(&["completions", "bash"])
+        .stdout_contains("claude copilot codex gemini all")
+        .run();
 }
 
 /// On a terminal (a pty made by `script`), errors are bold red; `NO_COLOR`
