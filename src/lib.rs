@@ -18,6 +18,7 @@ pub mod config;
 pub mod diag;
 pub mod drift;
 pub mod error;
+pub mod explain;
 pub mod fragment;
 mod heap;
 pub mod hook;

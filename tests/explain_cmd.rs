@@ -610,3 +610,35 @@ fn the_gemini_row_follows_the_rendered_policy_file_where_it_differs_from_the_pol
         "{doc}"
     );
 }
+
+/// With every layer shown, the rows come in one fixed order for each
+/// access (srt, then Claude's, Codex's, Copilot's and Gemini's layers),
+/// which is not the order `generate all` runs the agents in.
+#[test]
+fn every_layer_is_listed_in_one_fixed_order_for_each_access() {
+    let t = policy()
+        .targets()
+        .config_append("claude_hook = true\ngemini_policy = \"~/.gemini/policies/twsrt.toml\"\n");
+    let doc = explain(t, &["~/work/notes.txt"]);
+    let rows: Vec<String> = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| format!("{} {} {}", r["access"], r["agent"], r["layer"]).replace('"', ""))
+        .collect();
+    let each = |access: &str| {
+        [
+            "srt srt",
+            "claude permissions",
+            "claude sandbox",
+            "claude hook",
+            "codex profile",
+            "codex rules",
+            "copilot flags",
+            "gemini policy",
+        ]
+        .map(|layer| format!("{access} {layer}"))
+    };
+    let expected: Vec<String> = each("read").into_iter().chain(each("write")).collect();
+    assert_eq!(rows, expected, "{doc}");
+}

@@ -11,6 +11,7 @@ mod anchor;
 mod deny_path;
 mod diff;
 mod existing;
+mod explain;
 mod hook_entry;
 pub mod layers;
 mod loaded;
@@ -32,7 +33,9 @@ use serde_json::{Map, Value};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::TargetKey;
+use crate::drift::access::Places;
 use crate::error::Result;
+use crate::explain::ExplainLayers;
 use crate::paths::home_dir;
 use crate::plan::{FileKind, Plan};
 use crate::pyjson::to_pretty;
@@ -76,6 +79,16 @@ impl Agent for Claude {
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
         overrides::check(ctx, warnings)?;
         diff(ctx, &home_dir())
+    }
+
+    /// The permissions and sandbox rows always (rendered whether or not
+    /// Claude is configured), the hook row when it is installed.
+    fn explain<'a>(
+        &self,
+        ctx: &'a Ctx<'a>,
+        places: &'a Places<'a>,
+    ) -> Result<Option<Box<dyn ExplainLayers + 'a>>> {
+        Ok(Some(Box::new(explain::Layers::of(ctx, places)?)))
     }
 }
 

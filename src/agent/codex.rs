@@ -6,6 +6,7 @@
 mod adoption;
 mod directions;
 mod drift;
+mod explain;
 pub mod layers;
 mod merge;
 mod pathshape;
@@ -19,7 +20,9 @@ use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::{Config, TargetKey};
+use crate::drift::access::Places;
 use crate::error::{Error, Result};
+use crate::explain::ExplainLayers;
 use crate::paths::home_dir;
 use crate::plan::{FileKind, Plan};
 use crate::rules::{Action, Scope};
@@ -173,6 +176,16 @@ impl Agent for Codex {
 
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
         diff(ctx, &home_dir(), warnings)
+    }
+
+    /// The profile and rules rows always, rendered whether or not Codex is
+    /// configured (a policy it refuses makes each say why).
+    fn explain<'a>(
+        &self,
+        ctx: &'a Ctx<'a>,
+        places: &'a Places<'a>,
+    ) -> Result<Option<Box<dyn ExplainLayers + 'a>>> {
+        Ok(Some(Box::new(explain::Layers::of(ctx, places))))
     }
 }
 

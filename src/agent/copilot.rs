@@ -6,6 +6,7 @@
 //! in the flags as in the settings file: Copilot reads a bare pattern as
 //! HTTPS only (twsrt 3.3.3 emits the bare `--deny-url` alone).
 
+mod explain;
 mod settings;
 
 use std::collections::HashSet;
@@ -13,8 +14,10 @@ use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::TargetKey;
+use crate::drift::access::Places;
 use crate::drift::{self, Difference, Side};
 use crate::error::{Error, Result};
+use crate::explain::ExplainLayers;
 use crate::plan::{FileKind, Plan};
 use crate::rules::{Action, Scope};
 
@@ -270,6 +273,15 @@ impl Agent for Copilot {
             differences.extend(settings::compare(&text, &lists, &settings_path)?);
         }
         Ok(result)
+    }
+
+    /// The flags row always, rendered whether or not Copilot is configured.
+    fn explain<'a>(
+        &self,
+        ctx: &'a Ctx<'a>,
+        _places: &'a Places<'a>,
+    ) -> Result<Option<Box<dyn ExplainLayers + 'a>>> {
+        Ok(Some(Box::new(explain::Layers::of(ctx)?)))
     }
 }
 

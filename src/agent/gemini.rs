@@ -9,6 +9,7 @@
 mod adoption;
 mod drift;
 pub mod engine;
+mod explain;
 mod mapping;
 mod pattern;
 mod render;
@@ -22,7 +23,9 @@ pub use render::Origin;
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::{Config, TargetKey};
+use crate::drift::access::Places;
 use crate::error::{Error, Result};
+use crate::explain::ExplainLayers;
 use crate::paths::home_dir;
 use crate::plan::{FileKind, Plan};
 
@@ -166,6 +169,18 @@ impl Agent for Gemini {
 
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
         diff(ctx, &home_dir(), warnings)
+    }
+
+    /// The policy row, only when `gemini_policy` is set.
+    fn explain<'a>(
+        &self,
+        ctx: &'a Ctx<'a>,
+        places: &'a Places<'a>,
+    ) -> Result<Option<Box<dyn ExplainLayers + 'a>>> {
+        if !self.configured(ctx.config) {
+            return Ok(None);
+        }
+        Ok(Some(Box::new(explain::Layers::of(ctx, places.home))))
     }
 }
 

@@ -11,8 +11,10 @@ use std::path::PathBuf;
 
 use crate::compile::Compiled;
 use crate::config::{Config, TargetKey};
+use crate::drift::access::Places;
 use crate::drift::{Difference, Side};
 use crate::error::Result;
+use crate::explain::ExplainLayers;
 use crate::plan::Plan;
 use crate::rules::SecurityRule;
 
@@ -127,6 +129,18 @@ pub trait Agent {
 
     /// Compare what would be generated with what is on disk.
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff>;
+
+    /// This agent's rows in `twsrt explain` ([`crate::explain`]), its
+    /// documents rendered once for `ctx`'s mode, paths resolving at
+    /// `places`: `None` when the agent shows no row for this
+    /// configuration. Called for every agent, configured or not; which
+    /// rows appear is the agent's decision. An error is one the mode's
+    /// rendering fails with.
+    fn explain<'a>(
+        &self,
+        ctx: &'a Ctx<'a>,
+        places: &'a Places<'a>,
+    ) -> Result<Option<Box<dyn ExplainLayers + 'a>>>;
 }
 
 /// Every agent, in the order `all` runs them.

@@ -1,62 +1,71 @@
-//! Gemini CLI's row, decided on the policy file `generate` renders for the
-//! mode: each access becomes the tool call Gemini would make for it and
-//! runs through the file's rules as Gemini's engine runs them
-//! ([`crate::agent::gemini::engine`]). So a rule the renderer skips (a
+//! Gemini CLI's row in `twsrt explain`, decided on the policy file
+//! `generate` renders for the mode: each access becomes the tool call
+//! Gemini would make for it and runs through the file's rules as Gemini's
+//! engine runs them ([`super::engine`]). So a rule the renderer skips (a
 //! `~user` path, a domain with a port) decides nothing, and a rule it
-//! widens (a bracket class) decides what it really matches.
+//! widens (a bracket class) decides what it really matches. One layer,
+//! `policy`, rank 40: the last row. Shown only when `[targets]
+//! gemini_policy` compiles a policy file.
 
 use std::path::Path;
 
 use serde_json::json;
 
+use super::engine::{Outcome, Policy};
+use super::{Origin, rendered_policy};
 use crate::agent::Ctx;
-use crate::agent::gemini::engine::{Outcome, Policy};
-use crate::agent::gemini::{Origin, rendered_policy};
 use crate::drift::access::{Decision, Verdict};
+use crate::explain::{ExplainLayers, Layer, Subject};
 
-/// The loaded file, or why it could not be rendered.
-pub struct Gemini {
-    rendered: Result<(Policy, Vec<Origin>), String>,
-}
+static POLICY: Layer = Layer {
+    rank: 40,
+    layer: "policy",
+    agent: "gemini",
+};
 
 /// Stands for "any subdomain" when the query is `*.domain`: Gemini only
 /// ever sees a concrete host.
 const ANY_LABEL: &str = "twsrt-any";
 
-impl Gemini {
-    /// Render the file when Gemini is `configured` (the row is shown only then).
-    pub fn of(ctx: &Ctx, home: &Path, configured: bool) -> Self {
-        let rendered = if configured {
-            rendered_policy(ctx, home).map_err(|e| e.to_string())
-        } else {
-            Err("targets.gemini_policy is not set".to_string())
-        };
-        Gemini { rendered }
+/// The loaded file, or why it could not be rendered.
+pub struct Layers {
+    rendered: std::result::Result<(Policy, Vec<Origin>), String>,
+    yolo: bool,
+}
+
+impl Layers {
+    /// Render and load the file for `ctx`'s mode, `~` being `home`. A file
+    /// that does not render or load is no error here: the row says why.
+    pub fn of(ctx: &Ctx, home: &Path) -> Self {
+        Layers {
+            rendered: rendered_policy(ctx, home).map_err(|e| e.to_string()),
+            yolo: ctx.yolo,
+        }
     }
 }
 
-/// The tool call Gemini's model makes for the access: a read or a write of
-/// the absolute path, a fetch of the domain's root URL, a shell command.
-pub enum Call<'a> {
-    Read(&'a Path),
-    Write(&'a Path),
-    Domain(&'a str),
-    Command(&'a str),
+impl ExplainLayers for Layers {
+    fn decide(&self, subject: &Subject) -> Vec<(&'static Layer, Decision)> {
+        vec![(&POLICY, decide(self, subject))]
+    }
 }
 
-pub fn decide(g: &Gemini, call: Call, yolo: bool) -> Decision {
+/// The tool call Gemini's model makes for the access (a read or a write of
+/// the absolute path, a fetch of the domain's root URL, a shell command),
+/// run through the file's rules.
+fn decide(g: &Layers, subject: &Subject) -> Decision {
     let (policy, origins) = match &g.rendered {
         Ok(rendered) => rendered,
         Err(why) => return Decision::default(Verdict::NotCovered, Some(why)),
     };
-    let (tool, args, mut note) = match call {
-        Call::Read(p) => ("read_file", json!({"file_path": p.to_string_lossy()}), None),
-        Call::Write(p) => (
+    let (tool, args, mut note) = match subject {
+        Subject::Read(p) => ("read_file", json!({"file_path": p.to_string_lossy()}), None),
+        Subject::Write(p) => (
             "write_file",
             json!({"content": "", "file_path": p.to_string_lossy()}),
             None,
         ),
-        Call::Domain(d) => match d.strip_prefix("*.") {
+        Subject::Domain(d) => match d.strip_prefix("*.") {
             Some(rest) => {
                 let host = format!("{ANY_LABEL}.{rest}");
                 let note = format!("decided for one subdomain, {host}");
@@ -72,10 +81,10 @@ pub fn decide(g: &Gemini, call: Call, yolo: bool) -> Decision {
                 None,
             ),
         },
-        Call::Command(c) => ("run_shell_command", json!({"command": c}), None),
+        Subject::Command(c) => ("run_shell_command", json!({"command": c}), None),
     };
     let Some(found) = policy.check(tool, &args) else {
-        let (verdict, default) = if yolo {
+        let (verdict, default) = if g.yolo {
             (Verdict::Allow, "no twsrt rule matches: yolo runs it")
         } else {
             (

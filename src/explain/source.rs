@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use crate::compile::Compiled;
+use crate::drift::access::Decision;
 use crate::fragment::Located;
 use crate::source::SourceKind;
 
@@ -57,5 +58,24 @@ impl Sources {
                 (list == "filesystem.denyWrite" && self.guard_files.iter().any(|g| g == rule))
                     .then(|| "[targets] (agent guard file)".to_string())
             })
+    }
+
+    /// The fragment line of the rule deciding `decision`: srt lists are
+    /// `filesystem.*` and `network.*`, the bash ones `deny`, `ask`,
+    /// `allow`; a write-denied denyRead path names its denyRead line.
+    pub fn source_of(&self, decision: &Decision) -> Option<String> {
+        let (list, rule) = (decision.list.as_deref()?, decision.rule.as_deref()?);
+        let kind = if list.contains('.') {
+            SourceKind::Srt
+        } else {
+            SourceKind::Bash
+        };
+        self.find(kind, list, rule).or_else(|| {
+            // The compile write-denies every denyRead path.
+            (list == "filesystem.denyWrite")
+                .then(|| self.find(kind, "filesystem.denyRead", rule))
+                .flatten()
+                .map(|at| format!("{at} (denyRead)"))
+        })
     }
 }

@@ -1,48 +1,78 @@
-//! The agents' rows decided on what the renderers produce for the mode
-//! asked, the text `generate` prints and `-w` writes: Claude Code's settings
-//! (its `permissions` lists and `sandbox.enabled`) and Copilot's launch
-//! flags. So explain cannot disagree with generate: a rule the mode does not
-//! write (the yolo file has no `ask` list) decides nothing here either, and
-//! a rule the compile adds (the policy files' `Edit` denies) shows up by
-//! itself.
+//! Claude Code's rows in `twsrt explain`, decided on the settings
+//! `generate claude` renders for the mode (the text it prints and `-w`
+//! writes), so explain cannot disagree with generate: a rule the mode does
+//! not write (the yolo file has no `ask` list) decides nothing here either,
+//! and a rule the compile adds (the policy files' `Edit` denies) shows up
+//! by itself.
+//!
+//! Three layers, ranks 10 to 12, right after srt's row:
+//! - `permissions`: the `permissions` lists, applied as Claude Code applies
+//!   them (every deny, then every ask, then every allow);
+//! - `sandbox`: the native sandbox, when `sandbox.enabled` switches it on,
+//!   with the lists Claude Code builds for it ([`sandbox_lists`]);
+//! - `hook`: the guard hook (`twsrt hook claude`), decided by the hook's own
+//!   decision function on the event Claude Code would send for the access,
+//!   so explain and the hook cannot disagree. Shown only when
+//!   `[targets] claude_hook` installs the hook.
 
 use std::path::Path;
 
 use serde_json::Value;
 
-use crate::agent::copilot::Copilot;
-use crate::agent::{Ctx, registry};
+use super::Claude;
+use crate::agent::{Agent, Ctx};
 use crate::drift::access::{
-    Decision, Places, Verdict, command_matches, domain_matches, path_matches,
+    self, Decision, Places, Verdict, command_matches, domain_matches, path_matches,
 };
 use crate::error::Result;
+use crate::explain::{ExplainLayers, Layer, Subject, not_covered};
+use crate::hook;
 
-/// The rendered documents of one mode.
-pub struct Rendered {
+static PERMISSIONS: Layer = Layer {
+    rank: 10,
+    layer: "permissions",
+    agent: "claude",
+};
+static SANDBOX: Layer = Layer {
+    rank: 11,
+    layer: "sandbox",
+    agent: "claude",
+};
+static HOOK: Layer = Layer {
+    rank: 12,
+    layer: "hook",
+    agent: "claude",
+};
+
+/// The settings rendered for the mode, and the hook when it is installed.
+pub struct Layers<'a> {
     /// Claude Code's generated settings (`generate claude` prints them).
-    pub claude: Value,
-    /// Copilot's launch flags as argv words (`twsrt run -- copilot` adds them).
-    pub copilot: Vec<String>,
+    settings: Value,
+    /// The guard hook's policy, when config.toml installs the hook.
+    hook: Option<hook::Policy>,
+    yolo: bool,
+    places: &'a Places<'a>,
 }
 
-impl Rendered {
-    /// Render Claude's settings and Copilot's flags for `ctx`'s mode. The
-    /// renderers' warnings are generate's business, not explain's.
-    pub fn of(ctx: &Ctx) -> Result<Self> {
-        let mut warnings = Vec::new();
-        let claude = match registry().iter().find(|a| a.name() == "claude") {
-            Some(agent) => {
-                serde_json::from_str(&agent.preview(ctx, &mut warnings)?).unwrap_or(Value::Null)
-            }
-            None => Value::Null,
-        };
-        let copilot = Copilot::launch_args(ctx, &mut warnings)?;
-        Ok(Rendered { claude, copilot })
+impl<'a> Layers<'a> {
+    /// Render the settings for `ctx`'s mode. The renderer's warnings are
+    /// generate's business, not explain's.
+    pub fn of(ctx: &Ctx, places: &'a Places<'a>) -> Result<Self> {
+        let text = Claude.preview(ctx, &mut Vec::new())?;
+        let settings = serde_json::from_str(&text).unwrap_or(Value::Null);
+        let hook = hook::install(&ctx.config.targets)
+            .map(|_| hook::Policy::new(ctx.compiled, places.home, places.cwd));
+        Ok(Layers {
+            settings,
+            hook,
+            yolo: ctx.yolo,
+            places,
+        })
     }
 
-    /// `permissions.<list>` of the Claude settings.
-    fn claude_list(&self, list: &str) -> impl Iterator<Item = &str> {
-        self.claude
+    /// `permissions.<list>` of the settings.
+    fn list(&self, list: &str) -> impl Iterator<Item = &str> {
+        self.settings
             .get("permissions")
             .and_then(|p| p.get(list))
             .and_then(Value::as_array)
@@ -51,21 +81,77 @@ impl Rendered {
             .filter_map(Value::as_str)
     }
 
-    /// Whether the rendered Claude settings switch the sandbox on.
-    pub fn claude_sandbox_on(&self) -> bool {
-        self.claude.pointer("/sandbox/enabled") == Some(&Value::Bool(true))
+    /// Whether the settings switch the sandbox on.
+    fn sandbox_on(&self) -> bool {
+        self.settings.pointer("/sandbox/enabled") == Some(&Value::Bool(true))
     }
+}
 
-    /// The value of each `flag` in the Copilot flags, in order.
-    fn copilot_values<'a>(&'a self, flag: &'a str) -> impl Iterator<Item = &'a str> {
-        self.copilot
-            .windows(2)
-            .filter(move |w| w[0] == flag)
-            .map(|w| w[1].as_str())
+impl ExplainLayers for Layers<'_> {
+    fn decide(&self, subject: &Subject) -> Vec<(&'static Layer, Decision)> {
+        let mut rows = vec![
+            (&PERMISSIONS, permissions(self, subject)),
+            (&SANDBOX, sandbox(self, subject)),
+        ];
+        if let Some(policy) = &self.hook {
+            rows.push((&HOOK, hook_row(policy, self, subject)));
+        }
+        rows
     }
+}
 
-    fn copilot_yolo(&self) -> bool {
-        self.copilot.iter().any(|w| w == "--yolo")
+fn permissions(l: &Layers, s: &Subject) -> Decision {
+    match s {
+        Subject::Write(p) => path(l, p, true),
+        Subject::Read(p) => path(l, p, false),
+        Subject::Domain(d) => domain(l, d),
+        Subject::Command(c) => command(l, c),
+    }
+}
+
+fn sandbox(l: &Layers, s: &Subject) -> Decision {
+    if !l.sandbox_on() {
+        return not_covered("the Claude sandbox is off in this mode (sandbox.enabled)");
+    }
+    let lists = sandbox_lists(l);
+    match s {
+        Subject::Write(p) => access::srt_write(&lists, p, l.places),
+        Subject::Read(p) => access::srt_read(&lists, p, l.places),
+        Subject::Domain(d) => access::srt_network(&lists, d),
+        Subject::Command(_) => not_covered("the sandbox confines commands, it does not pick them"),
+    }
+}
+
+/// The hook's verdict on the tool call Claude Code would make for the
+/// access: Read or Write on the path, Bash for a command.
+fn hook_row(policy: &hook::Policy, l: &Layers, s: &Subject) -> Decision {
+    let (tool, input) = match s {
+        Subject::Read(p) => (
+            "Read",
+            serde_json::json!({"file_path": p.to_string_lossy()}),
+        ),
+        Subject::Write(p) => (
+            "Write",
+            serde_json::json!({"file_path": p.to_string_lossy(), "content": ""}),
+        ),
+        Subject::Command(c) => ("Bash", serde_json::json!({"command": c})),
+        Subject::Domain(_) => return not_covered("the hook does not look at domains"),
+    };
+    let event = hook::Event {
+        tool_name: tool.into(),
+        tool_input: input,
+        cwd: l.places.cwd.to_path_buf(),
+    };
+    let mode = if l.yolo {
+        hook::Mode::Yolo
+    } else {
+        hook::Mode::Full
+    };
+    match hook::decide(&event, policy, mode) {
+        hook::Verdict::Deny(reason) => Decision::default(Verdict::Deny, Some(&reason)),
+        hook::Verdict::Ask(reason) => Decision::default(Verdict::Ask, Some(&reason)),
+        hook::Verdict::Pass => not_covered("the hook lets it through to the other layers"),
+        hook::Verdict::Sandbox { reason, .. } => not_covered(&reason),
     }
 }
 
@@ -80,14 +166,14 @@ struct Entry<'a> {
 
 /// The entries for `tool` in the order Claude Code applies them: every deny,
 /// then every ask, then every allow.
-fn entries<'a>(r: &'a Rendered, tool: &str) -> Vec<Entry<'a>> {
+fn entries<'a>(l: &'a Layers, tool: &str) -> Vec<Entry<'a>> {
     let mut out = Vec::new();
     for (list, verdict) in [
         ("deny", Verdict::Deny),
         ("ask", Verdict::Ask),
         ("allow", Verdict::Allow),
     ] {
-        for text in r.claude_list(list) {
+        for text in l.list(list) {
             let spec = text
                 .strip_prefix(tool)
                 .and_then(|t| t.strip_prefix('('))
@@ -148,16 +234,16 @@ fn by_entry(verdict: Verdict, list: &str, rule: &str, entry: &str) -> Decision {
 }
 
 /// Claude Code's permission rules for a read or write of `path`.
-pub fn claude_path(r: &Rendered, path: &Path, write: bool, places: &Places) -> Decision {
+fn path(l: &Layers, path: &Path, write: bool) -> Decision {
     let (tool, lists) = if write {
         ("Edit", ["filesystem.denyWrite", "filesystem.allowWrite"])
     } else {
         ("Read", ["filesystem.denyRead", "filesystem.allowRead"])
     };
-    let found = entries(r, tool);
+    let found = entries(l, tool);
     let matched = deciding(&found, |spec| {
         let rule = path_rule(spec);
-        path_matches(rule, path, places).then_some(rule)
+        path_matches(rule, path, l.places).then_some(rule)
     });
     match matched {
         Some((e, rule)) => {
@@ -174,8 +260,8 @@ pub fn claude_path(r: &Rendered, path: &Path, write: bool, places: &Places) -> D
 }
 
 /// Claude Code's `WebFetch(domain:...)` rules for `domain`.
-pub fn claude_domain(r: &Rendered, domain: &str) -> Decision {
-    let found = entries(r, "WebFetch");
+fn domain(l: &Layers, domain: &str) -> Decision {
+    let found = entries(l, "WebFetch");
     let matched = deciding(&found, |spec| {
         let pattern = spec.strip_prefix("domain:")?;
         domain_matches(pattern, domain).then_some(pattern)
@@ -194,10 +280,10 @@ pub fn claude_domain(r: &Rendered, domain: &str) -> Decision {
 
 /// Claude Code's `Bash(...)` rules for `command`: `Bash(X)` is the command
 /// `X` itself, `Bash(X *)` it with arguments.
-pub fn claude_command(r: &Rendered, command: &str) -> Decision {
+fn command(l: &Layers, command: &str) -> Decision {
     let words = crate::shellwords::split(command)
         .unwrap_or_else(|_| command.split_whitespace().map(str::to_string).collect());
-    let found = entries(r, "Bash");
+    let found = entries(l, "Bash");
     let matched = deciding(&found, |spec| {
         let (rule, args) = match spec.strip_suffix(" *") {
             Some(rule) => (rule, true),
@@ -216,107 +302,23 @@ pub fn claude_command(r: &Rendered, command: &str) -> Decision {
     }
 }
 
-/// Copilot's flags for a read or write: only the tool switches decide.
-pub fn copilot_path(r: &Rendered, write: bool) -> Decision {
-    let tools: &[&str] = if write { &["write", "edit"] } else { &["read"] };
-    if let Some(tool) = r.copilot_values("--allow-tool").find(|t| tools.contains(t)) {
-        return Decision::default(
-            Verdict::Allow,
-            Some(&format!("--allow-tool '{tool}': no path rule stops it")),
-        );
-    }
-    copilot_rest(r, "no app-layer rule")
-}
-
-/// Copilot's URL flags for `domain`: a deny first, then an allow.
-pub fn copilot_domain(r: &Rendered, domain: &str) -> Decision {
-    let denied = r.copilot_values("--deny-url").find(|p| {
-        let host = p.strip_prefix("http://").unwrap_or(p);
-        domain_matches(host, domain)
-    });
-    if let Some(pattern) = denied {
-        let rule = pattern.strip_prefix("http://").unwrap_or(pattern);
-        return Decision::rule(
-            Verdict::Deny,
-            ("network.deniedDomains".into(), rule.into()),
-            Some(&format!("--deny-url '{pattern}'")),
-        );
-    }
-    if let Some(pattern) = r
-        .copilot_values("--allow-url")
-        .find(|p| domain_matches(p, domain))
-    {
-        return Decision::rule(
-            Verdict::Allow,
-            ("network.allowedDomains".into(), pattern.into()),
-            Some(&format!("--allow-url '{pattern}'")),
-        );
-    }
-    copilot_rest(r, "no rule for this domain")
-}
-
-/// Copilot's `--deny-tool 'shell(X)'` flags for `command`, the longest
-/// first; `bash` says which bash list `X` came from (an ask rule is a deny
-/// flag outside yolo).
-pub fn copilot_command(r: &Rendered, command: &str, bash: &Value) -> Decision {
-    let denied = r
-        .copilot_values("--deny-tool")
-        .filter_map(|t| t.strip_prefix("shell(")?.strip_suffix(')'))
-        .filter(|rule| command_matches(rule, command))
-        .max_by_key(|rule| rule.len());
-    if let Some(rule) = denied {
-        let in_list = |key: &str| {
-            bash.get(key)
-                .and_then(Value::as_array)
-                .is_some_and(|l| l.iter().any(|v| v == rule))
-        };
-        let (list, note) = if in_list("deny") {
-            ("deny", format!("--deny-tool 'shell({rule})'"))
-        } else {
-            (
-                "ask",
-                format!("--deny-tool 'shell({rule})': no ask tier, the ask rule is a deny"),
-            )
-        };
-        return Decision::rule(Verdict::Deny, (list.into(), rule.into()), Some(&note));
-    }
-    if r.copilot_values("--allow-tool").any(|t| t == "shell") {
-        return Decision::default(
-            Verdict::Allow,
-            Some("--allow-tool 'shell' allows what no --deny-tool stops"),
-        );
-    }
-    copilot_rest(r, "no --deny-tool flag covers it")
-}
-
-/// What no flag names: `--yolo` lets it through, else Copilot asks.
-fn copilot_rest(r: &Rendered, note: &str) -> Decision {
-    if r.copilot_yolo() {
-        Decision::default(
-            Verdict::Allow,
-            Some("--yolo allows what no --deny-* flag stops"),
-        )
-    } else {
-        Decision::default(Verdict::NotCovered, Some(note))
-    }
-}
-
 /// The Claude sandbox's lists as Claude Code builds them from the rendered
 /// settings, in srt's shape: `sandbox.filesystem` and `sandbox.network` as
 /// written (an override included), joined by the permission rules the
 /// sandbox also reads (a `Read` deny is a denyRead, an `Edit` deny a
 /// denyWrite, an `Edit` allow an allowWrite, a `WebFetch(domain:...)` deny
-/// or allow a denied or allowed domain).
-pub fn claude_sandbox_lists(r: &Rendered) -> Value {
+/// or allow a denied or allowed domain; doc/clients.md, "Which permission
+/// rules Claude Code's sandbox also applies, read").
+fn sandbox_lists(l: &Layers) -> Value {
     let written = |section: &str, key: &str| -> Vec<Value> {
-        r.claude
+        l.settings
             .pointer(&format!("/sandbox/{section}/{key}"))
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default()
     };
     let from_rules = |tool: &str, verdict: Verdict, web: bool| -> Vec<Value> {
-        entries(r, tool)
+        entries(l, tool)
             .into_iter()
             .filter(|e| e.verdict == verdict)
             .filter_map(|e| match web {

@@ -1,7 +1,9 @@
-//! Codex's rows decided on what `generate codex` renders for the mode: the
-//! `[permissions.twsrt]` profile (its `filesystem` entries, the globs under
-//! `":workspace_roots"`, `workspace_roots`, `network.domains`) and the
-//! `.rules` file's `prefix_rule` patterns.
+//! Codex's rows in `twsrt explain`, decided on what `generate codex`
+//! renders for the mode: the `[permissions.twsrt]` profile (its
+//! `filesystem` entries, the globs under `":workspace_roots"`,
+//! `workspace_roots`, `network.domains`) and the `.rules` file's
+//! `prefix_rule` patterns. Two layers, `profile` (rank 20) and `rules`
+//! (rank 21): after the Claude rows, before Copilot's.
 //!
 //! How the profile decides, as twsrt compiles for it: a `deny` entry covering
 //! the path blocks reading and writing, a `read` entry writing; a glob under
@@ -15,18 +17,55 @@ use serde_json::{Map, Value};
 
 use crate::agent::Ctx;
 use crate::drift::access::{Decision, Places, Verdict, domain_matches, path_matches};
+use crate::explain::{ExplainLayers, Layer, Subject, not_covered};
 
-/// The rendered profile and rules, or why Codex gets none for this policy.
-pub struct Codex {
+static PROFILE: Layer = Layer {
+    rank: 20,
+    layer: "profile",
+    agent: "codex",
+};
+static RULES: Layer = Layer {
+    rank: 21,
+    layer: "rules",
+    agent: "codex",
+};
+
+/// The rendered profile and rules, or why Codex gets none for this policy;
+/// the compiled srt settings (which list a profile entry came from).
+pub struct Layers<'a> {
     rendered: Result<(Value, Vec<Pattern>), String>,
+    srt: &'a Value,
+    places: &'a Places<'a>,
 }
 
-impl Codex {
-    pub fn of(ctx: &Ctx) -> Self {
-        let rendered = crate::agent::codex::rendered(ctx)
+impl<'a> Layers<'a> {
+    /// Render the profile and the rules for `ctx`'s mode. A policy Codex
+    /// refuses is no error here: every row says why it decides nothing.
+    pub fn of(ctx: &Ctx<'a>, places: &'a Places<'a>) -> Self {
+        let rendered = super::rendered(ctx)
             .map_err(|e| e.to_string())
             .map(|(fragment, rules)| (profile(&fragment), patterns(&rules)));
-        Codex { rendered }
+        Layers {
+            rendered,
+            srt: ctx.compiled.srt(),
+            places,
+        }
+    }
+}
+
+impl ExplainLayers for Layers<'_> {
+    fn decide(&self, subject: &Subject) -> Vec<(&'static Layer, Decision)> {
+        let profile = match subject {
+            Subject::Write(p) => profile_path(self, p, true),
+            Subject::Read(p) => profile_path(self, p, false),
+            Subject::Domain(d) => profile_domain(self, d),
+            Subject::Command(_) => not_covered("the profile does not pick commands"),
+        };
+        let rules = match subject {
+            Subject::Command(c) => rules_command(self, c),
+            _ => not_covered("execution rules only match commands"),
+        };
+        vec![(&PROFILE, profile), (&RULES, rules)]
     }
 }
 
@@ -126,7 +165,8 @@ fn no_profile(why: &str) -> Decision {
 }
 
 /// The profile's decision for reading or writing `path`.
-pub fn profile_path(c: &Codex, srt: &Value, path: &Path, write: bool, places: &Places) -> Decision {
+fn profile_path(c: &Layers, path: &Path, write: bool) -> Decision {
+    let (srt, places) = (c.srt, c.places);
     let profile = match &c.rendered {
         Ok((profile, _)) => profile,
         Err(why) => return no_profile(why),
@@ -161,7 +201,7 @@ pub fn profile_path(c: &Codex, srt: &Value, path: &Path, write: bool, places: &P
 }
 
 /// The profile's `network.domains` for `domain`: a deny first.
-pub fn profile_domain(c: &Codex, domain: &str) -> Decision {
+fn profile_domain(c: &Layers, domain: &str) -> Decision {
     let profile = match &c.rendered {
         Ok((profile, _)) => profile,
         Err(why) => return no_profile(why),
@@ -186,7 +226,7 @@ pub fn profile_domain(c: &Codex, domain: &str) -> Decision {
 }
 
 /// The rules file's `forbidden` patterns for `command`, the longest first.
-pub fn rules_command(c: &Codex, command: &str) -> Decision {
+fn rules_command(c: &Layers, command: &str) -> Decision {
     let patterns = match &c.rendered {
         Ok((_, patterns)) => patterns,
         Err(why) => return no_profile(why),

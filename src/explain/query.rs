@@ -1,0 +1,85 @@
+//! What `twsrt explain` is asked: a path (read and write), a domain, or a
+//! shell command; anything else is refused with exit 2.
+
+use std::path::PathBuf;
+
+use super::Subject;
+use crate::drift::access::{Places, absolute};
+use crate::error::{Error, Result};
+
+/// The exit code of a query that is no path, domain or command.
+pub const EXIT_NOT_A_QUERY: i32 = 2;
+
+/// The query as typed and what it reads as.
+pub struct Query {
+    shown: String,
+    asked: Asked,
+}
+
+enum Asked {
+    Path(PathBuf),
+    Domain(String),
+    Command(String),
+}
+
+impl Query {
+    /// Classify `query` (a path when it has a `/` or starts with `~` or
+    /// `.`, a domain when it has a dot) or `command` (which wins); an
+    /// error (exit 2) when it is none of the three. A path is made
+    /// absolute against `places`.
+    pub fn classify(query: Option<&str>, command: Option<&str>, places: &Places) -> Result<Query> {
+        let not_a_query = |message: String| Error::WithCode {
+            message,
+            code: EXIT_NOT_A_QUERY,
+        };
+        if let Some(command) = command {
+            if command.trim().is_empty() {
+                return Err(not_a_query("--command needs a command to explain".into()));
+            }
+            return Ok(Query::new(command, Asked::Command(command.to_string())));
+        }
+        let text = query.unwrap_or_default();
+        if text.starts_with(['/', '~', '.']) || text.contains('/') {
+            return Ok(Query::new(text, Asked::Path(absolute(text, places))));
+        }
+        if is_domain(text) {
+            return Ok(Query::new(text, Asked::Domain(text.to_string())));
+        }
+        Err(not_a_query(format!(
+            "{} is not a path, a domain or a command: a path has a `/` (./{text} for a file \
+             here), a domain a dot; use --command \"CMD\" for a command",
+            crate::source::quoted(text)
+        )))
+    }
+
+    fn new(shown: &str, asked: Asked) -> Query {
+        Query {
+            shown: shown.to_string(),
+            asked,
+        }
+    }
+
+    /// The query as the user typed it (the report's title).
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+
+    /// The accesses the query asks about: a path is read and written.
+    pub fn subjects(&self) -> Vec<Subject<'_>> {
+        match &self.asked {
+            Asked::Path(p) => vec![Subject::Read(p), Subject::Write(p)],
+            Asked::Domain(d) => vec![Subject::Domain(d)],
+            Asked::Command(c) => vec![Subject::Command(c)],
+        }
+    }
+}
+
+/// `name.tld`, optionally `*.`-prefixed: labels of letters, digits and `-`.
+fn is_domain(text: &str) -> bool {
+    let rest = text.strip_prefix("*.").unwrap_or(text);
+    let labels: Vec<&str> = rest.split('.').collect();
+    labels.len() >= 2
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+}
