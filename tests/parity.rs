@@ -190,7 +190,7 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
     // stdout, exactly
     let stdout = normalise(&output.stdout, &homes);
     let expected_stdout = crate::parity_guards::with_guards(
-        &with_http_twins(&read_text(&exp.join("stdout"))?),
+        &with_doc_citations(&with_http_twins(&read_text(&exp.join("stdout"))?)),
         &guards,
     );
     let (want, got) = divergence.compared_stdout(&expected_stdout, &stdout);
@@ -590,6 +590,17 @@ fn with_http_twins(text: &str) -> String {
     out
 }
 
+/// Doctor's messages as the port words them from what 3.3.3 recorded: 3.3.3 cites
+/// its ADR 0002, which twsrt does not ship; the port cites the section of a document
+/// it ships that says the same (README.md "Deliberate divergences"). Applied to the
+/// reference's expected stdout only.
+fn with_doc_citations(text: &str) -> String {
+    text.replace(
+        "auto-approve edits (ADR 0002)",
+        "auto-approve edits (SECURITY_CONCEPT.md \"Claude Code: where a path points\")",
+    )
+}
+
 /// [`with_http_twins`] for a file's bytes; bytes that are not UTF-8 are left alone.
 fn with_http_twins_bytes(data: Vec<u8>) -> Vec<u8> {
     match String::from_utf8(data) {
@@ -872,6 +883,19 @@ fn a_scheme_less_deny_url_line_gets_its_http_twin() {
     ] {
         assert_eq!(with_http_twins(other), other);
     }
+}
+
+#[test]
+fn doctor_s_adr_citation_becomes_the_shipped_section() {
+    let recorded = "  warning  broad-allow-write  filesystem.allowWrite: 1 entry covering home, / or \
+                    a config root; in Claude Code they also auto-approve edits (ADR 0002)\n";
+    assert_eq!(
+        with_doc_citations(recorded),
+        "  warning  broad-allow-write  filesystem.allowWrite: 1 entry covering home, / or a \
+         config root; in Claude Code they also auto-approve edits (SECURITY_CONCEPT.md \
+         \"Claude Code: where a path points\")\n"
+    );
+    assert_eq!(with_doc_citations("ADR 0002\n"), "ADR 0002\n");
 }
 
 #[test]

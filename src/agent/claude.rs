@@ -10,6 +10,7 @@ mod adoption;
 mod anchor;
 mod deny_path;
 mod diff;
+mod doctor;
 mod existing;
 mod hook_entry;
 pub mod layers;
@@ -76,6 +77,10 @@ impl Agent for Claude {
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
         overrides::check(ctx, warnings)?;
         diff(ctx, &home_dir())
+    }
+
+    fn doctor_checks(&self, ctx: &crate::lint::Ctx, out: &mut Vec<crate::diag::Diagnostic>) {
+        doctor::check(ctx, out);
     }
 }
 

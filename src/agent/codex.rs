@@ -5,6 +5,7 @@
 
 mod adoption;
 mod directions;
+mod doctor;
 mod drift;
 pub mod layers;
 mod merge;
@@ -173,6 +174,10 @@ impl Agent for Codex {
 
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
         diff(ctx, &home_dir(), warnings)
+    }
+
+    fn doctor_checks(&self, ctx: &crate::lint::Ctx, out: &mut Vec<crate::diag::Diagnostic>) {
+        doctor::check(ctx, out);
     }
 }
 

@@ -4,13 +4,13 @@
 
 use super::context::{Ctx, Frag};
 use super::coverage::{is_glob, normalize};
-use super::finding::{Finding, Severity, count, entries, quoted};
-use super::overlap::dotted;
+use super::words::{count, dotted, entries, quoted};
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::source::{SourceKind, srt_schema};
 
 /// One check at a time over every srt fragment in registry order (unused
 /// ones included), the symlink check list by list.
-pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let srt = || ctx.loaded().filter(|f| f.kind == SourceKind::Srt);
     for frag in srt() {
         unknown_keys(frag, out);
@@ -25,7 +25,7 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     }
 }
 
-fn unknown_keys(frag: &Frag, out: &mut Vec<Finding>) {
+fn unknown_keys(frag: &Frag, out: &mut Vec<Diagnostic>) {
     let Some(doc) = frag.located.as_ref().map(|l| &l.value) else {
         return;
     };
@@ -53,15 +53,15 @@ fn unknown_keys(frag: &Frag, out: &mut Vec<Finding>) {
             count(items.len(), "key", "keys")
         );
         out.push(
-            Finding::new(Severity::Warning, "unknown-srt-key", &frag.shown, message)
-                .with_items(items),
+            Diagnostic::new(Severity::Warning, Code::UnknownSrtKey, &frag.shown, message)
+                .with_notes(items),
         );
     }
 }
 
 /// A deny entry whose real path differs and that no entry of the same list,
 /// in any registered fragment, covers in its real spelling.
-fn symlinked(ctx: &Ctx, frag: &Frag, index: usize, out: &mut Vec<Finding>) {
+fn symlinked(ctx: &Ctx, frag: &Frag, index: usize, out: &mut Vec<Diagnostic>) {
     let home = ctx.home.to_string_lossy();
     if let Some((pointer, rules)) = ctx.deny_rules().get(index) {
         let list = frag.list(pointer);
@@ -96,19 +96,24 @@ fn symlinked(ctx: &Ctx, frag: &Frag, index: usize, out: &mut Vec<Finding>) {
                 entries(items.len())
             );
             out.push(
-                Finding::new(
+                Diagnostic::new(
                     Severity::Warning,
-                    "symlinked-deny-path",
+                    Code::SymlinkedDenyPath,
                     &frag.shown,
                     message,
                 )
-                .with_items(items),
+                .with_notes(items),
             );
         }
     }
 }
 
-fn broad_allow_write(ctx: &Ctx, frag: &Frag, out: &mut Vec<Finding>) {
+/// Where the user reads why an allowWrite entry auto-approves Claude Code's
+/// edits: a document shipped with twsrt and one of its section headings.
+pub(super) const BROAD_WRITE_DOC: (&str, &str) =
+    ("SECURITY_CONCEPT.md", "Claude Code: where a path points");
+
+fn broad_allow_write(ctx: &Ctx, frag: &Frag, out: &mut Vec<Diagnostic>) {
     let home = ctx.home.to_string_lossy().trim_end_matches('/').to_string();
     let roots = [
         "/".to_string(),
@@ -130,13 +135,19 @@ fn broad_allow_write(ctx: &Ctx, frag: &Frag, out: &mut Vec<Finding>) {
         .map(quoted)
         .collect();
     if !items.is_empty() {
+        let (doc, section) = BROAD_WRITE_DOC;
         let message = format!(
-            "filesystem.allowWrite: {} covering home, / or a config root; in Claude Code they also auto-approve edits (ADR 0002)",
+            "filesystem.allowWrite: {} covering home, / or a config root; in Claude Code they also auto-approve edits ({doc} \"{section}\")",
             entries(items.len())
         );
         out.push(
-            Finding::new(Severity::Warning, "broad-allow-write", &frag.shown, message)
-                .with_items(items),
+            Diagnostic::new(
+                Severity::Warning,
+                Code::BroadAllowWrite,
+                &frag.shown,
+                message,
+            )
+            .with_notes(items),
         );
     }
 }

@@ -1,17 +1,19 @@
-//! Claude Code settings files with a relative `sandbox.filesystem` path:
-//! Claude resolves those against the settings file, not the directory it
-//! runs in. Checked in the Claude target, its yolo file and the layers a
-//! launch here loads (`agent::claude::layers`, as `audit` reads them); a file that is absent or not JSON is
-//! skipped (the other commands report that).
+//! Claude Code's doctor check, `claude-relative-sandbox-path`: a settings
+//! file with a relative `sandbox.filesystem` path, which Claude resolves
+//! against the settings file, not the directory it runs in. Checked in the
+//! Claude target and its yolo file (when `claude_settings` is set) and in
+//! the layers a launch here loads (`super::layers`, as `audit` reads them,
+//! whether or not a Claude target is set); a file that is absent or not
+//! JSON is skipped (the other commands report that).
 
 use std::path::PathBuf;
 
-use super::context::Ctx;
-use super::finding::{Finding, Severity, entries, quoted};
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::lint::{Ctx, entries, quoted};
 
 const LISTS: [&str; 4] = ["allowWrite", "denyWrite", "denyRead", "allowRead"];
 
-pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let targets = &ctx.config.targets;
     let mut files: Vec<PathBuf> = Vec::new();
     if targets.contains("claude_settings") {
@@ -59,15 +61,19 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                     entries(items.len())
                 );
                 out.push(
-                    Finding::new(
+                    Diagnostic::new(
                         Severity::Warning,
-                        "claude-relative-sandbox-path",
+                        Code::ClaudeRelativeSandboxPath,
                         &at,
                         message,
                     )
-                    .with_items(items),
+                    .with_notes(items),
                 );
             }
         }
     }
 }
+
+#[cfg(test)]
+#[path = "doctor_tests.rs"]
+mod tests;

@@ -3,9 +3,9 @@
 //! a fragment an ancestor already selects; fragments no profile selects.
 
 use super::context::Ctx;
-use super::finding::{Finding, Severity};
+use crate::diag::{Code, Diagnostic, Severity};
 
-pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     for name in ctx.profile_names() {
         let at = format!("profile '{name}'");
         if let Some(kind) = ctx
@@ -14,9 +14,9 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             .iter()
             .find(|s| ctx.resolved(name, s.kind).is_empty())
         {
-            out.push(Finding::new(
+            out.push(Diagnostic::new(
                 Severity::Warning,
-                "profile-incomplete",
+                Code::ProfileIncomplete,
                 &at,
                 format!(
                     "cannot be used on its own: Profile '{name}' selects no fragments for source kind '{}'",
@@ -39,7 +39,7 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
 
 /// A profile whose fragments all parse but that does not compile. (A
 /// broken fragment is reported once, as fragment-load.)
-fn compiles(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
+fn compiles(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Diagnostic>) {
     let broken = ctx
         .config
         .sources
@@ -50,16 +50,16 @@ fn compiles(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
         return;
     }
     if let Err(e) = crate::compile::compile(ctx.config, Some(name)) {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Error,
-            "profile-compile",
+            Code::ProfileCompile,
             at,
             e.to_string(),
         ));
     }
 }
 
-fn redundant_extends(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
+fn redundant_extends(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Diagnostic>) {
     let Some(def) = ctx.config.profile(name) else {
         return;
     };
@@ -70,9 +70,9 @@ fn redundant_extends(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
             .filter(|other| *other != parent)
             .find(|other| ctx.lineage(other).iter().any(|p| p == parent));
         if let Some(via) = via {
-            out.push(Finding::new(
+            out.push(Diagnostic::new(
                 Severity::Warning,
-                "redundant-extends",
+                Code::RedundantExtends,
                 at,
                 format!("extends '{parent}' is already inherited via '{via}'"),
             ));
@@ -82,7 +82,7 @@ fn redundant_extends(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
 
 /// A selection an ancestor already makes; of several such ancestors the
 /// one named is the first by name, as 3.3.3 names it.
-fn inherited_fragments(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
+fn inherited_fragments(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Diagnostic>) {
     let Some(def) = ctx.config.profile(name) else {
         return;
     };
@@ -101,9 +101,9 @@ fn inherited_fragments(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) 
                 })
                 .min();
             if let Some(from) = from {
-                out.push(Finding::new(
+                out.push(Diagnostic::new(
                     Severity::Warning,
-                    "inherited-fragment",
+                    Code::InheritedFragment,
                     at,
                     format!(
                         "{} fragment '{frag}' is already inherited from '{from}'",
@@ -115,7 +115,7 @@ fn inherited_fragments(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) 
     }
 }
 
-fn unused(ctx: &Ctx, out: &mut Vec<Finding>) {
+fn unused(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     for frag in &ctx.frags {
         let used = ctx.config.profiles.iter().any(|(_, def)| {
             def.selections
@@ -123,9 +123,9 @@ fn unused(ctx: &Ctx, out: &mut Vec<Finding>) {
                 .is_some_and(|s| s.contains(&frag.name))
         });
         if !used {
-            out.push(Finding::new(
+            out.push(Diagnostic::new(
                 Severity::Warning,
-                "unused-fragment",
+                Code::UnusedFragment,
                 &frag.shown,
                 format!(
                     "{} fragment '{}' is selected by no profile",
