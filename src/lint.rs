@@ -1,7 +1,7 @@
 //! The doctor engine: a read-only lint of every profile and every registered
 //! fragment, each finding one [`Diagnostic`].
 //!
-//! [`Ctx`] reads the config and parses each fragment once, with positions.
+//! [`Input`] reads the config and parses each fragment once, with positions.
 //! The generic checks (the profile graph, overlapping rules, glob traps,
 //! srt paths) live here, one family per file; what only one agent reads
 //! (its settings layers, its measured limits) lives in that agent's folder
@@ -13,8 +13,8 @@
 //! severity (the generic checks first, then the agents' in the order given);
 //! it writes nothing.
 
-pub mod context;
 mod coverage;
+mod input;
 mod overlap;
 mod profiles;
 pub mod report;
@@ -22,8 +22,8 @@ mod srt_paths;
 mod traps;
 mod words;
 
-pub use context::{Ctx, Frag};
 pub use coverage::{is_glob, normalize};
+pub use input::{Frag, Input};
 pub use report::Levels;
 pub use words::{count, dotted, entries, quoted};
 
@@ -31,13 +31,13 @@ use crate::diag::Diagnostic;
 
 /// Every check: fragment loading, the generic families, then `agents`
 /// (each agent's own checks, in registry order), each finding once.
-pub fn check(ctx: &Ctx, agents: impl FnOnce(&Ctx, &mut Vec<Diagnostic>)) -> Vec<Diagnostic> {
-    let mut out = ctx.load_findings();
-    profiles::check(ctx, &mut out);
-    overlap::check(ctx, &mut out);
-    traps::check(ctx, &mut out);
-    srt_paths::check(ctx, &mut out);
-    agents(ctx, &mut out);
+pub fn check(input: &Input, agents: impl FnOnce(&Input, &mut Vec<Diagnostic>)) -> Vec<Diagnostic> {
+    let mut out = input.load_findings();
+    profiles::check(input, &mut out);
+    overlap::check(input, &mut out);
+    traps::check(input, &mut out);
+    srt_paths::check(input, &mut out);
+    agents(input, &mut out);
     dedup(out)
 }
 

@@ -79,8 +79,8 @@ impl Agent for Claude {
         diff(ctx, &home_dir())
     }
 
-    fn doctor_checks(&self, ctx: &crate::lint::Ctx, out: &mut Vec<crate::diag::Diagnostic>) {
-        doctor::check(ctx, out);
+    fn doctor_checks(&self, input: &crate::lint::Input, out: &mut Vec<crate::diag::Diagnostic>) {
+        doctor::check(input, out);
     }
 }
 

@@ -176,8 +176,8 @@ impl Agent for Codex {
         diff(ctx, &home_dir(), warnings)
     }
 
-    fn doctor_checks(&self, ctx: &crate::lint::Ctx, out: &mut Vec<crate::diag::Diagnostic>) {
-        doctor::check(ctx, out);
+    fn doctor_checks(&self, input: &crate::lint::Input, out: &mut Vec<crate::diag::Diagnostic>) {
+        doctor::check(input, out);
     }
 }
 

@@ -135,7 +135,7 @@ pub trait Agent {
     /// not: the agent decides what applies (Claude reads the settings
     /// layers a launch here loads whether or not a Claude target is set).
     /// By default an agent adds nothing.
-    fn doctor_checks(&self, _ctx: &crate::lint::Ctx, _out: &mut Vec<crate::diag::Diagnostic>) {}
+    fn doctor_checks(&self, _input: &crate::lint::Input, _out: &mut Vec<crate::diag::Diagnostic>) {}
 }
 
 /// Every agent, in the order `all` runs them.
@@ -163,9 +163,9 @@ pub fn guard_files(config: &Config) -> Vec<PathBuf> {
 }
 
 /// Every agent's doctor checks, in registry order ([`Agent::doctor_checks`]).
-pub fn doctor_checks(ctx: &crate::lint::Ctx, out: &mut Vec<crate::diag::Diagnostic>) {
+pub fn doctor_checks(input: &crate::lint::Input, out: &mut Vec<crate::diag::Diagnostic>) {
     for agent in registry() {
-        agent.doctor_checks(ctx, out);
+        agent.doctor_checks(input, out);
     }
 }
 

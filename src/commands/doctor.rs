@@ -76,8 +76,8 @@ impl DoctorArgs {
 
 pub fn run(global: &Global, args: &DoctorArgs) -> Result<i32> {
     let config = crate::commands::load_config(&global.config_path)?;
-    let ctx = lint::Ctx::new(&config);
-    let findings = lint::check(&ctx, crate::agent::doctor_checks);
+    let input = lint::Input::new(&config);
+    let findings = lint::check(&input, crate::agent::doctor_checks);
     let levels = args.levels();
     if args.json {
         ui::data(&crate::pyjson::to_pretty(&lint::report::to_json(

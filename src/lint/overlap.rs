@@ -9,8 +9,8 @@
 
 use std::collections::HashMap;
 
-use super::context::{Ctx, Frag};
 use super::coverage::{self, first_coverers};
+use super::input::{Frag, Input};
 use super::words::{count, dotted, entries, quoted};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::source::SourceKind;
@@ -33,18 +33,19 @@ pub fn lists(kind: SourceKind) -> &'static [&'static str] {
     }
 }
 
-pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    let home = ctx.home.to_string_lossy().into_owned();
+pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
+    let home = input.home.to_string_lossy().into_owned();
     // A profile that cannot be used on its own is not compared.
     let complete = |name: &str| {
-        ctx.config
+        input
+            .config
             .sources
             .iter()
-            .all(|s| !ctx.resolved(name, s.kind).is_empty())
+            .all(|s| !input.resolved(name, s.kind).is_empty())
     };
-    for name in ctx.profile_names().into_iter().filter(|n| complete(n)) {
-        for source in &ctx.config.sources {
-            let frags: Vec<&Frag> = ctx
+    for name in input.profile_names().into_iter().filter(|n| complete(n)) {
+        for source in &input.config.sources {
+            let frags: Vec<&Frag> = input
                 .resolved(name, source.kind)
                 .into_iter()
                 .filter(|f| f.located.is_some())

@@ -2,26 +2,26 @@
 //! deny paths that go through a symlink (the sandbox matches the real path),
 //! and write grants at or above home, `/` or a config root.
 
-use super::context::{Ctx, Frag};
 use super::coverage::{is_glob, normalize};
+use super::input::{Frag, Input};
 use super::words::{count, dotted, entries, quoted};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::source::{SourceKind, srt_schema};
 
 /// One check at a time over every srt fragment in registry order (unused
 /// ones included), the symlink check list by list.
-pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    let srt = || ctx.loaded().filter(|f| f.kind == SourceKind::Srt);
+pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
+    let srt = || input.loaded().filter(|f| f.kind == SourceKind::Srt);
     for frag in srt() {
         unknown_keys(frag, out);
     }
-    for index in 0..ctx.deny_rules().len() {
+    for index in 0..input.deny_rules().len() {
         for frag in srt() {
-            symlinked(ctx, frag, index, out);
+            symlinked(input, frag, index, out);
         }
     }
     for frag in srt() {
-        broad_allow_write(ctx, frag, out);
+        broad_allow_write(input, frag, out);
     }
 }
 
@@ -61,9 +61,9 @@ fn unknown_keys(frag: &Frag, out: &mut Vec<Diagnostic>) {
 
 /// A deny entry whose real path differs and that no entry of the same list,
 /// in any registered fragment, covers in its real spelling.
-fn symlinked(ctx: &Ctx, frag: &Frag, index: usize, out: &mut Vec<Diagnostic>) {
-    let home = ctx.home.to_string_lossy();
-    if let Some((pointer, rules)) = ctx.deny_rules().get(index) {
+fn symlinked(input: &Input, frag: &Frag, index: usize, out: &mut Vec<Diagnostic>) {
+    let home = input.home.to_string_lossy();
+    if let Some((pointer, rules)) = input.deny_rules().get(index) {
         let list = frag.list(pointer);
         let mut items = Vec::new();
         for entry in &list {
@@ -113,8 +113,12 @@ fn symlinked(ctx: &Ctx, frag: &Frag, index: usize, out: &mut Vec<Diagnostic>) {
 pub(super) const BROAD_WRITE_DOC: (&str, &str) =
     ("SECURITY_CONCEPT.md", "Claude Code: where a path points");
 
-fn broad_allow_write(ctx: &Ctx, frag: &Frag, out: &mut Vec<Diagnostic>) {
-    let home = ctx.home.to_string_lossy().trim_end_matches('/').to_string();
+fn broad_allow_write(input: &Input, frag: &Frag, out: &mut Vec<Diagnostic>) {
+    let home = input
+        .home
+        .to_string_lossy()
+        .trim_end_matches('/')
+        .to_string();
     let roots = [
         "/".to_string(),
         home.clone(),

@@ -2,7 +2,7 @@
 //! its code, location and items, and that `// doctor-ignore` silences it
 //! where the check honours the comment.
 
-use super::Ctx;
+use super::Input;
 use crate::diag::{Code, Diagnostic, Severity};
 
 /// A policy in a temp dir: config.toml and fragments under `cfg/`, HOME and
@@ -52,10 +52,10 @@ impl Policy {
     /// The findings with the working directory at `cwd` (relative to the temp dir).
     pub fn findings_in(&self, cwd: &str) -> Vec<Diagnostic> {
         let config = crate::config::load(&self.dir.path().join("cfg/config.toml")).unwrap();
-        let mut ctx = Ctx::new(&config);
-        ctx.home = self.home();
-        ctx.cwd = self.dir.path().join(cwd);
-        super::check(&ctx, crate::agent::doctor_checks)
+        let mut input = Input::new(&config);
+        input.home = self.home();
+        input.cwd = self.dir.path().join(cwd);
+        super::check(&input, crate::agent::doctor_checks)
     }
 
     /// `code location: item | item` per finding of `code`.

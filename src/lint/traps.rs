@@ -3,7 +3,7 @@
 //! (exact matches on macOS, dropped on Linux), `*` in a write deny (dropped
 //! on Linux), and a `/**` suffix srt strips anyway.
 
-use super::context::{Ctx, Frag};
+use super::input::{Frag, Input};
 use super::words::{dotted, entries, quoted};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::source::SourceKind;
@@ -73,9 +73,9 @@ impl Trap {
 }
 
 /// List by list, each fragment in registry order (unused ones included).
-pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
     for pointer in TRAP_LISTS {
-        for frag in ctx.loaded().filter(|f| f.kind == SourceKind::Srt) {
+        for frag in input.loaded().filter(|f| f.kind == SourceKind::Srt) {
             list(frag, pointer, out);
         }
     }

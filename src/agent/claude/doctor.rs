@@ -9,24 +9,23 @@
 use std::path::PathBuf;
 
 use crate::diag::{Code, Diagnostic, Severity};
-use crate::lint::{Ctx, entries, quoted};
+use crate::lint::{Input, entries, quoted};
 
 const LISTS: [&str; 4] = ["allowWrite", "denyWrite", "denyRead", "allowRead"];
 
-pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    let targets = &ctx.config.targets;
+pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
+    let targets = &input.config.targets;
     let mut files: Vec<PathBuf> = Vec::new();
     if targets.contains("claude_settings") {
         // The yolo file has a name of its own even when config.toml sets none.
         for yolo in [false, true] {
-            files.push(crate::agent::claude::target_path(ctx.config, yolo));
+            files.push(super::target_path(input.config, yolo));
         }
     }
     // The layers a launch here loads, as `audit` reads them.
-    let config_dir =
-        crate::agent::claude::layers::config_dir(&ctx.home, std::env::var_os("CLAUDE_CONFIG_DIR"));
+    let config_dir = super::layers::config_dir(&input.home, std::env::var_os("CLAUDE_CONFIG_DIR"));
     files.extend(
-        crate::agent::claude::layers::layers(&ctx.cwd, &config_dir)
+        super::layers::layers(&input.cwd, &config_dir)
             .into_iter()
             .map(|l| l.path),
     );

@@ -28,7 +28,7 @@ use super::layers;
 use super::merge::LEGACY_KEYS;
 use super::policy::network_proxy_enabled;
 use crate::diag::{Code, Diagnostic, Severity};
-use crate::lint::{Ctx, Frag, count, dotted, entries, quoted};
+use crate::lint::{Frag, Input, count, dotted, entries, quoted};
 use crate::source::SourceKind;
 
 const FS_LISTS: [&str; 4] = [
@@ -39,24 +39,24 @@ const FS_LISTS: [&str; 4] = [
 ];
 const PROTECTED: [&str; 3] = [".git", ".codex", ".agents"];
 
-pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    let Some(managed) = ctx.config.targets.path("codex_config") else {
+pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
+    let Some(managed) = input.config.targets.path("codex_config") else {
         return;
     };
-    let selected: Vec<&Frag> = ctx
+    let selected: Vec<&Frag> = input
         .loaded()
-        .filter(|f| f.kind == SourceKind::Srt && selected(ctx, f))
+        .filter(|f| f.kind == SourceKind::Srt && selected(input, f))
         .collect();
     domains_ignored(managed, &selected, out);
     for frag in &selected {
         protected(frag, out);
     }
-    missing_parents(ctx, out);
-    legacy_layers(ctx, managed, out);
+    missing_parents(input, out);
+    legacy_layers(input, managed, out);
 }
 
-fn selected(ctx: &Ctx, frag: &Frag) -> bool {
-    ctx.config.profiles.iter().any(|(_, d)| {
+fn selected(input: &Input, frag: &Frag) -> bool {
+    input.config.profiles.iter().any(|(_, d)| {
         d.selections
             .get(&frag.kind)
             .is_some_and(|s| s.contains(&frag.name))
@@ -140,12 +140,12 @@ fn protected(frag: &Frag, out: &mut Vec<Diagnostic>) {
 
 /// The missing directories holding two or more distinct non-glob rules of
 /// one profile, then every rule below one of them.
-fn missing_parents(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    let home = ctx.home.to_string_lossy().into_owned();
+fn missing_parents(input: &Input, out: &mut Vec<Diagnostic>) {
+    let home = input.home.to_string_lossy().into_owned();
     // Rules share directories: each one is looked up once.
     let mut exists: HashMap<PathBuf, bool> = HashMap::new();
-    for name in ctx.profile_names() {
-        let frags: Vec<&Frag> = ctx
+    for name in input.profile_names() {
+        let frags: Vec<&Frag> = input
             .resolved(name, SourceKind::Srt)
             .into_iter()
             .filter(|f| f.located.is_some())
@@ -220,10 +220,10 @@ fn missing_dirs(value: &str, home: &str, exists: &mut HashMap<PathBuf, bool>) ->
 /// with its position: the legacy sandbox keys as `codex-legacy-sandbox`, the
 /// keys twsrt writes set by another layer as `codex-layer-override`; an
 /// error where the profile is switched off, a warning where it is widened.
-fn legacy_layers(ctx: &Ctx, managed: &Path, out: &mut Vec<Diagnostic>) {
+fn legacy_layers(input: &Input, managed: &Path, out: &mut Vec<Diagnostic>) {
     let launch = layers::Launch {
-        cwd: ctx.cwd.clone(),
-        codex_home: layers::codex_home(&ctx.home),
+        cwd: input.cwd.clone(),
+        codex_home: layers::codex_home(&input.home),
         managed: Some(managed.to_path_buf()),
         profiles: Vec::new(),
     };

@@ -173,3 +173,32 @@ fn codex_layers_are_the_ones_audit_reads_with_the_same_weight() {
         ]
     );
 }
+
+#[test]
+fn the_agents_checks_run_in_registry_order_after_the_generic_ones() {
+    // One warning of each: a generic one, Claude's, Codex's.
+    let p = codex_policy(&srt_lists("", "", "\"~\""));
+    p.file(
+        "home/proj/.claude/settings.local.json",
+        "{\"sandbox\": {\"filesystem\": {\"denyRead\": [\"rel\"]}}}",
+    );
+    p.file("home/.codex/config.toml", "model = \"x\"\n");
+    p.file(
+        "home/proj/.codex/config.toml",
+        "approval_policy = \"never\"\n",
+    );
+    let codes: Vec<Code> = p
+        .findings_in("home/proj")
+        .into_iter()
+        .filter(|f| f.severity == Severity::Warning)
+        .map(|f| f.code)
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            Code::BroadAllowWrite,
+            Code::ClaudeRelativeSandboxPath,
+            Code::CodexLayerOverride
+        ]
+    );
+}

@@ -54,7 +54,7 @@ impl Frag {
     }
 }
 
-pub struct Ctx<'a> {
+pub struct Input<'a> {
     pub config: &'a Config,
     /// `$HOME`: what `~` in a rule means.
     pub home: PathBuf,
@@ -65,7 +65,7 @@ pub struct Ctx<'a> {
     deny_rules: std::cell::OnceCell<Vec<(&'static str, HashSet<String>)>>,
 }
 
-impl<'a> Ctx<'a> {
+impl<'a> Input<'a> {
     pub fn new(config: &'a Config) -> Self {
         let dir = config.path.parent().unwrap_or(Path::new("")).to_path_buf();
         let frags = config
@@ -87,7 +87,7 @@ impl<'a> Ctx<'a> {
                 }
             })
             .collect();
-        Ctx {
+        Input {
             config,
             home: crate::paths::home_dir(),
             cwd: std::env::current_dir().unwrap_or_default(),
