@@ -53,30 +53,30 @@ macro_rules! codes {
 
 codes! {
     // doctor: the policy's fragments and profiles
-    FragmentLoad = "fragment-load", "A fragment of the profile cannot be read or parsed.";
+    FragmentLoad = "fragment-load", "A registered fragment cannot be read or parsed.";
     ProfileCompile = "profile-compile", "A profile does not compile.";
-    ProfileIncomplete = "profile-incomplete", "A profile lacks a source kind.";
-    RedundantExtends = "redundant-extends", "A profile extends one it already inherits.";
-    InheritedFragment = "inherited-fragment", "A profile lists a fragment it already inherits.";
-    UnusedFragment = "unused-fragment", "A fragment no profile uses.";
-    DuplicateRule = "duplicate-rule", "The same rule in two fragments.";
-    SubsumedRule = "subsumed-rule", "A rule another rule already covers.";
-    UnknownSrtKey = "unknown-srt-key", "An srt key srt does not know.";
+    ProfileIncomplete = "profile-incomplete", "A profile selects no fragment of some source kind, even with its ancestors.";
+    RedundantExtends = "redundant-extends", "A parent in `extends` is already an ancestor through another parent.";
+    InheritedFragment = "inherited-fragment", "A profile selects a fragment an ancestor already selects.";
+    UnusedFragment = "unused-fragment", "A registered fragment no profile selects.";
+    DuplicateRule = "duplicate-rule", "The same entry in one list of two or more fragments of a profile.";
+    SubsumedRule = "subsumed-rule", "An entry another entry of the same list already covers.";
+    UnknownSrtKey = "unknown-srt-key", "A key srt does not know and twsrt maps to no agent.";
     // doctor: how the platform and the agents read the rules
-    BroadAllowWrite = "broad-allow-write", "allowWrite opens a very wide tree.";
-    NarrowAllowGlob = "narrow-allow-glob", "A glob in an allow list matches less than it seems.";
-    NoopGlobSuffix = "noop-glob-suffix", "A glob suffix that changes nothing.";
-    CwdAnchoredGlob = "cwd-anchored-glob", "A relative glob anchored at the working directory.";
-    LinuxDropsWriteGlob = "linux-drops-write-glob", "srt on Linux drops globs from write lists.";
-    SymlinkedDenyPath = "symlinked-deny-path", "A denied path is a symlink.";
-    WildcardApex = "wildcard-apex", "`*.domain` does not cover the domain itself.";
-    WildcardDenyApex = "wildcard-deny-apex", "A `*.domain` deny leaves the domain itself open.";
-    ClaudeRelativeSandboxPath = "claude-relative-sandbox-path", "Claude reads a relative sandbox path differently.";
-    CodexDomainsIgnored = "codex-domains-ignored", "Codex enforces domains only with its network proxy.";
-    CodexLayerOverride = "codex-layer-override", "Another Codex config layer overrides twsrt's keys.";
-    CodexLegacySandbox = "codex-legacy-sandbox", "A legacy Codex sandbox key takes precedence.";
-    CodexMissingParent = "codex-missing-parent", "A Codex deny entry whose parent does not exist.";
-    CodexProtectedPath = "codex-protected-path", "A path Codex protects by itself.";
+    BroadAllowWrite = "broad-allow-write", "An allowWrite entry at or above `/`, home, `~/.config` or `~/Library`.";
+    NarrowAllowGlob = "narrow-allow-glob", "A `*` in an allow path: exact matches on macOS, dropped on Linux.";
+    NoopGlobSuffix = "noop-glob-suffix", "A trailing `/**`, which srt strips anyway.";
+    CwdAnchoredGlob = "cwd-anchored-glob", "A `**/` path, anchored at the launch directory, not global.";
+    LinuxDropsWriteGlob = "linux-drops-write-glob", "A `*` in a write deny, which srt drops on Linux.";
+    SymlinkedDenyPath = "symlinked-deny-path", "A deny path through a symlink whose real path is not listed.";
+    WildcardApex = "wildcard-apex", "An allowed `*.domain` without the domain itself.";
+    WildcardDenyApex = "wildcard-deny-apex", "A denied `*.domain` that leaves the domain itself open.";
+    ClaudeRelativeSandboxPath = "claude-relative-sandbox-path", "A relative `sandbox.filesystem` path in a Claude settings file, resolved against the file.";
+    CodexDomainsIgnored = "codex-domains-ignored", "Domain lists Codex ignores: the managed config does not turn `network_proxy` on.";
+    CodexLayerOverride = "codex-layer-override", "A Codex config layer twsrt does not write sets a key of the generated profile.";
+    CodexLegacySandbox = "codex-legacy-sandbox", "A legacy sandbox key in a Codex config layer switches the generated profile off.";
+    CodexMissingParent = "codex-missing-parent", "Two or more rules under one missing directory, where Codex's sandbox fails to start.";
+    CodexProtectedPath = "codex-protected-path", "A workspace rule inside `.git`, `.codex` or `.agents`, which Codex keeps read-only.";
 }
 
 impl fmt::Display for Code {

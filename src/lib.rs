@@ -23,6 +23,7 @@ pub mod fragment;
 mod heap;
 pub mod hook;
 pub mod known_keys;
+pub mod lint;
 pub mod paths;
 pub mod plan;
 pub mod profile;

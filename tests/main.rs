@@ -16,6 +16,7 @@ mod diff_directions;
 mod diff_loaded;
 mod diff_report;
 mod divergent_inputs;
+mod doctor_cmd;
 mod explain_cmd;
 mod explain_srt;
 mod fuzz_regressions;

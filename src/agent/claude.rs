@@ -10,6 +10,7 @@ mod adoption;
 mod anchor;
 mod deny_path;
 mod diff;
+mod doctor;
 mod existing;
 mod explain;
 mod hook_entry;
@@ -89,6 +90,10 @@ impl Agent for Claude {
         places: &'a Places<'a>,
     ) -> Result<Option<Box<dyn ExplainLayers + 'a>>> {
         Ok(Some(Box::new(explain::Layers::of(ctx, places)?)))
+    }
+
+    fn doctor_checks(&self, input: &crate::lint::Input, out: &mut Vec<crate::diag::Diagnostic>) {
+        doctor::check(input, out);
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod adoption;
 mod directions;
+mod doctor;
 mod drift;
 mod explain;
 pub mod layers;
@@ -186,6 +187,10 @@ impl Agent for Codex {
         places: &'a Places<'a>,
     ) -> Result<Option<Box<dyn ExplainLayers + 'a>>> {
         Ok(Some(Box::new(explain::Layers::of(ctx, places))))
+    }
+
+    fn doctor_checks(&self, input: &crate::lint::Input, out: &mut Vec<crate::diag::Diagnostic>) {
+        doctor::check(input, out);
     }
 }
 

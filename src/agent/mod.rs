@@ -95,7 +95,8 @@ pub trait Agent {
 
     /// Whether the agent's primary key is set. Agents are opt-in: commands
     /// skip an unconfigured agent, whether named or reached through `all`,
-    /// so no other method is called for it.
+    /// so no other method is called for it (except
+    /// [`Agent::doctor_checks`], which decides for itself).
     fn configured(&self, config: &Config) -> bool {
         config.targets.contains(self.target_key())
     }
@@ -141,6 +142,14 @@ pub trait Agent {
         ctx: &'a Ctx<'a>,
         places: &'a Places<'a>,
     ) -> Result<Option<Box<dyn ExplainLayers + 'a>>>;
+
+    /// `twsrt doctor`'s checks of what only this agent reads (its settings
+    /// layers, its measured limits), appended to `out` in report order.
+    /// The one method called for every registered agent, configured or
+    /// not: the agent decides what applies (Claude reads the settings
+    /// layers a launch here loads whether or not a Claude target is set).
+    /// By default an agent adds nothing.
+    fn doctor_checks(&self, _input: &crate::lint::Input, _out: &mut Vec<crate::diag::Diagnostic>) {}
 }
 
 /// Every agent, in the order `all` runs them.
@@ -165,6 +174,13 @@ pub fn guard_files(config: &Config) -> Vec<PathBuf> {
         .filter(|a| a.configured(config))
         .flat_map(|a| a.guard_files(config))
         .collect()
+}
+
+/// Every agent's doctor checks, in registry order ([`Agent::doctor_checks`]).
+pub fn doctor_checks(input: &crate::lint::Input, out: &mut Vec<crate::diag::Diagnostic>) {
+    for agent in registry() {
+        agent.doctor_checks(input, out);
+    }
 }
 
 /// Every path `keys` set in config.toml, and for a key `K` with a declared

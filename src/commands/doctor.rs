@@ -1,28 +1,12 @@
-//! `twsrt doctor`: a read-only lint of every profile and every registered
-//! fragment. Each check family lives in its own file under `doctor/` and
-//! appends findings to one list, in the order the report keeps within a
-//! severity; [`report`] sorts, groups and counts them.
-
-mod claude;
-mod codex;
-mod context;
-mod coverage;
-mod finding;
-mod overlap;
-mod profiles;
-mod report;
-mod srt_paths;
-mod traps;
+//! `twsrt doctor`: the arguments, then one call into the lint engine
+//! ([`crate::lint`]) with every agent's own checks ([`crate::agent::doctor_checks`]).
 
 use clap::Args;
 
 use crate::commands::Global;
 use crate::error::Result;
+use crate::lint::{self, Levels};
 use crate::ui;
-
-use context::Ctx;
-use finding::Finding;
-use report::Levels;
 
 /// Check every profile and fragment for mistakes, redundancy and rules that
 /// do less than they seem to.
@@ -41,6 +25,10 @@ use report::Levels;
 /// silences the string values on its line, wherever the same value occurs
 /// in that fragment.
 ///
+/// `--json` prints the shown findings as one JSON object instead (code,
+/// severity, location, line and column, message, notes; then the counts of
+/// every finding).
+///
 /// Exit codes: 0 no error found (warnings and info do not count), 1 at least
 /// one error, or config.toml cannot be loaded; 2 usage error.
 #[derive(Debug, Args)]
@@ -57,6 +45,9 @@ pub struct DoctorArgs {
     /// Show every level.
     #[arg(long)]
     pub all: bool,
+    /// Print the findings as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 impl DoctorArgs {
@@ -85,44 +76,16 @@ impl DoctorArgs {
 
 pub fn run(global: &Global, args: &DoctorArgs) -> Result<i32> {
     let config = crate::commands::load_config(&global.config_path)?;
-    let ctx = Ctx::new(&config);
-    let findings = check(&ctx);
-    let text = report::render(&findings, args.levels());
-    ui::data(text.trim_end_matches('\n'));
-    let errors = findings
-        .iter()
-        .any(|f| f.severity == finding::Severity::Error);
-    Ok(i32::from(errors))
+    let input = lint::Input::new(&config);
+    let findings = lint::check(&input, crate::agent::doctor_checks);
+    let levels = args.levels();
+    if args.json {
+        ui::data(&crate::pyjson::to_pretty(&lint::report::to_json(
+            &findings, levels,
+        )));
+    } else {
+        let text = lint::report::render(&findings, levels);
+        ui::data(text.trim_end_matches('\n'));
+    }
+    Ok(i32::from(lint::report::has_errors(&findings)))
 }
-
-/// Every check, in report order within a severity.
-fn check(ctx: &Ctx) -> Vec<Finding> {
-    let mut out = ctx.load_findings();
-    profiles::check(ctx, &mut out);
-    overlap::check(ctx, &mut out);
-    traps::check(ctx, &mut out);
-    srt_paths::check(ctx, &mut out);
-    claude::check(ctx, &mut out);
-    codex::check(ctx, &mut out);
-    dedup(out)
-}
-
-/// Profiles share fragments, so a per-profile check can find the same
-/// thing twice: the first one stays.
-fn dedup(findings: Vec<Finding>) -> Vec<Finding> {
-    let mut seen = std::collections::HashSet::new();
-    findings
-        .into_iter()
-        .filter(|f| {
-            seen.insert((
-                f.location.clone(),
-                f.code,
-                f.message.clone(),
-                f.items.clone(),
-            ))
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests;

@@ -2,21 +2,21 @@
 //! compile, that extend a profile another parent already brings, or select
 //! a fragment an ancestor already selects; fragments no profile selects.
 
-use super::context::Ctx;
-use super::finding::{Finding, Severity};
+use super::input::Input;
+use crate::diag::{Code, Diagnostic, Severity};
 
-pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    for name in ctx.profile_names() {
+pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
+    for name in input.profile_names() {
         let at = format!("profile '{name}'");
-        if let Some(kind) = ctx
+        if let Some(kind) = input
             .config
             .sources
             .iter()
-            .find(|s| ctx.resolved(name, s.kind).is_empty())
+            .find(|s| input.resolved(name, s.kind).is_empty())
         {
-            out.push(Finding::new(
+            out.push(Diagnostic::new(
                 Severity::Warning,
-                "profile-incomplete",
+                Code::ProfileIncomplete,
                 &at,
                 format!(
                     "cannot be used on its own: Profile '{name}' selects no fragments for source kind '{}'",
@@ -24,43 +24,43 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                 ),
             ));
         } else {
-            compiles(ctx, name, &at, out);
+            compiles(input, name, &at, out);
         }
     }
     // Whether profiles can be used comes first for all of them, then the
     // graph checks profile by profile: the report's group order follows.
-    for name in ctx.profile_names() {
+    for name in input.profile_names() {
         let at = format!("profile '{name}'");
-        redundant_extends(ctx, name, &at, out);
-        inherited_fragments(ctx, name, &at, out);
+        redundant_extends(input, name, &at, out);
+        inherited_fragments(input, name, &at, out);
     }
-    unused(ctx, out);
+    unused(input, out);
 }
 
 /// A profile whose fragments all parse but that does not compile. (A
 /// broken fragment is reported once, as fragment-load.)
-fn compiles(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
-    let broken = ctx
+fn compiles(input: &Input, name: &str, at: &str, out: &mut Vec<Diagnostic>) {
+    let broken = input
         .config
         .sources
         .iter()
-        .flat_map(|s| ctx.resolved(name, s.kind))
+        .flat_map(|s| input.resolved(name, s.kind))
         .any(|f| f.located.is_none());
     if broken {
         return;
     }
-    if let Err(e) = crate::compile::compile(ctx.config, Some(name)) {
-        out.push(Finding::new(
+    if let Err(e) = crate::compile::compile(input.config, Some(name)) {
+        out.push(Diagnostic::new(
             Severity::Error,
-            "profile-compile",
+            Code::ProfileCompile,
             at,
             e.to_string(),
         ));
     }
 }
 
-fn redundant_extends(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
-    let Some(def) = ctx.config.profile(name) else {
+fn redundant_extends(input: &Input, name: &str, at: &str, out: &mut Vec<Diagnostic>) {
+    let Some(def) = input.config.profile(name) else {
         return;
     };
     for parent in &def.extends {
@@ -68,11 +68,11 @@ fn redundant_extends(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
             .extends
             .iter()
             .filter(|other| *other != parent)
-            .find(|other| ctx.lineage(other).iter().any(|p| p == parent));
+            .find(|other| input.lineage(other).iter().any(|p| p == parent));
         if let Some(via) = via {
-            out.push(Finding::new(
+            out.push(Diagnostic::new(
                 Severity::Warning,
-                "redundant-extends",
+                Code::RedundantExtends,
                 at,
                 format!("extends '{parent}' is already inherited via '{via}'"),
             ));
@@ -82,28 +82,29 @@ fn redundant_extends(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
 
 /// A selection an ancestor already makes; of several such ancestors the
 /// one named is the first by name, as 3.3.3 names it.
-fn inherited_fragments(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) {
-    let Some(def) = ctx.config.profile(name) else {
+fn inherited_fragments(input: &Input, name: &str, at: &str, out: &mut Vec<Diagnostic>) {
+    let Some(def) = input.config.profile(name) else {
         return;
     };
-    let lineage = ctx.lineage(name);
+    let lineage = input.lineage(name);
     let ancestors = &lineage[..lineage.len().saturating_sub(1)];
-    for source in &ctx.config.sources {
+    for source in &input.config.sources {
         let kind = source.kind;
         for frag in def.selections.get(&kind).into_iter().flatten() {
             let from = ancestors
                 .iter()
                 .filter(|a| {
-                    ctx.config
+                    input
+                        .config
                         .profile(a)
                         .and_then(|d| d.selections.get(&kind))
                         .is_some_and(|s| s.contains(frag))
                 })
                 .min();
             if let Some(from) = from {
-                out.push(Finding::new(
+                out.push(Diagnostic::new(
                     Severity::Warning,
-                    "inherited-fragment",
+                    Code::InheritedFragment,
                     at,
                     format!(
                         "{} fragment '{frag}' is already inherited from '{from}'",
@@ -115,17 +116,17 @@ fn inherited_fragments(ctx: &Ctx, name: &str, at: &str, out: &mut Vec<Finding>) 
     }
 }
 
-fn unused(ctx: &Ctx, out: &mut Vec<Finding>) {
-    for frag in &ctx.frags {
-        let used = ctx.config.profiles.iter().any(|(_, def)| {
+fn unused(input: &Input, out: &mut Vec<Diagnostic>) {
+    for frag in &input.frags {
+        let used = input.config.profiles.iter().any(|(_, def)| {
             def.selections
                 .get(&frag.kind)
                 .is_some_and(|s| s.contains(&frag.name))
         });
         if !used {
-            out.push(Finding::new(
+            out.push(Diagnostic::new(
                 Severity::Warning,
-                "unused-fragment",
+                Code::UnusedFragment,
                 &frag.shown,
                 format!(
                     "{} fragment '{}' is selected by no profile",

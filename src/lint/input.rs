@@ -1,12 +1,13 @@
 //! What every check reads: the config, each registered fragment parsed once
-//! with its positions ([`crate::fragment::parse_located`]), and the profile
+//! with its positions ([`crate::fragment::parse_located`]), the home and
+//! working directories the checks resolve paths against, and the profile
 //! graph walked in the reference's order.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::finding::{Finding, Severity};
 use crate::config::Config;
+use crate::diag::{Code, Diagnostic, Severity, Span};
 use crate::error::Error;
 use crate::fragment::Located;
 use crate::source::SourceKind;
@@ -21,7 +22,14 @@ pub struct Frag {
     pub shown: String,
     /// The parsed fragment, `None` when it could not be read or parsed.
     pub located: Option<Located>,
-    load_error: Option<String>,
+    load_error: Option<LoadError>,
+}
+
+/// Why a fragment did not load: the message, and where in the file when
+/// the parser said so.
+struct LoadError {
+    message: String,
+    span: Option<Span>,
 }
 
 impl Frag {
@@ -46,16 +54,18 @@ impl Frag {
     }
 }
 
-pub struct Ctx<'a> {
+pub struct Input<'a> {
     pub config: &'a Config,
+    /// `$HOME`: what `~` in a rule means.
     pub home: PathBuf,
+    /// The working directory: where a launch here reads project layers.
     pub cwd: PathBuf,
     /// Registry order: sources in config order, fragments as listed.
     pub frags: Vec<Frag>,
     deny_rules: std::cell::OnceCell<Vec<(&'static str, HashSet<String>)>>,
 }
 
-impl<'a> Ctx<'a> {
+impl<'a> Input<'a> {
     pub fn new(config: &'a Config) -> Self {
         let dir = config.path.parent().unwrap_or(Path::new("")).to_path_buf();
         let frags = config
@@ -77,7 +87,7 @@ impl<'a> Ctx<'a> {
                 }
             })
             .collect();
-        Ctx {
+        Input {
             config,
             home: crate::paths::home_dir(),
             cwd: std::env::current_dir().unwrap_or_default(),
@@ -98,8 +108,8 @@ impl<'a> Ctx<'a> {
                         .loaded()
                         .filter(|f| f.kind == SourceKind::Srt)
                         .flat_map(|f| f.list(pointer))
-                        .filter(|e| !super::coverage::is_glob(e))
-                        .map(|e| super::coverage::normalize(e, &home))
+                        .filter(|e| !super::is_glob(e))
+                        .map(|e| super::normalize(e, &home))
                         .collect();
                     (pointer, rules)
                 })
@@ -108,17 +118,21 @@ impl<'a> Ctx<'a> {
     }
 
     /// The fragment-load errors, in registry order.
-    pub fn load_findings(&self) -> Vec<Finding> {
+    pub fn load_findings(&self) -> Vec<Diagnostic> {
         self.frags
             .iter()
             .filter_map(|f| {
                 let e = f.load_error.as_ref()?;
-                Some(Finding::new(
+                let found = Diagnostic::new(
                     Severity::Error,
-                    "fragment-load",
+                    Code::FragmentLoad,
                     &f.shown,
-                    e.clone(),
-                ))
+                    e.message.clone(),
+                );
+                Some(match e.span {
+                    Some(span) => found.at(span),
+                    None => found,
+                })
             })
             .collect()
     }
@@ -178,29 +192,39 @@ impl<'a> Ctx<'a> {
     }
 }
 
-fn load(path: &Path) -> Result<Located, String> {
+fn load(path: &Path) -> Result<Located, LoadError> {
+    let plain = |message: String| LoadError {
+        message,
+        span: None,
+    };
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(format!("JSONC source not found: {}", path.display()));
+            return Err(plain(format!("JSONC source not found: {}", path.display())));
         }
-        Err(e) => return Err(Error::io(path, e).to_string()),
+        Err(e) => return Err(plain(Error::io(path, e).to_string())),
     };
-    let text = crate::text_position::utf8(bytes)
-        .map_err(|at| Error::jsonc_not_utf8(path, at).to_string())?;
+    let text = crate::text_position::utf8(bytes).map_err(|at| LoadError {
+        message: Error::jsonc_not_utf8(path, at).to_string(),
+        span: Some(Span {
+            line: at.line,
+            column: at.column,
+        }),
+    })?;
     crate::fragment::parse_located(&text, path).map_err(|e| match e {
         Error::Jsonc {
             path,
             line,
             column,
             message,
-        } => {
-            format!(
+        } => LoadError {
+            message: format!(
                 "{}:{line}:{column}: invalid JSON: {message}",
                 path.display()
-            )
-        }
-        other => other.to_string(),
+            ),
+            span: Some(Span { line, column }),
+        },
+        other => plain(other.to_string()),
     })
 }
 

@@ -1,30 +1,31 @@
-//! Claude Code settings files with a relative `sandbox.filesystem` path:
-//! Claude resolves those against the settings file, not the directory it
-//! runs in. Checked in the Claude target, its yolo file and the layers a
-//! launch here loads (`agent::claude::layers`, as `audit` reads them); a file that is absent or not JSON is
-//! skipped (the other commands report that).
+//! Claude Code's doctor check, `claude-relative-sandbox-path`: a settings
+//! file with a relative `sandbox.filesystem` path, which Claude resolves
+//! against the settings file, not the directory it runs in. Checked in the
+//! Claude target and its yolo file (when `claude_settings` is set) and in
+//! the layers a launch here loads (`super::layers`, as `audit` reads them,
+//! whether or not a Claude target is set); a file that is absent or not
+//! JSON is skipped (the other commands report that).
 
 use std::path::PathBuf;
 
-use super::context::Ctx;
-use super::finding::{Finding, Severity, entries, quoted};
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::lint::{Input, entries, quoted};
 
 const LISTS: [&str; 4] = ["allowWrite", "denyWrite", "denyRead", "allowRead"];
 
-pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let targets = &ctx.config.targets;
+pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
+    let targets = &input.config.targets;
     let mut files: Vec<PathBuf> = Vec::new();
     if targets.contains("claude_settings") {
         // The yolo file has a name of its own even when config.toml sets none.
         for yolo in [false, true] {
-            files.push(crate::agent::claude::target_path(ctx.config, yolo));
+            files.push(super::target_path(input.config, yolo));
         }
     }
     // The layers a launch here loads, as `audit` reads them.
-    let config_dir =
-        crate::agent::claude::layers::config_dir(&ctx.home, std::env::var_os("CLAUDE_CONFIG_DIR"));
+    let config_dir = super::layers::config_dir(&input.home, std::env::var_os("CLAUDE_CONFIG_DIR"));
     files.extend(
-        crate::agent::claude::layers::layers(&ctx.cwd, &config_dir)
+        super::layers::layers(&input.cwd, &config_dir)
             .into_iter()
             .map(|l| l.path),
     );
@@ -59,15 +60,19 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                     entries(items.len())
                 );
                 out.push(
-                    Finding::new(
+                    Diagnostic::new(
                         Severity::Warning,
-                        "claude-relative-sandbox-path",
+                        Code::ClaudeRelativeSandboxPath,
                         &at,
                         message,
                     )
-                    .with_items(items),
+                    .with_notes(items),
                 );
             }
         }
     }
 }
+
+#[cfg(test)]
+#[path = "doctor_tests.rs"]
+mod tests;

@@ -9,9 +9,10 @@
 
 use std::collections::HashMap;
 
-use super::context::{Ctx, Frag};
 use super::coverage::{self, first_coverers};
-use super::finding::{Finding, Severity, count, entries, quoted};
+use super::input::{Frag, Input};
+use super::words::{count, dotted, entries, quoted};
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::source::SourceKind;
 
 /// The lists checked, in report order.
@@ -32,23 +33,19 @@ pub fn lists(kind: SourceKind) -> &'static [&'static str] {
     }
 }
 
-/// `/filesystem/denyRead` as the messages name it: `filesystem.denyRead`.
-pub fn dotted(pointer: &str) -> String {
-    pointer.trim_start_matches('/').replace('/', ".")
-}
-
-pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let home = ctx.home.to_string_lossy().into_owned();
+pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
+    let home = input.home.to_string_lossy().into_owned();
     // A profile that cannot be used on its own is not compared.
     let complete = |name: &str| {
-        ctx.config
+        input
+            .config
             .sources
             .iter()
-            .all(|s| !ctx.resolved(name, s.kind).is_empty())
+            .all(|s| !input.resolved(name, s.kind).is_empty())
     };
-    for name in ctx.profile_names().into_iter().filter(|n| complete(n)) {
-        for source in &ctx.config.sources {
-            let frags: Vec<&Frag> = ctx
+    for name in input.profile_names().into_iter().filter(|n| complete(n)) {
+        for source in &input.config.sources {
+            let frags: Vec<&Frag> = input
                 .resolved(name, source.kind)
                 .into_iter()
                 .filter(|f| f.located.is_some())
@@ -83,11 +80,11 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
 struct Report {
     first: usize,
     list: usize,
-    parts: Vec<Finding>,
+    parts: Vec<Diagnostic>,
 }
 
 impl Report {
-    fn new(parts: Vec<Finding>) -> Option<Report> {
+    fn new(parts: Vec<Diagnostic>) -> Option<Report> {
         (!parts.is_empty()).then_some(Report {
             first: 0,
             list: usize::MAX,
@@ -160,13 +157,13 @@ fn duplicates(list: &Combined, frags: &[&Frag], pointer: &str) -> Option<Report>
                 entries(items.len()),
                 names.join(", ")
             );
-            Finding::new(
+            Diagnostic::new(
                 Severity::Warning,
-                "duplicate-rule",
+                Code::DuplicateRule,
                 &frags[last].shown,
                 message,
             )
-            .with_items(items)
+            .with_notes(items)
         })
         .collect();
     Report::new(parts)
@@ -193,13 +190,13 @@ fn subsumed(list: &Combined, frags: &[&Frag], pointer: &str, home: &str) -> Opti
     }
     let message = |n: usize| format!("{}: {} already covered", dotted(pointer), entries(n));
     let parts = per_fragment(frags, items, |frag, items| {
-        Finding::new(
+        Diagnostic::new(
             Severity::Warning,
-            "subsumed-rule",
+            Code::SubsumedRule,
             &frag.shown,
             message(items.len()),
         )
-        .with_items(items)
+        .with_notes(items)
     });
     Report::new(parts)
 }
@@ -211,13 +208,13 @@ fn apex(list: &Combined, frags: &[&Frag], pointer: &str) -> Option<Report> {
     let (severity, code, says) = if pointer.ends_with("deniedDomains") {
         (
             Severity::Warning,
-            "wildcard-deny-apex",
+            Code::WildcardDenyApex,
             "leaving the bare apex domain not denied; list it too",
         )
     } else {
         (
             Severity::Info,
-            "wildcard-apex",
+            Code::WildcardApex,
             "not matching the bare apex domain (add it where needed)",
         )
     };
@@ -239,7 +236,7 @@ fn apex(list: &Combined, frags: &[&Frag], pointer: &str) -> Option<Report> {
             dotted(pointer),
             count(items.len(), "wildcard", "wildcards")
         );
-        Finding::new(severity, code, &frag.shown, message).with_items(items)
+        Diagnostic::new(severity, code, &frag.shown, message).with_notes(items)
     });
     Report::new(parts)
 }
@@ -248,8 +245,8 @@ fn apex(list: &Combined, frags: &[&Frag], pointer: &str) -> Option<Report> {
 fn per_fragment(
     frags: &[&Frag],
     items: Vec<Vec<String>>,
-    finding: impl Fn(&Frag, Vec<String>) -> Finding,
-) -> Vec<Finding> {
+    finding: impl Fn(&Frag, Vec<String>) -> Diagnostic,
+) -> Vec<Diagnostic> {
     frags
         .iter()
         .zip(items)

@@ -3,9 +3,9 @@
 //! (exact matches on macOS, dropped on Linux), `*` in a write deny (dropped
 //! on Linux), and a `/**` suffix srt strips anyway.
 
-use super::context::{Ctx, Frag};
-use super::finding::{Finding, Severity, entries, quoted};
-use super::overlap::dotted;
+use super::input::{Frag, Input};
+use super::words::{dotted, entries, quoted};
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::source::SourceKind;
 
 const TRAP_LISTS: [&str; 4] = [
@@ -31,12 +31,12 @@ const TRAPS: [Trap; 4] = [
 ];
 
 impl Trap {
-    fn code(self) -> &'static str {
+    fn code(self) -> Code {
         match self {
-            Trap::CwdAnchored => "cwd-anchored-glob",
-            Trap::NarrowAllow => "narrow-allow-glob",
-            Trap::LinuxDropsWrite => "linux-drops-write-glob",
-            Trap::NoopSuffix => "noop-glob-suffix",
+            Trap::CwdAnchored => Code::CwdAnchoredGlob,
+            Trap::NarrowAllow => Code::NarrowAllowGlob,
+            Trap::LinuxDropsWrite => Code::LinuxDropsWriteGlob,
+            Trap::NoopSuffix => Code::NoopGlobSuffix,
         }
     }
 
@@ -73,16 +73,16 @@ impl Trap {
 }
 
 /// List by list, each fragment in registry order (unused ones included).
-pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
     for pointer in TRAP_LISTS {
-        for frag in ctx.loaded().filter(|f| f.kind == SourceKind::Srt) {
+        for frag in input.loaded().filter(|f| f.kind == SourceKind::Srt) {
             list(frag, pointer, out);
         }
     }
 }
 
 /// One fragment's traps in one list, each entry under the first that applies.
-fn list(frag: &Frag, pointer: &str, out: &mut Vec<Finding>) {
+fn list(frag: &Frag, pointer: &str, out: &mut Vec<Diagnostic>) {
     let mut found: Vec<(Trap, Vec<String>)> = TRAPS.iter().map(|t| (*t, Vec::new())).collect();
     for entry in frag.list(pointer) {
         if frag.ignores(entry) {
@@ -100,7 +100,7 @@ fn list(frag: &Frag, pointer: &str, out: &mut Vec<Finding>) {
             trap.says()
         );
         out.push(
-            Finding::new(trap.severity(), trap.code(), &frag.shown, message).with_items(items),
+            Diagnostic::new(trap.severity(), trap.code(), &frag.shown, message).with_notes(items),
         );
     }
 }

@@ -2,22 +2,21 @@
 //! its code, location and items, and that `// doctor-ignore` silences it
 //! where the check honours the comment.
 
-use super::check;
-use super::context::Ctx;
-use super::finding::{Finding, Severity};
+use super::Input;
+use crate::diag::{Code, Diagnostic, Severity};
 
 /// A policy in a temp dir: config.toml and fragments under `cfg/`, HOME and
-/// the working directory at `home/`.
-struct Policy {
-    dir: tempfile::TempDir,
+/// the working directory at `home/`. The agents' doctor tests use it too.
+pub(crate) struct Policy {
+    pub dir: tempfile::TempDir,
 }
 
-const SRT_ONLY: &str = "schema_version = 1\ndefault_profile = \"default\"\n\
+pub(crate) const SRT_ONLY: &str = "schema_version = 1\ndefault_profile = \"default\"\n\
     [sources.srt]\noutput = \"out.json\"\n[sources.srt.fragments.base]\npath = \"srt/base.jsonc\"\n\
     [profiles.default]\nsrt = [\"base\"]\n";
 
 impl Policy {
-    fn new(config: &str) -> Self {
+    pub fn new(config: &str) -> Self {
         let p = Policy {
             dir: tempfile::tempdir().unwrap(),
         };
@@ -27,57 +26,57 @@ impl Policy {
     }
 
     /// The one-fragment srt policy with `base` as its fragment.
-    fn srt(base: &str) -> Self {
+    pub fn srt(base: &str) -> Self {
         Policy::new(SRT_ONLY).with("cfg/srt/base.jsonc", base)
     }
 
-    fn with(self, rel: &str, text: &str) -> Self {
+    pub fn with(self, rel: &str, text: &str) -> Self {
         self.file(rel, text);
         self
     }
 
-    fn file(&self, rel: &str, text: &str) {
+    pub fn file(&self, rel: &str, text: &str) {
         let path = self.dir.path().join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text.replace("{HOME}", &self.home().to_string_lossy())).unwrap();
     }
 
-    fn home(&self) -> std::path::PathBuf {
+    pub fn home(&self) -> std::path::PathBuf {
         self.dir.path().join("home")
     }
 
-    fn findings(&self) -> Vec<Finding> {
+    pub fn findings(&self) -> Vec<Diagnostic> {
         self.findings_in("home")
     }
 
     /// The findings with the working directory at `cwd` (relative to the temp dir).
-    fn findings_in(&self, cwd: &str) -> Vec<Finding> {
+    pub fn findings_in(&self, cwd: &str) -> Vec<Diagnostic> {
         let config = crate::config::load(&self.dir.path().join("cfg/config.toml")).unwrap();
-        let mut ctx = Ctx::new(&config);
-        ctx.home = self.home();
-        ctx.cwd = self.dir.path().join(cwd);
-        check(&ctx)
+        let mut input = Input::new(&config);
+        input.home = self.home();
+        input.cwd = self.dir.path().join(cwd);
+        super::check(&input, crate::agent::doctor_checks)
     }
 
     /// `code location: item | item` per finding of `code`.
-    fn of(&self, code: &str) -> Vec<String> {
+    pub fn of(&self, code: Code) -> Vec<String> {
         self.of_in(code, "home")
     }
 
-    fn of_in(&self, code: &str, cwd: &str) -> Vec<String> {
+    pub fn of_in(&self, code: Code, cwd: &str) -> Vec<String> {
         let home = self.home().to_string_lossy().into_owned();
         self.findings_in(cwd)
             .into_iter()
             .filter(|f| f.code == code)
             .map(|f| {
-                format!("{} {}: {}", f.location, f.message, f.items.join(" | "))
+                format!("{} {}: {}", f.location, f.message, f.notes.join(" | "))
                     .replace(&home, "{HOME}")
             })
             .collect()
     }
 }
 
-fn srt_lists(deny_read: &str, deny_write: &str, allow_write: &str) -> String {
+pub(crate) fn srt_lists(deny_read: &str, deny_write: &str, allow_write: &str) -> String {
     format!(
         "{{\n  \"filesystem\": {{\n    \"denyRead\": [\n{deny_read}\n    ],\n    \"denyWrite\": [\n{deny_write}\n    ],\n    \"allowWrite\": [\n{allow_write}\n    ]\n  }}\n}}\n"
     )
@@ -90,7 +89,7 @@ fn fragment_load_reports_a_missing_and_an_invalid_fragment_and_skips_their_profi
         "[sources.srt.fragments.gone]\npath = \"srt/gone.jsonc\"\n[profiles.other]\nsrt = [\"gone\"]\n[profiles.default]",
     ))
     .with("cfg/srt/base.jsonc", "{\"filesystem\": {\"denyRead\": [\"a\",]}}");
-    let loads = p.of("fragment-load");
+    let loads = p.of(Code::FragmentLoad);
     assert_eq!(loads.len(), 2, "{loads:?}");
     assert!(
         loads[0].starts_with("srt/base.jsonc ") && loads[0].contains("base.jsonc:1:"),
@@ -101,7 +100,7 @@ fn fragment_load_reports_a_missing_and_an_invalid_fragment_and_skips_their_profi
         loads[1].contains("JSONC source not found: ") && loads[1].ends_with("gone.jsonc: "),
         "{loads:?}"
     );
-    assert!(p.findings().iter().all(|f| f.code != "profile-compile"));
+    assert!(p.findings().iter().all(|f| f.code != Code::ProfileCompile));
 }
 
 #[test]
@@ -119,21 +118,21 @@ fn profile_checks_name_the_profile_and_what_it_repeats() {
     .with("cfg/srt/orphan.jsonc", "{}")
     .with("cfg/bash/b.jsonc", "{}");
     assert_eq!(
-        p.of("profile-incomplete"),
+        p.of(Code::ProfileIncomplete),
         [
             "profile 'half' cannot be used on its own: Profile 'half' selects no fragments for source kind 'srt': "
         ]
     );
     assert_eq!(
-        p.of("redundant-extends"),
+        p.of(Code::RedundantExtends),
         ["profile 'multi' extends 'default' is already inherited via 'work': "]
     );
     assert_eq!(
-        p.of("inherited-fragment"),
+        p.of(Code::InheritedFragment),
         ["profile 'work' srt fragment 'base' is already inherited from 'default': "]
     );
     assert_eq!(
-        p.of("unused-fragment"),
+        p.of(Code::UnusedFragment),
         ["srt/orphan.jsonc srt fragment 'orphan' is selected by no profile: "]
     );
 }
@@ -144,7 +143,7 @@ fn profile_compile_reports_the_compile_error_as_an_error() {
     let found = p.findings();
     let compile: Vec<_> = found
         .iter()
-        .filter(|f| f.code == "profile-compile")
+        .filter(|f| f.code == Code::ProfileCompile)
         .collect();
     assert_eq!(compile.len(), 1, "{found:?}");
     assert_eq!(
@@ -176,7 +175,7 @@ fn duplicate_rule_is_reported_at_the_last_fragment_unless_ignored_in_one() {
             &srt_lists("\"~/.b\",\n\"~/.a\"", "", ""),
         );
     assert_eq!(
-        p.of("duplicate-rule"),
+        p.of(Code::DuplicateRule),
         ["srt/two.jsonc filesystem.denyRead: 1 entry also in srt/base.jsonc: '~/.a'"]
     );
 }
@@ -189,7 +188,7 @@ fn subsumed_rule_names_the_first_coverer_and_is_silenced_by_the_covered_entry() 
         "",
     ));
     assert_eq!(
-        p.of("subsumed-rule"),
+        p.of(Code::SubsumedRule),
         [
             "srt/base.jsonc filesystem.denyRead: 2 entries already covered: '~/.aws/credentials' by '~/.aws' | '~/.ssh/id' by '~/.ssh'"
         ]
@@ -205,7 +204,7 @@ fn subsumed_rule_covers_domains_and_commands_too() {
     .with("cfg/srt/base.jsonc", "{\"network\": {\"allowedDomains\": [\"x.io\", \"*.x.io\", \"*.a.x.io\"]}}")
     .with("cfg/bash/b.jsonc", "{\"deny\": [\"rm\", \"rm -rf\", \"rmdir\"]}");
     assert_eq!(
-        p.of("subsumed-rule"),
+        p.of(Code::SubsumedRule),
         [
             "srt/base.jsonc network.allowedDomains: 1 entry already covered: '*.a.x.io' by '*.x.io'",
             "bash/b.jsonc deny: 1 entry already covered: 'rm -rf' by 'rm'",
@@ -225,13 +224,13 @@ fn wildcard_apex_checks_the_whole_profile_and_honour_ignore() {
         "\"*.d.io\",\n\"*.e.io\" // doctor-ignore",
     ));
     assert_eq!(
-        p.of("wildcard-apex"),
+        p.of(Code::WildcardApex),
         [
             "srt/base.jsonc network.allowedDomains: 1 wildcard not matching the bare apex domain (add it where needed): '*.a.io' (a.io)"
         ]
     );
     assert_eq!(
-        p.of("wildcard-deny-apex"),
+        p.of(Code::WildcardDenyApex),
         [
             "srt/base.jsonc network.deniedDomains: 1 wildcard leaving the bare apex domain not denied; list it too: '*.d.io' (d.io)"
         ]
@@ -239,7 +238,7 @@ fn wildcard_apex_checks_the_whole_profile_and_honour_ignore() {
     assert_eq!(
         p.findings()
             .iter()
-            .find(|f| f.code == "wildcard-apex")
+            .find(|f| f.code == Code::WildcardApex)
             .map(|f| f.severity),
         Some(Severity::Info)
     );
@@ -253,20 +252,20 @@ fn each_glob_trap_fires_once_per_entry_and_is_silenced_by_ignore() {
         "\"~/w*\",\n\"~/v/**\",\n\"~/u*\" // doctor-ignore",
     ));
     assert_eq!(
-        p.of("cwd-anchored-glob"),
+        p.of(Code::CwdAnchoredGlob),
         [
             "srt/base.jsonc filesystem.denyRead: 1 entry anchored at the launch directory, not global: '**/.pem'"
         ]
     );
-    assert_eq!(p.of("narrow-allow-glob").len(), 1);
-    assert!(p.of("narrow-allow-glob")[0].ends_with(": '~/w*'"));
+    assert_eq!(p.of(Code::NarrowAllowGlob).len(), 1);
+    assert!(p.of(Code::NarrowAllowGlob)[0].ends_with(": '~/w*'"));
     assert_eq!(
-        p.of("linux-drops-write-glob"),
+        p.of(Code::LinuxDropsWriteGlob),
         [
             "srt/base.jsonc filesystem.denyWrite: 1 entry dropped by srt on Linux, so the deny holds on macOS only: '~/a*/**'"
         ]
     );
-    let noop = p.of("noop-glob-suffix");
+    let noop = p.of(Code::NoopGlobSuffix);
     assert_eq!(noop.len(), 3, "{noop:?}");
     assert!(
         noop[0].contains("allowWrite") && noop[0].ends_with("'~/v/**'"),
@@ -288,7 +287,7 @@ fn unknown_srt_key_lists_top_level_then_network_then_filesystem_keys() {
         "{\"bogus\": 1, \"enabled\": true, \"filesystem\": {\"extra\": 2, \"denyRead\": []}, \"network\": {\"zzz\": 3, \"httpProxyPort\": 1}, \"ripgrep\": {}}",
     );
     assert_eq!(
-        p.of("unknown-srt-key"),
+        p.of(Code::UnknownSrtKey),
         [
             "srt/base.jsonc 3 keys srt ignores and twsrt maps to no agent; Claude-only settings belong in [sandbox_overrides]: 'bogus' | 'network.zzz' | 'filesystem.extra'"
         ]
@@ -310,7 +309,7 @@ fn symlinked_deny_path_names_the_real_path_unless_listed_or_ignored() {
     std::os::unix::fs::symlink(home.join("real2"), home.join("covered")).unwrap();
     std::os::unix::fs::symlink(home.join("real"), home.join("quiet")).unwrap();
     assert_eq!(
-        p.of("symlinked-deny-path"),
+        p.of(Code::SymlinkedDenyPath),
         [
             "srt/base.jsonc filesystem.denyRead: 1 entry through a symlink; the sandbox matches the real path, so list it too: '~/link' (-> {HOME}/real)"
         ]
@@ -325,33 +324,9 @@ fn broad_allow_write_flags_grants_at_or_above_home_and_config_roots() {
         "\"~\",\n\"~/.config\",\n\"~/dev\",\n\"/\", // doctor-ignore\n\"~/Library\"",
     ));
     assert_eq!(
-        p.of("broad-allow-write"),
+        p.of(Code::BroadAllowWrite),
         [
-            "srt/base.jsonc filesystem.allowWrite: 3 entries covering home, / or a config root; in Claude Code they also auto-approve edits (ADR 0002): '~' | '~/.config' | '~/Library'"
-        ]
-    );
-}
-
-#[test]
-fn claude_relative_sandbox_path_reads_the_target_and_the_project_settings() {
-    let config =
-        format!("{SRT_ONLY}[targets]\nclaude_settings = \"{{HOME}}/.claude/settings.full.json\"\n");
-    let p = Policy::new("").with("cfg/srt/base.jsonc", "{}");
-    p.file("cfg/config.toml", &config);
-    p.file(".unused", "");
-    p.file(
-        "home/.claude/settings.full.json",
-        "{\"sandbox\": {\"filesystem\": {\"allowWrite\": [\"rel\", \"/abs\", \"~/t\"]}}}",
-    );
-    p.file(
-        "home/.claude/settings.local.json",
-        "{\"sandbox\": {\"filesystem\": {\"denyRead\": [\"./x\"]}}}",
-    );
-    assert_eq!(
-        p.of("claude-relative-sandbox-path"),
-        [
-            "{HOME}/.claude/settings.full.json sandbox.filesystem.allowWrite: 1 entry anchored at the settings-file root, not the launch directory; use Read()/Edit() rules instead: 'rel'",
-            "{HOME}/.claude/settings.local.json sandbox.filesystem.denyRead: 1 entry anchored at the settings-file root, not the launch directory; use Read()/Edit() rules instead: './x'",
+            "srt/base.jsonc filesystem.allowWrite: 3 entries covering home, / or a config root; in Claude Code they also auto-approve edits (SECURITY_CONCEPT.md \"Claude Code: where a path points\"): '~' | '~/.config' | '~/Library'"
         ]
     );
 }
@@ -362,172 +337,17 @@ fn an_ignore_comment_on_a_line_that_also_holds_a_key_silences_too() {
     let p = Policy::srt(
         "{\"filesystem\": {\n\"denyWrite\": [\"**/.env\"] // doctor-ignore: reviewed\n}}",
     );
-    assert_eq!(p.of("cwd-anchored-glob"), Vec::<String>::new());
-}
-
-const CODEX: &str = "[targets]\ncodex_config = \"{HOME}/.codex/config.toml\"\n";
-
-fn codex_policy(base: &str) -> Policy {
-    let p = Policy::new("").with("cfg/srt/base.jsonc", base);
-    p.file("cfg/config.toml", &format!("{SRT_ONLY}{CODEX}"));
-    p
+    assert_eq!(p.of(Code::CwdAnchoredGlob), Vec::<String>::new());
 }
 
 #[test]
-fn codex_domains_ignored_fires_while_the_managed_config_lacks_network_proxy() {
-    let p = codex_policy(
-        "{\"network\": {\n  \"allowedDomains\": [\"a.io\",\n    \"b.io\" // doctor-ignore\n  ]}}",
-    );
-    assert_eq!(
-        p.of("codex-domains-ignored"),
-        Vec::<String>::new(),
-        "no managed config yet"
-    );
-    p.file("home/.codex/config.toml", "model = \"x\"\n");
-    let found = p.of("codex-domains-ignored");
-    assert_eq!(found.len(), 1, "{found:?}");
+fn the_document_a_finding_cites_is_shipped_with_the_cited_section() {
+    let (doc, section) = super::srt_paths::BROAD_WRITE_DOC;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(doc);
+    let text = std::fs::read_to_string(&path).unwrap();
     assert!(
-        found[0].ends_with(
-            ": 'a.io' ({HOME}/../cfg/srt/base.jsonc:2:22)"
-                .replace("{HOME}/..", &p.dir.path().to_string_lossy())
-                .as_str()
-        ),
-        "{found:?}"
-    );
-    p.file(
-        "home/.codex/config.toml",
-        "[features]\nnetwork_proxy = true\n",
-    );
-    assert_eq!(p.of("codex-domains-ignored"), Vec::<String>::new());
-}
-
-#[test]
-fn codex_protected_path_flags_workspace_rules_in_git_codex_and_agents() {
-    let p = codex_policy(&srt_lists(
-        "\".git/hooks\",\n\"./.codex/x\",\n\".agents/q\", // doctor-ignore\n\"src/.git\"",
-        "",
-        "",
-    ));
-    let found = p.of("codex-protected-path");
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert!(
-        found[0].contains("2 entries")
-            && found[0].contains("'.git/hooks' (")
-            && found[0].contains("'./.codex/x' ("),
-        "{found:?}"
-    );
-    assert!(
-        !found[0].contains(".agents/q") && !found[0].contains("src/.git"),
-        "{found:?}"
-    );
-}
-
-#[test]
-fn codex_missing_parent_flags_two_rules_under_one_missing_directory() {
-    let p = codex_policy(&srt_lists(
-        "\"~/.kube/a\",\n\"~/.kube/b\",\n\"~/.aws/x\",\n\"~/.gone/c\", // doctor-ignore\n\"~/.gone/d\"",
-        "",
-        "",
-    ));
-    let found = p.of("codex-missing-parent");
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert!(
-        found[0].contains("'~/.kube/a' (")
-            && found[0].contains("'~/.kube/b' (")
-            && found[0].contains("'~/.gone/d' ("),
-        "{found:?}"
-    );
-    assert!(
-        !found[0].contains("~/.aws/x") && !found[0].contains("~/.gone/c"),
-        "{found:?}"
-    );
-}
-
-#[test]
-fn codex_legacy_sandbox_is_found_in_every_layer_with_its_position() {
-    let p = codex_policy("{}");
-    p.file("home/.codex/config.toml", "model = \"x\"\nsandbox_mode = \"read-only\"\n[profiles.fast]\nsandbox_workspace_write = {}\n");
-    p.file(
-        "home/proj/.codex/config.toml",
-        "\n\n  sandbox_workspace_write = {}\n",
-    );
-    let found = p.of_in("codex-legacy-sandbox", "home/proj");
-    assert_eq!(
-        found,
-        [
-            "{HOME}/.codex/config.toml 2 legacy settings switching the generated permission profile off: Codex ignores default_permissions while one is set: 'sandbox_mode' ({HOME}/.codex/config.toml:2:1) | 'profiles.fast.sandbox_workspace_write' ({HOME}/.codex/config.toml:4:1)",
-            "{HOME}/proj/.codex/config.toml 1 legacy setting switching the generated permission profile off: Codex ignores default_permissions while one is set: 'sandbox_workspace_write' ({HOME}/proj/.codex/config.toml:3:3)",
-        ]
-    );
-}
-
-#[test]
-fn the_codex_checks_need_a_codex_target() {
-    let p = Policy::srt(
-        "{\"network\": {\"allowedDomains\": [\"a.io\"]}, \"filesystem\": {\"denyRead\": [\".git/x\"]}}",
-    );
-    p.file("home/.codex/config.toml", "sandbox_mode = \"read-only\"\n");
-    assert!(
-        p.findings().iter().all(|f| !f.code.starts_with("codex-")),
-        "{:?}",
-        p.findings()
-    );
-}
-
-#[test]
-fn codex_missing_parent_counts_a_rule_two_fragments_share_once() {
-    let config = SRT_ONLY.replace(
-        "[profiles.default]\nsrt = [\"base\"]",
-        "[sources.srt.fragments.two]\npath = \"srt/two.jsonc\"\n[profiles.default]\nsrt = [\"base\", \"two\"]",
-    );
-    let p = Policy::new("")
-        .with("cfg/srt/base.jsonc", &srt_lists("\"~/.solo/x\"", "", ""))
-        .with("cfg/srt/two.jsonc", &srt_lists("\"~/.solo/x\"", "", ""));
-    p.file("cfg/config.toml", &format!("{config}{CODEX}"));
-    assert_eq!(p.of("codex-missing-parent"), Vec::<String>::new());
-    assert_eq!(p.of("duplicate-rule").len(), 1);
-}
-
-#[test]
-fn codex_layers_are_the_ones_audit_reads_with_the_same_weight() {
-    // A repository root above the working directory: its .codex/config.toml
-    // loads too; a switched-off profile is an error, a widening a warning.
-    let p = codex_policy("{}");
-    p.file("home/repo/.git/HEAD", "ref: x\n");
-    p.file(
-        "home/repo/.codex/config.toml",
-        "sandbox_mode = \"read-only\"\n",
-    );
-    p.file(
-        "home/repo/sub/.codex/config.toml",
-        "approval_policy = \"never\"\n",
-    );
-    p.file("home/repo/sub/deep/.keep", "");
-    let found = p.findings_in("home/repo/sub/deep");
-    let codex: Vec<_> = found
-        .iter()
-        .filter(|f| f.code.starts_with("codex-l"))
-        .map(|f| {
-            (
-                f.severity,
-                f.code,
-                f.location.replace(&*p.home().to_string_lossy(), "~"),
-            )
-        })
-        .collect();
-    assert_eq!(
-        codex,
-        [
-            (
-                Severity::Error,
-                "codex-legacy-sandbox",
-                "~/repo/.codex/config.toml".to_string()
-            ),
-            (
-                Severity::Warning,
-                "codex-layer-override",
-                "~/repo/sub/.codex/config.toml".to_string()
-            ),
-        ]
+        text.lines()
+            .any(|l| l.starts_with('#') && l.trim_start_matches('#').trim() == section),
+        "{doc} has no section \"{section}\""
     );
 }

@@ -2,30 +2,30 @@
 //! deny paths that go through a symlink (the sandbox matches the real path),
 //! and write grants at or above home, `/` or a config root.
 
-use super::context::{Ctx, Frag};
 use super::coverage::{is_glob, normalize};
-use super::finding::{Finding, Severity, count, entries, quoted};
-use super::overlap::dotted;
+use super::input::{Frag, Input};
+use super::words::{count, dotted, entries, quoted};
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::source::{SourceKind, srt_schema};
 
 /// One check at a time over every srt fragment in registry order (unused
 /// ones included), the symlink check list by list.
-pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let srt = || ctx.loaded().filter(|f| f.kind == SourceKind::Srt);
+pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
+    let srt = || input.loaded().filter(|f| f.kind == SourceKind::Srt);
     for frag in srt() {
         unknown_keys(frag, out);
     }
-    for index in 0..ctx.deny_rules().len() {
+    for index in 0..input.deny_rules().len() {
         for frag in srt() {
-            symlinked(ctx, frag, index, out);
+            symlinked(input, frag, index, out);
         }
     }
     for frag in srt() {
-        broad_allow_write(ctx, frag, out);
+        broad_allow_write(input, frag, out);
     }
 }
 
-fn unknown_keys(frag: &Frag, out: &mut Vec<Finding>) {
+fn unknown_keys(frag: &Frag, out: &mut Vec<Diagnostic>) {
     let Some(doc) = frag.located.as_ref().map(|l| &l.value) else {
         return;
     };
@@ -53,17 +53,17 @@ fn unknown_keys(frag: &Frag, out: &mut Vec<Finding>) {
             count(items.len(), "key", "keys")
         );
         out.push(
-            Finding::new(Severity::Warning, "unknown-srt-key", &frag.shown, message)
-                .with_items(items),
+            Diagnostic::new(Severity::Warning, Code::UnknownSrtKey, &frag.shown, message)
+                .with_notes(items),
         );
     }
 }
 
 /// A deny entry whose real path differs and that no entry of the same list,
 /// in any registered fragment, covers in its real spelling.
-fn symlinked(ctx: &Ctx, frag: &Frag, index: usize, out: &mut Vec<Finding>) {
-    let home = ctx.home.to_string_lossy();
-    if let Some((pointer, rules)) = ctx.deny_rules().get(index) {
+fn symlinked(input: &Input, frag: &Frag, index: usize, out: &mut Vec<Diagnostic>) {
+    let home = input.home.to_string_lossy();
+    if let Some((pointer, rules)) = input.deny_rules().get(index) {
         let list = frag.list(pointer);
         let mut items = Vec::new();
         for entry in &list {
@@ -96,20 +96,29 @@ fn symlinked(ctx: &Ctx, frag: &Frag, index: usize, out: &mut Vec<Finding>) {
                 entries(items.len())
             );
             out.push(
-                Finding::new(
+                Diagnostic::new(
                     Severity::Warning,
-                    "symlinked-deny-path",
+                    Code::SymlinkedDenyPath,
                     &frag.shown,
                     message,
                 )
-                .with_items(items),
+                .with_notes(items),
             );
         }
     }
 }
 
-fn broad_allow_write(ctx: &Ctx, frag: &Frag, out: &mut Vec<Finding>) {
-    let home = ctx.home.to_string_lossy().trim_end_matches('/').to_string();
+/// Where the user reads why an allowWrite entry auto-approves Claude Code's
+/// edits: a document shipped with twsrt and one of its section headings.
+pub(super) const BROAD_WRITE_DOC: (&str, &str) =
+    ("SECURITY_CONCEPT.md", "Claude Code: where a path points");
+
+fn broad_allow_write(input: &Input, frag: &Frag, out: &mut Vec<Diagnostic>) {
+    let home = input
+        .home
+        .to_string_lossy()
+        .trim_end_matches('/')
+        .to_string();
     let roots = [
         "/".to_string(),
         home.clone(),
@@ -130,13 +139,19 @@ fn broad_allow_write(ctx: &Ctx, frag: &Frag, out: &mut Vec<Finding>) {
         .map(quoted)
         .collect();
     if !items.is_empty() {
+        let (doc, section) = BROAD_WRITE_DOC;
         let message = format!(
-            "filesystem.allowWrite: {} covering home, / or a config root; in Claude Code they also auto-approve edits (ADR 0002)",
+            "filesystem.allowWrite: {} covering home, / or a config root; in Claude Code they also auto-approve edits ({doc} \"{section}\")",
             entries(items.len())
         );
         out.push(
-            Finding::new(Severity::Warning, "broad-allow-write", &frag.shown, message)
-                .with_items(items),
+            Diagnostic::new(
+                Severity::Warning,
+                Code::BroadAllowWrite,
+                &frag.shown,
+                message,
+            )
+            .with_notes(items),
         );
     }
 }

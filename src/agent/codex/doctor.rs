@@ -1,7 +1,7 @@
-//! What twsrt knows about Codex 0.171 (measured by `make test-clients`, see
-//! doc/clients.md and SECURITY_CONCEPT.md) and 3.3.3 does not check. Only
-//! when `[targets] codex_config` is set. Each entry is named with its
-//! `file:line:column`.
+//! Codex's doctor checks: what twsrt knows about Codex 0.171 (measured by
+//! `make test-clients`, see doc/clients.md and SECURITY_CONCEPT.md) and
+//! 3.3.3 does not check. Only when `[targets] codex_config` is set. Each
+//! entry is named with its `file:line:column`.
 //!
 //! * codex-domains-ignored: domain lists Codex ignores because the managed
 //!   config.toml (once it exists) does not turn its `network_proxy` feature on;
@@ -13,15 +13,22 @@
 //!   (`gap-parent`);
 //! * codex-legacy-sandbox: `sandbox_mode` or `sandbox_workspace_write` in a
 //!   Codex config layer, which silently switches the generated permission
-//!   profile off.
+//!   profile off;
+//! * codex-layer-override: a key of the generated profile set by a layer
+//!   twsrt does not write.
+//!
+//! The layers are the ones `audit` reads, from the same functions
+//! ([`super::layers`]): `$CODEX_HOME/config.toml` (else `~/.codex`), the
+//! managed config, the project files from the repository root down.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::context::{Ctx, Frag};
-use super::finding::{Finding, Severity, entries, quoted};
-use super::overlap::dotted;
-use crate::agent::codex::{LEGACY_KEYS, layers, network_proxy_enabled};
+use super::layers;
+use super::merge::LEGACY_KEYS;
+use super::policy::network_proxy_enabled;
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::lint::{Frag, Input, count, dotted, entries, quoted};
 use crate::source::SourceKind;
 
 const FS_LISTS: [&str; 4] = [
@@ -32,24 +39,24 @@ const FS_LISTS: [&str; 4] = [
 ];
 const PROTECTED: [&str; 3] = [".git", ".codex", ".agents"];
 
-pub fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some(managed) = ctx.config.targets.path("codex_config") else {
+pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
+    let Some(managed) = input.config.targets.path("codex_config") else {
         return;
     };
-    let selected: Vec<&Frag> = ctx
+    let selected: Vec<&Frag> = input
         .loaded()
-        .filter(|f| f.kind == SourceKind::Srt && selected(ctx, f))
+        .filter(|f| f.kind == SourceKind::Srt && selected(input, f))
         .collect();
     domains_ignored(managed, &selected, out);
     for frag in &selected {
         protected(frag, out);
     }
-    missing_parents(ctx, out);
-    legacy_layers(ctx, managed, out);
+    missing_parents(input, out);
+    legacy_layers(input, managed, out);
 }
 
-fn selected(ctx: &Ctx, frag: &Frag) -> bool {
-    ctx.config.profiles.iter().any(|(_, d)| {
+fn selected(input: &Input, frag: &Frag) -> bool {
+    input.config.profiles.iter().any(|(_, d)| {
         d.selections
             .get(&frag.kind)
             .is_some_and(|s| s.contains(&frag.name))
@@ -77,8 +84,8 @@ fn located_items(frag: &Frag, pointer: &str, keep: impl Fn(&str) -> bool) -> Vec
 }
 
 fn push(
-    out: &mut Vec<Finding>,
-    code: &'static str,
+    out: &mut Vec<Diagnostic>,
+    code: Code,
     frag: &Frag,
     pointer: &str,
     items: Vec<String>,
@@ -88,10 +95,10 @@ fn push(
         return;
     }
     let message = format!("{}: {} {says}", dotted(pointer), entries(items.len()));
-    out.push(Finding::new(Severity::Warning, code, &frag.shown, message).with_items(items));
+    out.push(Diagnostic::new(Severity::Warning, code, &frag.shown, message).with_notes(items));
 }
 
-fn domains_ignored(managed: &Path, frags: &[&Frag], out: &mut Vec<Finding>) {
+fn domains_ignored(managed: &Path, frags: &[&Frag], out: &mut Vec<Diagnostic>) {
     // Before the first `generate codex -w` there is no layer to read the
     // feature from; `generate` itself warns then.
     let Ok(text) = std::fs::read_to_string(managed) else {
@@ -107,12 +114,12 @@ fn domains_ignored(managed: &Path, frags: &[&Frag], out: &mut Vec<Finding>) {
     for frag in frags {
         for pointer in ["/network/allowedDomains", "/network/deniedDomains"] {
             let items = located_items(frag, pointer, |_| true);
-            push(out, "codex-domains-ignored", frag, pointer, items, &says);
+            push(out, Code::CodexDomainsIgnored, frag, pointer, items, &says);
         }
     }
 }
 
-fn protected(frag: &Frag, out: &mut Vec<Finding>) {
+fn protected(frag: &Frag, out: &mut Vec<Diagnostic>) {
     for pointer in FS_LISTS {
         let items = located_items(frag, pointer, |v| {
             let rel = v.trim_start_matches("./");
@@ -122,7 +129,7 @@ fn protected(frag: &Frag, out: &mut Vec<Finding>) {
         });
         push(
             out,
-            "codex-protected-path",
+            Code::CodexProtectedPath,
             frag,
             pointer,
             items,
@@ -133,12 +140,12 @@ fn protected(frag: &Frag, out: &mut Vec<Finding>) {
 
 /// The missing directories holding two or more distinct non-glob rules of
 /// one profile, then every rule below one of them.
-fn missing_parents(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let home = ctx.home.to_string_lossy().into_owned();
+fn missing_parents(input: &Input, out: &mut Vec<Diagnostic>) {
+    let home = input.home.to_string_lossy().into_owned();
     // Rules share directories: each one is looked up once.
     let mut exists: HashMap<PathBuf, bool> = HashMap::new();
-    for name in ctx.profile_names() {
-        let frags: Vec<&Frag> = ctx
+    for name in input.profile_names() {
+        let frags: Vec<&Frag> = input
             .resolved(name, SourceKind::Srt)
             .into_iter()
             .filter(|f| f.located.is_some())
@@ -168,7 +175,7 @@ fn missing_parents(ctx: &Ctx, out: &mut Vec<Finding>) {
                 let items = located_items(f, pointer, |v| flagged.contains(v));
                 push(
                     out,
-                    "codex-missing-parent",
+                    Code::CodexMissingParent,
                     f,
                     pointer,
                     items,
@@ -184,11 +191,11 @@ fn missing_parents(ctx: &Ctx, out: &mut Vec<Finding>) {
 /// absolute rules on this machine now, for workspace-relative ones every
 /// parent (it may be missing in some workspace).
 fn missing_dirs(value: &str, home: &str, exists: &mut HashMap<PathBuf, bool>) -> Vec<String> {
-    if super::coverage::is_glob(value) {
+    if crate::lint::is_glob(value) {
         return Vec::new();
     }
     let relative = !value.starts_with('/') && !value.starts_with('~');
-    let norm = super::coverage::normalize(value, home);
+    let norm = crate::lint::normalize(value, home);
     if relative {
         return norm
             .match_indices('/')
@@ -213,10 +220,10 @@ fn missing_dirs(value: &str, home: &str, exists: &mut HashMap<PathBuf, bool>) ->
 /// with its position: the legacy sandbox keys as `codex-legacy-sandbox`, the
 /// keys twsrt writes set by another layer as `codex-layer-override`; an
 /// error where the profile is switched off, a warning where it is widened.
-fn legacy_layers(ctx: &Ctx, managed: &Path, out: &mut Vec<Finding>) {
+fn legacy_layers(input: &Input, managed: &Path, out: &mut Vec<Diagnostic>) {
     let launch = layers::Launch {
-        cwd: ctx.cwd.clone(),
-        codex_home: layers::codex_home(&ctx.home),
+        cwd: input.cwd.clone(),
+        codex_home: layers::codex_home(&input.home),
         managed: Some(managed.to_path_buf()),
         profiles: Vec::new(),
     };
@@ -242,11 +249,11 @@ fn legacy_layers(ctx: &Ctx, managed: &Path, out: &mut Vec<Finding>) {
         if !legacy.is_empty() {
             let message = format!(
                 "{} switching the generated permission profile off: Codex ignores default_permissions while one is set",
-                super::finding::count(legacy.len(), "legacy setting", "legacy settings")
+                count(legacy.len(), "legacy setting", "legacy settings")
             );
             out.push(
-                Finding::new(Severity::Error, "codex-legacy-sandbox", &shown, message)
-                    .with_items(legacy),
+                Diagnostic::new(Severity::Error, Code::CodexLegacySandbox, &shown, message)
+                    .with_notes(legacy),
             );
         }
         if !owned.is_empty() {
@@ -258,12 +265,17 @@ fn legacy_layers(ctx: &Ctx, managed: &Path, out: &mut Vec<Finding>) {
             };
             let message = format!(
                 "{} overriding the permission profile twsrt generates in a layer twsrt does not write",
-                super::finding::count(owned.len(), "setting", "settings")
+                count(owned.len(), "setting", "settings")
             );
             let items = owned.into_iter().map(|(i, _)| i).collect();
             out.push(
-                Finding::new(severity, "codex-layer-override", &shown, message).with_items(items),
+                Diagnostic::new(severity, Code::CodexLayerOverride, &shown, message)
+                    .with_notes(items),
             );
         }
     }
 }
+
+#[cfg(test)]
+#[path = "doctor_tests.rs"]
+mod tests;
