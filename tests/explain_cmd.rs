@@ -31,7 +31,13 @@ fn policy() -> Test {
 fn explain(t: Test, args: &[&str]) -> Value {
     let mut all = vec!["explain", "--json"];
     all.extend_from_slice(args);
-    let out = t.args(&all).stdout_contains("\"rows\"").unchanged().run();
+    // Agents without a target are named on stderr (`the_table_lists_...`).
+    let out = t
+        .args(&all)
+        .stdout_contains("\"rows\"")
+        .any_stderr()
+        .unchanged()
+        .run();
     serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout))
 }
 
@@ -239,6 +245,27 @@ fn the_table_lists_every_layer_with_its_rule_and_source() {
              profile      codex    network  deny         evil.com  srt/base.jsonc:9  enforced only with Codex's network_proxy feature\n\
              rules        codex    network  not covered  -         -                 execution rules only match commands\n\
              flags        copilot  network  deny         evil.com  srt/base.jsonc:9  --deny-url 'evil.com'\n",
+        )
+        .stderr(
+            "Info: not configured in [targets]: claude, copilot, codex; their rows show what \
+             `generate` would write for them\n",
+        )
+        .unchanged()
+        .run();
+    // With every agent configured, nothing is said; a URL asks about its host.
+    policy()
+        .targets()
+        .args(&["explain", "https://Evil.com:8443/paste?x=1"])
+        .stdout_contains("explain https://Evil.com:8443/paste?x=1\n")
+        .stdout_contains("srt          srt      network  deny         evil.com")
+        .unchanged()
+        .run();
+    policy()
+        .args(&["explain", "https://[::1]/"])
+        .status(2)
+        .stderr(
+            "Error: 'https://[::1]/' is a URL whose host '[::1]' is not a domain twsrt can \
+             explain\n",
         )
         .unchanged()
         .run();

@@ -57,6 +57,7 @@ fn the_srt_row_of_explain_agrees_with_the_real_sandbox() {
             .then()
             .args(&["explain", "--json", &asked])
             .any_stdout()
+            .any_stderr()
             .unchanged()
             .run();
         let doc: Value = serde_json::from_str(&out.stdout).unwrap();

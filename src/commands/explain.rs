@@ -11,19 +11,25 @@ use crate::explain::{ExplainLayers, Format, Query};
 use crate::ui;
 
 /// Explain how each layer decides one access: a path (read and write), a
-/// domain, or a shell command (`--command`).
+/// domain or URL, or a shell command (`--command`).
 ///
-/// One row per layer and agent: the srt sandbox on this platform, Claude
-/// permissions, the Claude sandbox, the Claude guard hook (when installed),
-/// the Codex profile, the Codex rules, the Copilot flags. Each gives the
-/// decision (deny, ask, allow, not covered), the deciding rule, its fragment
-/// `file:line` and what the layer cannot decide. Exit codes: 0 explained, 1 an error in the policy, 2 the
-/// query is not a path, domain or command.
+/// One row per layer and agent: the srt sandbox on this platform, then each
+/// agent's layers (Claude's permissions, sandbox and guard hook when
+/// installed; Codex's profile and rules; Copilot's flags; Gemini's policy
+/// when configured). Each gives the decision (deny, ask, allow, not
+/// covered), the deciding rule, its fragment `file:line` and what the layer
+/// cannot decide. Agents without a `[targets]` entry still get their rows
+/// (what `generate` would write for them); stderr names them. Exit codes: 0
+/// explained, 1 an error in the policy, 2 the query is not a path, domain,
+/// URL or command.
 #[derive(Debug, Args)]
+#[command(override_usage = "twsrt explain [OPTIONS] <PATH|DOMAIN|URL>\n       \
+                            twsrt explain [OPTIONS] --command <CMD>")]
 pub struct ExplainArgs {
-    /// A path (it has a `/` or starts with `~` or `.`) or a domain
-    /// (`api.github.com`, `*.github.com`).
-    #[arg(value_name = "PATH|DOMAIN", required_unless_present = "command")]
+    /// A path (it has a `/` or starts with `~` or `.`), a domain
+    /// (`api.github.com`, `*.github.com`) or a URL (`https://github.com/x`
+    /// asks about github.com).
+    #[arg(value_name = "PATH|DOMAIN|URL", required_unless_present = "command")]
     pub query: Option<String>,
 
     /// A shell command to explain instead, as one argument.
@@ -55,8 +61,14 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
     let query = Query::classify(args.query.as_deref(), args.command.as_deref(), &places)?;
     let ctx = crate::agent::Ctx::new(&config, &compiled, args.yolo);
     let mut agents: Vec<Box<dyn ExplainLayers + '_>> = Vec::new();
+    let mut unconfigured = Vec::new();
     for agent in crate::agent::registry() {
-        agents.extend(agent.explain(&ctx, &places)?);
+        if let Some(layers) = agent.explain(&ctx, &places)? {
+            if !agent.configured(&config) {
+                unconfigured.push(agent.name());
+            }
+            agents.push(layers);
+        }
     }
     let format = if args.json {
         Format::Json
@@ -72,5 +84,12 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
         format,
     );
     ui::data(&report);
+    if !unconfigured.is_empty() {
+        ui::note(&format!(
+            "not configured in [targets]: {}; their rows show what `generate` would write for \
+             them",
+            unconfigured.join(", ")
+        ));
+    }
     Ok(0)
 }

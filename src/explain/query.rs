@@ -23,8 +23,9 @@ enum Asked {
 }
 
 impl Query {
-    /// Classify `query` (a path when it has a `/` or starts with `~` or
-    /// `.`, a domain when it has a dot) or `command` (which wins); an
+    /// Classify `query` (a URL, `scheme://host[:port]/...`, asks about its
+    /// host; a path when it has a `/` or starts with `~` or `.`, a domain
+    /// when it has a dot) or `command` (which wins); an
     /// error (exit 2) when it is none of the three. A path is made
     /// absolute against `places`.
     pub fn classify(query: Option<&str>, command: Option<&str>, places: &Places) -> Result<Query> {
@@ -39,6 +40,10 @@ impl Query {
             return Ok(Query::new(command, Asked::Command(command.to_string())));
         }
         let text = query.unwrap_or_default();
+        if let Some(url) = url_host(text) {
+            let host = url.map_err(not_a_query)?;
+            return Ok(Query::new(text, Asked::Domain(host)));
+        }
         if text.starts_with(['/', '~', '.']) || text.contains('/') {
             return Ok(Query::new(text, Asked::Path(absolute(text, places))));
         }
@@ -74,6 +79,36 @@ impl Query {
     }
 }
 
+/// The host a URL connects to, lowercased: `None` when `text` is no URL
+/// (no `scheme://`), an error when its host is no domain. A user part and
+/// a port are dropped: the layers decide by host.
+fn url_host(text: &str) -> Option<std::result::Result<String, String>> {
+    let (scheme, rest) = text.split_once("://")?;
+    let scheme_ok = !scheme.is_empty()
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if !scheme_ok {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = match host_port.rsplit_once(':') {
+        Some((host, port)) if port.chars().all(|c| c.is_ascii_digit()) => host,
+        _ => host_port,
+    };
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    Some(if is_domain(&host) {
+        Ok(host)
+    } else {
+        Err(format!(
+            "{} is a URL whose host {} is not a domain twsrt can explain",
+            crate::source::quoted(text),
+            crate::source::quoted(&host)
+        ))
+    })
+}
+
 /// `name.tld`, optionally `*.`-prefixed: labels of letters, digits and `-`.
 fn is_domain(text: &str) -> bool {
     let rest = text.strip_prefix("*.").unwrap_or(text);
@@ -82,4 +117,29 @@ fn is_domain(text: &str) -> bool {
         && labels
             .iter()
             .all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+}
+
+#[cfg(test)]
+mod url_tests {
+    use super::url_host;
+
+    #[test]
+    fn a_url_asks_about_its_host() {
+        let host = |t: &str| url_host(t).map(|r| r.ok());
+        assert_eq!(
+            host("https://github.com/x"),
+            Some(Some("github.com".into()))
+        );
+        assert_eq!(
+            host("HTTP://Me@API.GitHub.com:8443/a?b#c"),
+            Some(Some("api.github.com".into()))
+        );
+        assert_eq!(
+            host("git+ssh://git.example.org/r"),
+            Some(Some("git.example.org".into()))
+        );
+        assert_eq!(host("https://[::1]:8080/"), Some(None));
+        assert_eq!(host("~/x://y"), None);
+        assert_eq!(host("./a/b"), None);
+    }
 }
