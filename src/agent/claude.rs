@@ -11,7 +11,10 @@ mod anchor;
 mod deny_path;
 mod diff;
 mod existing;
+mod grammar;
+mod grammar_subcommands;
 mod hook_entry;
+pub mod launch;
 pub mod layers;
 mod loaded;
 mod merge;
@@ -51,6 +54,10 @@ const TARGET_KEYS: [TargetKey; 3] = [
 impl Agent for Claude {
     fn name(&self) -> &'static str {
         "claude"
+    }
+
+    fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
+        Some(&launch::ClaudeLaunch)
     }
 
     fn target_keys(&self) -> &'static [TargetKey] {

@@ -6,6 +6,9 @@
 mod adoption;
 mod directions;
 mod drift;
+mod grammar;
+mod grammar_sessions;
+pub mod launch;
 pub mod layers;
 mod merge;
 mod pathshape;
@@ -150,6 +153,10 @@ fn read_text(path: &Path) -> Result<Option<String>> {
 impl Agent for Codex {
     fn name(&self) -> &'static str {
         "codex"
+    }
+
+    fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
+        Some(&launch::CodexLaunch)
     }
 
     fn target_keys(&self) -> &'static [TargetKey] {

@@ -6,6 +6,8 @@
 //! in the flags as in the settings file: Copilot reads a bare pattern as
 //! HTTPS only (twsrt 3.3.3 emits the bare `--deny-url` alone).
 
+mod grammar;
+pub mod launch;
 mod settings;
 
 use std::collections::HashSet;
@@ -193,6 +195,10 @@ fn push_quoted(out: &mut String, value: &str) {
 impl Agent for Copilot {
     fn name(&self) -> &'static str {
         "copilot"
+    }
+
+    fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
+        Some(&launch::CopilotLaunch)
     }
 
     fn target_keys(&self) -> &'static [TargetKey] {

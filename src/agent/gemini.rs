@@ -9,6 +9,10 @@
 mod adoption;
 mod drift;
 pub mod engine;
+mod grammar;
+pub mod launch;
+mod launch_env;
+mod launch_files;
 mod mapping;
 mod pattern;
 mod render;
@@ -16,9 +20,15 @@ mod render;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod grammar_tests;
+
+#[cfg(test)]
+mod launch_tests;
+
 use std::path::{Path, PathBuf};
 
-pub use render::Origin;
+pub use render::{ASK_PRIORITY, Origin};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::{Config, TargetKey};
@@ -146,6 +156,10 @@ fn both_loaded(ctx: &Ctx) -> Option<String> {
 impl Agent for Gemini {
     fn name(&self) -> &'static str {
         "gemini"
+    }
+
+    fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
+        Some(&launch::GeminiLaunch)
     }
 
     fn target_keys(&self) -> &'static [TargetKey] {

@@ -5,6 +5,7 @@ pub mod claude;
 pub mod codex;
 pub mod copilot;
 pub mod gemini;
+pub mod launch;
 pub mod record;
 
 use std::path::PathBuf;
@@ -127,6 +128,13 @@ pub trait Agent {
 
     /// Compare what would be generated with what is on disk.
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff>;
+
+    /// What `twsrt audit` and `twsrt run` know about starting this agent:
+    /// its binary, launch grammar, audit checks and launch arguments.
+    /// `None` for an agent whose command line twsrt cannot read.
+    fn launch(&self) -> Option<&'static dyn launch::Launch> {
+        None
+    }
 }
 
 /// Every agent, in the order `all` runs them.

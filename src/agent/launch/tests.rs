@@ -3,8 +3,10 @@
 
 use std::path::Path;
 
-use super::finding::{Finding, Severity, exit_code, to_json};
-use super::*;
+use super::fixture::{Inputs, audit};
+use super::report::{exit_code, to_json};
+use super::{EXIT_UNREADABLE, agent_of};
+use crate::diag::{Code, Diagnostic as Finding, Severity};
 
 fn argv(line: &[&str]) -> Vec<String> {
     line.iter().map(|w| w.to_string()).collect()
@@ -33,7 +35,7 @@ fn findings(line: &[&str]) -> Vec<Finding> {
 fn summary(line: &[&str]) -> Vec<(Severity, String)> {
     findings(line)
         .into_iter()
-        .map(|f| (f.severity, f.flag))
+        .map(|f| (f.severity, f.location))
         .collect()
 }
 
@@ -158,7 +160,7 @@ fn the_codex_profile_file_and_project_config() {
     let got = audit_in(d, &["codex", "--profile", "fast"]);
     assert_eq!(got.len(), 1, "{got:?}");
     assert_eq!(
-        (got[0].severity, got[0].flag.as_str()),
+        (got[0].severity, got[0].location.as_str()),
         (Severity::Error, "--profile <value>")
     );
     // A profile without a file adds nothing (Codex starts without it too).
@@ -172,7 +174,7 @@ fn the_codex_profile_file_and_project_config() {
     .unwrap();
     let got: Vec<_> = audit_in(d, &["codex"])
         .into_iter()
-        .map(|f| (f.severity, f.flag))
+        .map(|f| (f.severity, f.location))
         .collect();
     assert_eq!(
         got,
@@ -202,7 +204,7 @@ fn the_legacy_profiles_of_the_codex_target() {
     let got = audit(&argv(&["codex"]), &inputs).unwrap();
     // twsrt's own keys in its target are no finding; the legacy table is.
     assert_eq!(got.len(), 1, "{got:?}");
-    assert_eq!(got[0].flag, "$CODEX_HOME/config.toml");
+    assert_eq!(got[0].location, "$CODEX_HOME/config.toml");
     assert!(
         got[0].message.starts_with("sets profiles.a.sandbox_mode: "),
         "{got:?}"
@@ -270,7 +272,7 @@ fn claude_settings_inline_and_from_a_file() {
     let got = audit_in(dir.path(), &["claude", "--settings=extra.json"]);
     assert_eq!(got.len(), 1);
     assert_eq!(
-        (got[0].severity, got[0].flag.as_str()),
+        (got[0].severity, got[0].location.as_str()),
         (Severity::Warning, "--settings=<value>")
     );
     for bad in ["missing.json", "{not json"] {
@@ -296,7 +298,7 @@ fn claude_project_settings_that_override_the_policy() {
     .unwrap();
     let got: Vec<_> = audit_in(d, &["claude"])
         .into_iter()
-        .map(|f| (f.severity, f.flag))
+        .map(|f| (f.severity, f.location))
         .collect();
     assert_eq!(
         got,
@@ -314,7 +316,7 @@ fn claude_project_settings_that_override_the_policy() {
     let got: Vec<_> = audit(&argv(&["claude"]), &home)
         .unwrap()
         .into_iter()
-        .map(|f| f.flag)
+        .map(|f| f.location)
         .collect();
     assert_eq!(got, [".claude/settings.local.json"]);
 }
@@ -326,7 +328,7 @@ fn copilot_with(generated: &[&str], line: &[&str]) -> Vec<(Severity, String)> {
     audit(&argv(line), &inputs)
         .unwrap()
         .into_iter()
-        .map(|f| (f.severity, f.flag))
+        .map(|f| (f.severity, f.location))
         .collect()
 }
 
@@ -432,7 +434,13 @@ fn unknown_agents_and_options_fail_closed() {
         let e = audit(&argv(line), &Inputs::default()).unwrap_err();
         assert_eq!(e.exit_code(), EXIT_UNREADABLE, "{line:?}");
     }
-    assert_eq!(agent_of(&argv(&["/opt/bin/claude"])).unwrap(), "claude");
+    assert_eq!(
+        agent_of(&argv(&["/opt/bin/claude"]))
+            .unwrap()
+            .launch
+            .binary(),
+        "claude"
+    );
 }
 
 #[test]
@@ -498,8 +506,13 @@ fn planted_secrets_never_reach_a_finding() {
 
 #[test]
 fn exit_codes_and_the_json_shape() {
-    let w = Finding::new(Severity::Warning, "--yolo", "why");
-    let e = Finding::new(Severity::Error, "-s danger-full-access", "why");
+    let w = Finding::new(Severity::Warning, Code::YoloFlag, "--yolo", "why");
+    let e = Finding::new(
+        Severity::Error,
+        Code::SandboxReplaced,
+        "-s danger-full-access",
+        "why",
+    );
     assert_eq!(exit_code(&[], true), 0);
     assert_eq!(exit_code(std::slice::from_ref(&w), false), 0);
     assert_eq!(exit_code(std::slice::from_ref(&w), true), 1);
@@ -560,4 +573,18 @@ fn claude_risky_flags_in_their_other_spellings() {
         ]),
         warn("--permission-mode bypassPermissions")
     );
+}
+
+#[test]
+fn launch_args_go_before_the_end_of_options() {
+    let grammar = agent_of(&argv(&["copilot"])).unwrap().launch.grammar();
+    let mut line = argv(&["copilot", "-p", "x", "--", "rest"]);
+    crate::argv::with_options(grammar, &mut line, &argv(&["--deny-url", "a.com"])).unwrap();
+    assert_eq!(
+        line,
+        ["copilot", "-p", "x", "--deny-url", "a.com", "--", "rest"]
+    );
+    let mut plain = argv(&["copilot", "-s"]);
+    crate::argv::with_options(grammar, &mut plain, &argv(&["--yolo"])).unwrap();
+    assert_eq!(plain, ["copilot", "-s", "--yolo"]);
 }

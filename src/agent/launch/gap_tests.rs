@@ -5,8 +5,9 @@
 
 use std::path::Path;
 
-use super::finding::Severity;
-use super::*;
+use super::EXIT_UNREADABLE;
+use super::fixture::{Inputs, audit};
+use crate::diag::Severity;
 
 fn argv(line: &[&str]) -> Vec<String> {
     line.iter().map(|w| w.to_string()).collect()
@@ -28,7 +29,7 @@ fn summary_in(inputs: &Inputs, line: &[&str]) -> Vec<(Severity, String)> {
     audit(&argv(line), inputs)
         .unwrap_or_else(|e| panic!("{line:?}: {e}"))
         .into_iter()
-        .map(|f| (f.severity, f.flag))
+        .map(|f| (f.severity, f.location))
         .collect()
 }
 
@@ -238,7 +239,7 @@ fn an_unknown_option_name_is_redacted_like_a_value() {
         ("--averyveryverylongsecretword", "<option>"),
         ("-q", "-q"),
     ] {
-        assert_eq!(grammar::shown_option(typed), shown);
+        assert_eq!(crate::argv::shown_option(typed), shown);
     }
 }
 
