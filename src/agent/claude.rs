@@ -25,6 +25,12 @@ mod sync;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod launch_tests;
+
+#[cfg(test)]
+mod launch_gap_tests;
+
 use std::path::Path;
 
 pub use anchor::{anchor_path, target_path};

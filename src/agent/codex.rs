@@ -18,6 +18,12 @@ mod render;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod launch_tests;
+
+#[cfg(test)]
+mod launch_gap_tests;
+
 use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};

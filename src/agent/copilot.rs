@@ -401,3 +401,9 @@ fn compare(generated: &[String], existing: &[&str]) -> AgentDiff {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod launch_tests;
+
+#[cfg(test)]
+mod launch_gap_tests;

@@ -26,6 +26,9 @@ mod grammar_tests;
 #[cfg(test)]
 mod launch_tests;
 
+#[cfg(test)]
+mod launch_gap_tests;
+
 use std::path::{Path, PathBuf};
 
 pub use render::{ASK_PRIORITY, Origin};

@@ -203,7 +203,7 @@ pub fn read_optional(path: &Path) -> Result<Option<String>> {
 mod registry_tests;
 
 #[cfg(test)]
-mod fixture;
+pub(crate) mod fixture;
 
 #[cfg(test)]
 mod grammar_tests;
