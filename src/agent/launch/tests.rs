@@ -161,3 +161,38 @@ fn exit_codes_and_the_json_shape() {
         ]})
     );
 }
+
+#[test]
+fn every_finding_carries_the_code_of_its_kind() {
+    let cases: [(&[&str], Code); 14] = [
+        (&["codex", "--yolo"], Code::YoloFlag),
+        (&["codex", "-s", "read-only"], Code::SandboxReplaced),
+        (
+            &["codex", "-c", "default_permissions=x"],
+            Code::ProfileReplaced,
+        ),
+        (&["codex", "-c", "profile=x"], Code::ConfigProfile),
+        (&["codex", "exec", "--ignore-rules"], Code::PolicySkipped),
+        (&["codex", "exec", "--trust"], Code::FolderTrust),
+        (&["claude", "--permission-mode", "auto"], Code::ApprovalMode),
+        (&["claude", "--allowedTools", "x"], Code::AllowRules),
+        (&["claude", "--mcp-config", "x"], Code::ForeignCode),
+        (&["claude", "--add-dir", "x"], Code::ExtraDirectory),
+        (
+            &["claude", "--settings", r#"{"sandbox":{"enabled":false}}"#],
+            Code::SandboxOff,
+        ),
+        (&["copilot", "--allow-all"], Code::AllowAll),
+        (&["gemini", "--yolo"], Code::ApprovalMode),
+        (&["gemini", "-e", "x"], Code::ForeignCode),
+    ];
+    for (line, code) in cases {
+        let codes: Vec<Code> = findings(line).iter().map(|f| f.code).collect();
+        assert!(codes.contains(&code), "{line:?}: {codes:?}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = inputs(dir.path());
+    inputs.copilot_flags = argv(&["--deny-url", "a.com"]);
+    let missing = audit(&argv(&["copilot"]), &inputs).unwrap();
+    assert_eq!(missing[0].code, Code::MissingDenyFlags);
+}
