@@ -77,6 +77,27 @@ codes! {
     CodexLegacySandbox = "codex-legacy-sandbox", "A legacy sandbox key in a Codex config layer switches the generated profile off.";
     CodexMissingParent = "codex-missing-parent", "Two or more rules under one missing directory, where Codex's sandbox fails to start.";
     CodexProtectedPath = "codex-protected-path", "A workspace rule inside `.git`, `.codex` or `.agents`, which Codex keeps read-only.";
+    // audit: launch findings
+    YoloFlag = "yolo-flag", "The launch runs every command without the sandbox and without asking.";
+    SandboxReplaced = "sandbox-replaced", "The launch selects the agent's own sandbox mode in place of the generated profile.";
+    ProfileReplaced = "profile-replaced", "The launch selects or overrides the permission profile twsrt generates.";
+    SandboxOff = "sandbox-off", "A settings layer switches the sandbox off.";
+    SandboxEscape = "sandbox-escape", "A settings layer lets a command ask to run outside the sandbox.";
+    AgentSandbox = "agent-sandbox", "The agent starts a sandbox of its own, which decides whether the policy file loads.";
+    PolicySkipped = "policy-skipped", "The launch does not load the files where twsrt writes the policy.";
+    TargetNotLoaded = "target-not-loaded", "twsrt's policy file is not the one the agent loads.";
+    LayerOverride = "layer-override", "A config layer the launch loads overrides the generated policy.";
+    ConfigProfile = "config-profile", "The launch selects a config layer twsrt did not write.";
+    HookSkipped = "hook-skipped", "The launch switches off the guard hook twsrt installs.";
+    ApprovalMode = "approval-mode", "The launch changes when the agent asks before it acts.";
+    AllowAll = "allow-all", "The launch allows everything the deny rules do not name.";
+    AllowRules = "allow-rules", "The launch adds allow rules or tools that run without asking.";
+    OutrankingRules = "outranking-rules", "Allow rules the launch loads can win over twsrt's rules.";
+    MissingDenyFlags = "missing-deny-flags", "The launch lacks deny flags the policy generates.";
+    ForeignCode = "foreign-code", "The launch loads code (MCP servers, plugins, hooks, extensions) the policy never saw.";
+    ExtraDirectory = "extra-directory", "The launch gives the tools a directory the policy does not name.";
+    WideDirectory = "wide-directory", "A settings layer puts the root or the home directory in the tools' reach.";
+    FolderTrust = "folder-trust", "The launch trusts a folder, so its own config layers load.";
 }
 
 impl fmt::Display for Code {

@@ -10,6 +10,7 @@
 
 pub mod agent;
 pub mod apply;
+pub mod argv;
 pub mod cli;
 pub mod commands;
 pub mod compile;

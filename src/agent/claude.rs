@@ -13,7 +13,10 @@ mod diff;
 mod doctor;
 mod existing;
 mod explain;
+mod grammar;
+mod grammar_subcommands;
 mod hook_entry;
+pub mod launch;
 pub mod layers;
 mod loaded;
 mod merge;
@@ -23,6 +26,12 @@ mod render;
 mod sync;
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod launch_tests;
+
+#[cfg(test)]
+mod launch_gap_tests;
 
 use std::path::Path;
 
@@ -55,6 +64,10 @@ const TARGET_KEYS: [TargetKey; 3] = [
 impl Agent for Claude {
     fn name(&self) -> &'static str {
         "claude"
+    }
+
+    fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
+        Some(&launch::ClaudeLaunch)
     }
 
     fn target_keys(&self) -> &'static [TargetKey] {

@@ -8,6 +8,9 @@ mod directions;
 mod doctor;
 mod drift;
 mod explain;
+mod grammar;
+mod grammar_sessions;
+pub mod launch;
 pub mod layers;
 mod merge;
 mod pathshape;
@@ -16,6 +19,12 @@ mod render;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod launch_tests;
+
+#[cfg(test)]
+mod launch_gap_tests;
 
 use std::path::{Path, PathBuf};
 
@@ -154,6 +163,10 @@ fn read_text(path: &Path) -> Result<Option<String>> {
 impl Agent for Codex {
     fn name(&self) -> &'static str {
         "codex"
+    }
+
+    fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
+        Some(&launch::CodexLaunch)
     }
 
     fn target_keys(&self) -> &'static [TargetKey] {

@@ -7,6 +7,8 @@
 //! HTTPS only (twsrt 3.3.3 emits the bare `--deny-url` alone).
 
 mod explain;
+mod grammar;
+pub mod launch;
 mod settings;
 
 use std::collections::HashSet;
@@ -196,6 +198,10 @@ fn push_quoted(out: &mut String, value: &str) {
 impl Agent for Copilot {
     fn name(&self) -> &'static str {
         "copilot"
+    }
+
+    fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
+        Some(&launch::CopilotLaunch)
     }
 
     fn target_keys(&self) -> &'static [TargetKey] {
@@ -407,3 +413,9 @@ fn compare(generated: &[String], existing: &[&str]) -> AgentDiff {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod launch_tests;
+
+#[cfg(test)]
+mod launch_gap_tests;

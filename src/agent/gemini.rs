@@ -10,6 +10,10 @@ mod adoption;
 mod drift;
 pub mod engine;
 mod explain;
+mod grammar;
+pub mod launch;
+mod launch_env;
+mod launch_files;
 mod mapping;
 mod pattern;
 mod render;
@@ -17,9 +21,18 @@ mod render;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod grammar_tests;
+
+#[cfg(test)]
+mod launch_tests;
+
+#[cfg(test)]
+mod launch_gap_tests;
+
 use std::path::{Path, PathBuf};
 
-pub use render::Origin;
+pub use render::{ASK_PRIORITY, Origin};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::{Config, TargetKey};
@@ -149,6 +162,10 @@ fn both_loaded(ctx: &Ctx) -> Option<String> {
 impl Agent for Gemini {
     fn name(&self) -> &'static str {
         "gemini"
+    }
+
+    fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
+        Some(&launch::GeminiLaunch)
     }
 
     fn target_keys(&self) -> &'static [TargetKey] {

@@ -5,6 +5,7 @@ pub mod claude;
 pub mod codex;
 pub mod copilot;
 pub mod gemini;
+pub mod launch;
 pub mod record;
 
 use std::path::PathBuf;
@@ -150,6 +151,12 @@ pub trait Agent {
     /// layers a launch here loads whether or not a Claude target is set).
     /// By default an agent adds nothing.
     fn doctor_checks(&self, _input: &crate::lint::Input, _out: &mut Vec<crate::diag::Diagnostic>) {}
+    /// What `twsrt audit` and `twsrt run` know about starting this agent:
+    /// its binary, launch grammar, audit checks and launch arguments.
+    /// `None` for an agent whose command line twsrt cannot read.
+    fn launch(&self) -> Option<&'static dyn launch::Launch> {
+        None
+    }
 }
 
 /// Every agent, in the order `all` runs them.

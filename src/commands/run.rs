@@ -1,14 +1,14 @@
 //! `twsrt run`: the launch wrapper. Compile, bring the agent's files up to
 //! date, audit the final argv, and exec the agent in twsrt's place.
 
-mod launch;
+mod exec;
 mod stale;
 
 use clap::Args;
 
+use crate::agent::launch::{self, Setting, report};
 use crate::agent::{Ctx, Warnings};
 use crate::commands::Global;
-use crate::commands::audit::{self, Inputs, finding};
 use crate::compile::compile;
 use crate::error::{Error, Result};
 use crate::ui;
@@ -69,60 +69,60 @@ pub struct RunArgs {
 }
 
 pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
-    let agent_name = audit::agent_of(&args.argv)?;
-    if audit::passed_through(&args.argv)?.is_some() && !args.srt {
-        // A subcommand that starts no session (`claude mcp list`) loads no
+    let launcher = launch::agent_of(&args.argv)?;
+    let (agent, name) = (launcher.launch, launcher.agent.name());
+    let passed = launch::passed_through(agent, &args.argv)?.is_some();
+    if passed && !args.srt {
+        // A subcommand that starts no session (`tool plugin list`) loads no
         // policy: it runs untouched, without generating or auditing.
-        return Err(launch::exec(&args.argv));
+        return Err(exec::exec(&args.argv));
     }
     let config = crate::commands::load_config(&global.config_path)?;
     let compiled = compile(&config, args.profile.as_deref())?;
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     let mut warnings: Warnings = Vec::new();
 
-    if audit::passed_through(&args.argv)?.is_some() {
-        let command = launch::wrap_srt(&compiled, &args.argv)?;
+    if passed {
+        let command = exec::wrap_srt(&compiled, &args.argv)?;
         drop(ctx);
         crate::commands::generate::exit_without_freeing(compiled);
-        return Err(launch::exec(&command));
+        return Err(exec::exec(&command));
     }
-    let mut inputs = Inputs::from_env(&config, args.yolo)?;
+    let mut setting = Setting::from_env(&config, args.yolo, false)?;
     let mut argv = args.argv.clone();
-    if agent_name == "copilot" {
-        // Counted once: staging the Copilot target raises the same warnings.
-        inputs.copilot_flags = crate::agent::copilot::Copilot::launch_args(&ctx, &mut Vec::new())?;
-        launch::append_flags(&mut argv, &inputs.copilot_flags)?;
+    if agent.policy_in_argv() {
+        setting.launch_args = agent.launch_args(&ctx)?;
+        crate::argv::with_options(agent.grammar(), &mut argv, &setting.launch_args)
+            .map_err(|e| launch::unreadable(e.to_string()))?;
     }
-    let findings = audit::audit(&argv, &inputs)?;
+    let findings = launch::audit(agent, &argv, agent.inputs(&setting)?.as_ref())?;
     for f in &findings {
-        audit::print_finding(f, true);
+        report::print(f, true);
     }
-    if finding::exit_code(&findings, args.strict) != 0 {
+    if report::exit_code(&findings, args.strict) != 0 {
         ui::error(&format!(
-            "{agent_name} was not started: the launch defeats the policy"
+            "{name} was not started: the launch defeats the policy"
         ));
         return Ok(1);
     }
 
-    let generate = args
-        .no_generate
-        .then(|| generate_line(agent_name, args, true));
-    stale::bring_up_to_date(&ctx, agent_name, generate.as_deref(), &mut warnings)?;
+    let generate = args.no_generate.then(|| generate_line(name, args, true));
+    stale::bring_up_to_date(&ctx, &launcher, generate.as_deref(), &mut warnings)?;
     if !warnings.is_empty() {
         ui::note(&format!(
             "{} generation warning(s); `twsrt doctor` or `{}` lists them",
             warnings.len(),
-            generate_line(agent_name, args, false)
+            generate_line(name, args, false)
         ));
     }
     let command = if args.srt {
-        launch::wrap_srt(&compiled, &argv)?
+        exec::wrap_srt(&compiled, &argv)?
     } else {
         argv
     };
     drop(ctx);
     crate::commands::generate::exit_without_freeing(compiled);
-    Err(launch::exec(&command))
+    Err(exec::exec(&command))
 }
 
 /// The `generate` (with `write`: `generate -w`) of this launch's policy.

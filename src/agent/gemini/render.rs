@@ -5,6 +5,11 @@ use std::fmt::Write as _;
 
 use crate::tomltext::push_basic_string;
 
+/// The TOML priority of twsrt's ask_user rules, just below deny (999): the
+/// renderer writes it, the launch audit compares other files' allow rules
+/// with it.
+pub const ASK_PRIORITY: u16 = 998;
+
 /// What a rule does when it matches (Gemini's `PolicyDecision`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
@@ -28,7 +33,7 @@ impl Decision {
     pub fn priority(self) -> u16 {
         match self {
             Decision::Deny => 999,
-            Decision::AskUser => 998,
+            Decision::AskUser => ASK_PRIORITY,
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use crate::agent::launch::Launcher;
 use crate::agent::{Ctx, Warnings};
 use crate::error::Result;
 use crate::plan::{FileKind, Plan, Step};
@@ -14,23 +15,21 @@ use crate::ui;
 /// command line that would bring them up to date).
 pub fn bring_up_to_date(
     ctx: &Ctx,
-    agent_name: &str,
+    launcher: &Launcher,
     no_generate: Option<&str>,
     warnings: &mut Warnings,
 ) -> Result<()> {
     let mut staged = Plan::default();
-    let agent = crate::agent::registry()
-        .into_iter()
-        .find(|a| a.name() == agent_name);
-    match agent {
-        Some(agent) if agent.configured(ctx.config) => agent.stage(ctx, &mut staged, warnings)?,
-        // Copilot's policy is the flags `run` appends; the others have none
-        // without a target.
-        _ if agent_name == "copilot" => {}
-        _ => ui::warning(&format!(
+    let (agent, agent_name) = (&launcher.agent, launcher.agent.name());
+    if agent.configured(ctx.config) {
+        agent.stage(ctx, &mut staged, warnings)?;
+    } else if !launcher.launch.policy_in_argv() {
+        // An agent whose policy is the arguments `run` adds needs no
+        // target; the others have no policy without one.
+        ui::warning(&format!(
             "{agent_name} is not configured in [targets] of config.toml: it starts without a \
              generated policy"
-        )),
+        ));
     }
     let mut stale = stale_paths(&staged)?;
     for doc in &ctx.compiled.canonical {

@@ -1,27 +1,15 @@
 //! Codex CLI 0.171.0 (`codex --help`, `codex exec --help`): clap. The other
-//! session subcommands are in [`super::codex_sessions`].
+//! session subcommands are in [`super::grammar_sessions`].
 //!
 //! `--yolo` is a hidden alias of `--dangerously-bypass-approvals-and-sandbox`
 //! (accepted by 0.171.0, absent from `--help`). `--full-auto` is gone in
 //! 0.171.0 (clap rejects it), so it fails closed as an unknown option.
 
-use super::Arity::{Flag, Many, Value};
-use super::codex_sessions as sessions;
-use super::{Grammar, Opt, Style, Sub};
+use super::grammar_sessions as sessions;
+use crate::argv::Arity::{Flag, Many, Value};
+use crate::argv::{Grammar, Opt, Style, Sub, hidden, opt};
 
-const fn opt(names: &'static [&'static str], arity: super::Arity) -> Opt {
-    Opt {
-        names,
-        arity,
-        hidden: false,
-    }
-}
-
-pub(super) const HIDDEN_YOLO: Opt = Opt {
-    names: &["--yolo"],
-    arity: Flag,
-    hidden: true,
-};
+pub(super) const HIDDEN_YOLO: Opt = hidden(&["--yolo"], Flag);
 
 const CODEX_OPTIONS: &[Opt] = &[
     opt(&["--config", "-c"], Value),

@@ -1,16 +1,8 @@
 //! Claude Code 2.1.332 (`claude --help`): commander.
 
-use super::Arity::{Flag, Many, Optional, Value};
-use super::claude_subcommands as subs;
-use super::{Grammar, Opt, Style, Sub};
-
-const fn opt(names: &'static [&'static str], arity: super::Arity) -> Opt {
-    Opt {
-        names,
-        arity,
-        hidden: false,
-    }
-}
+use super::grammar_subcommands as subs;
+use crate::argv::Arity::{Flag, Many, Optional, Value};
+use crate::argv::{Grammar, Opt, Style, Sub, opt};
 
 const OPTIONS: &[Opt] = &[
     opt(&["--add-dir"], Many),
@@ -83,7 +75,7 @@ const OPTIONS: &[Opt] = &[
 
 /// Every subcommand of 2.1.332 (`claude --help`). `agents` dispatches
 /// sessions and `mcp`, `plugin` are groups: their tables are in
-/// [`super::claude_subcommands`]. `respawn` restarts background sessions
+/// [`super::grammar_subcommands`]. `respawn` restarts background sessions
 /// with launch options twsrt never saw: it fails closed. The rest start no
 /// session (`attach`, `logs`, `rm`, `stop` act on background sessions
 /// already running; `ultrareview` runs in the cloud) and pass.

@@ -4,17 +4,9 @@
 //! accepted (hidden) where the session has
 //! `--dangerously-bypass-approvals-and-sandbox`.
 
-use super::Arity::{Flag, Many, Value};
-use super::codex::HIDDEN_YOLO;
-use super::{Grammar, Opt, Style, Sub};
-
-const fn opt(names: &'static [&'static str], arity: super::Arity) -> Opt {
-    Opt {
-        names,
-        arity,
-        hidden: false,
-    }
-}
+use super::grammar::HIDDEN_YOLO;
+use crate::argv::Arity::{Flag, Many, Value};
+use crate::argv::{Grammar, Opt, Style, Sub, opt};
 
 /// None of these sessions has subcommands of its own.
 const NONE: &[Sub] = &[];

@@ -1,7 +1,15 @@
 //! The parser on each table: spellings, values, `--`, combined shorts,
 //! subcommands, and the tokens that fail closed.
 
-use super::*;
+use crate::argv::{ParseError, Parsed, all_tables, parse};
+
+/// The root table of the agent whose binary is `binary`.
+fn for_agent(binary: &str) -> Option<&'static crate::argv::Grammar> {
+    super::launchers()
+        .iter()
+        .find(|l| l.launch.binary() == binary)
+        .map(|l| l.launch.grammar())
+}
 
 fn words(line: &[&str]) -> Vec<String> {
     line.iter().map(|w| w.to_string()).collect()

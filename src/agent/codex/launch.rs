@@ -9,28 +9,85 @@
 //! `--dangerously-bypass-approvals-and-sandbox` (alias `--yolo`), `-c
 //! sandbox_mode=...`, or `sandbox_mode` in a config layer.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use toml_edit::DocumentMut;
 
-use super::finding::{Finding, Severity, shown, typed};
-use super::grammar::{Occurrence, Parsed};
-use super::{Inputs, read_optional, unreadable};
-use crate::agent::codex::layers::{self, Effect, Layer, Source};
+use super::layers::{self, Effect, Layer, Source};
+use crate::agent::launch::redact::{shown, typed};
+use crate::agent::launch::{Audit, Launch, Setting, read_optional, unreadable};
+use crate::argv::{Grammar, Occurrence, Parsed};
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::error::Result;
 
 const REPLACES: &str = "replaces the default_permissions profile twsrt generates";
 
-pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
-    let mut out = Vec::new();
-    for occ in &parsed.options {
-        flag_findings(occ, &mut out)?;
+/// Codex's launch part ([`crate::agent::Agent::launch`]).
+pub struct CodexLaunch;
+
+impl Launch for CodexLaunch {
+    fn binary(&self) -> &'static str {
+        "codex"
     }
-    let launch = launch(parsed, inputs);
-    for layer in layers::layers(&launch) {
-        layer_findings(parsed, &layer, &mut out)?;
+
+    fn grammar(&self) -> &'static Grammar {
+        &super::grammar::CODEX
     }
-    Ok(out)
+
+    fn listed_at(&self) -> u8 {
+        0
+    }
+
+    fn vocabulary(&self) -> &'static [&'static str] {
+        // Sandbox modes and approval policies.
+        &[
+            "read-only",
+            "workspace-write",
+            "danger-full-access",
+            "untrusted",
+            "on-failure",
+            "on-request",
+            "never",
+        ]
+    }
+
+    fn inputs(&self, setting: &Setting) -> Result<Box<dyn Audit>> {
+        Ok(Box::new(Inputs {
+            cwd: setting.cwd.clone(),
+            codex_home: layers::codex_home(&setting.home),
+            target: setting
+                .config
+                .targets
+                .path("codex_config")
+                .map(Path::to_path_buf),
+        }))
+    }
+}
+
+/// What the Codex audit reads besides the argv.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    /// The launch directory, where the project layers end (before `-C`).
+    pub cwd: PathBuf,
+    /// `$CODEX_HOME`, else `~/.codex`: where `--profile NAME` finds
+    /// `NAME.config.toml`.
+    pub codex_home: PathBuf,
+    /// The config.toml twsrt merges into (its legacy `[profiles.*]`).
+    pub target: Option<PathBuf>,
+}
+
+impl Audit for Inputs {
+    fn check(&self, parsed: &Parsed) -> Result<Vec<Diagnostic>> {
+        let mut out = Vec::new();
+        for occ in &parsed.options {
+            flag_findings(occ, &mut out)?;
+        }
+        let launch = launch(parsed, self);
+        for layer in layers::layers(&launch) {
+            layer_findings(parsed, &layer, &mut out)?;
+        }
+        Ok(out)
+    }
 }
 
 /// The launch the argv describes: `-C`/`--cd` (the last one wins) moves the
@@ -43,7 +100,7 @@ fn launch(parsed: &Parsed, inputs: &Inputs) -> layers::Launch {
     layers::Launch {
         cwd,
         codex_home: inputs.codex_home.clone(),
-        managed: inputs.codex_target.clone(),
+        managed: inputs.target.clone(),
         profiles: parsed
             .all("--profile")
             .filter_map(|o| o.value().map(str::to_string))
@@ -53,7 +110,7 @@ fn launch(parsed: &Parsed, inputs: &Inputs) -> layers::Launch {
 
 /// The findings of one layer, named so that no argv value shows: a profile
 /// file by its flag, a project file below `-C` as `<-C>/...`.
-fn layer_findings(parsed: &Parsed, layer: &Layer, out: &mut Vec<Finding>) -> Result<()> {
+fn layer_findings(parsed: &Parsed, layer: &Layer, out: &mut Vec<Diagnostic>) -> Result<()> {
     let moved = parsed.all("--cd").next().is_some();
     let (name, flag) = match &layer.source {
         Source::User => ("$CODEX_HOME/config.toml".to_string(), None),
@@ -72,8 +129,9 @@ fn layer_findings(parsed: &Parsed, layer: &Layer, out: &mut Vec<Finding>) -> Res
         }
     };
     if layer.source == Source::Managed {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Error,
+            Code::TargetNotLoaded,
             name.as_str(),
             "Codex does not load this file, where twsrt writes the profile: it reads \
              $CODEX_HOME/config.toml (set CODEX_HOME or [targets] codex_config so they agree)",
@@ -91,8 +149,9 @@ fn layer_findings(parsed: &Parsed, layer: &Layer, out: &mut Vec<Finding>) -> Res
             Some(_) => format!("the profile file it selects sets {}: {}", o.key, o.why),
             None => format!("sets {}: {}", o.key, o.why),
         };
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             severity,
+            Code::LayerOverride,
             flag.clone().unwrap_or_else(|| name.clone()),
             message,
         ));
@@ -100,46 +159,53 @@ fn layer_findings(parsed: &Parsed, layer: &Layer, out: &mut Vec<Finding>) -> Res
     Ok(())
 }
 
-fn flag_findings(occ: &Occurrence, out: &mut Vec<Finding>) -> Result<()> {
-    let error = |why: String| Finding::new(Severity::Error, typed(occ), why);
+fn flag_findings(occ: &Occurrence, out: &mut Vec<Diagnostic>) -> Result<()> {
+    let error = |code, why: String| Diagnostic::new(Severity::Error, code, typed(occ), why);
+    let warn = |code, why: &str| Diagnostic::new(Severity::Warning, code, typed(occ), why);
     match occ.name {
-        "--sandbox" => out.push(error(format!(
-            "selects Codex's own {} sandbox, which {REPLACES}",
-            occ.value().map(shown).unwrap_or("<value>")
-        ))),
-        "--approve-for-me" => out.push(error(format!(
-            "routes approvals to automatic review in the workspace-write sandbox, which {REPLACES}"
-        ))),
+        "--sandbox" => out.push(error(
+            Code::SandboxReplaced,
+            format!(
+                "selects Codex's own {} sandbox, which {REPLACES}",
+                occ.value().map(shown).unwrap_or("<value>")
+            ),
+        )),
+        "--approve-for-me" => out.push(error(
+            Code::SandboxReplaced,
+            format!(
+                "routes approvals to automatic review in the workspace-write sandbox, which \
+                 {REPLACES}"
+            ),
+        )),
         "--dangerously-bypass-approvals-and-sandbox" | "--yolo" => out.push(error(
+            Code::YoloFlag,
             "runs every command without a sandbox and without asking: no policy applies".into(),
         )),
         "--ignore-user-config" => out.push(error(
+            Code::PolicySkipped,
             "does not load $CODEX_HOME/config.toml, where twsrt writes the default_permissions \
              profile: no policy applies"
                 .into(),
         )),
         "--ignore-rules" => out.push(error(
+            Code::PolicySkipped,
             "does not load the .rules files, where twsrt writes the command rules".into(),
         )),
-        "--dangerously-bypass-hook-trust" => out.push(Finding::new(
-            Severity::Warning,
-            typed(occ),
+        "--dangerously-bypass-hook-trust" => out.push(warn(
+            Code::ForeignCode,
             "runs enabled hooks nobody trusted, code the policy never saw",
         )),
-        "--trust" => out.push(Finding::new(
-            Severity::Warning,
-            typed(occ),
+        "--trust" => out.push(warn(
+            Code::FolderTrust,
             "trusts the project for this and later sessions: its .codex config layers load and \
              its MCP commands run outside the sandbox",
         )),
-        "--add-dir" => out.push(Finding::new(
-            Severity::Warning,
-            typed(occ),
+        "--add-dir" => out.push(warn(
+            Code::ExtraDirectory,
             "adds a writable directory the policy does not name",
         )),
-        "--ask-for-approval" => out.push(Finding::new(
-            Severity::Warning,
-            typed(occ),
+        "--ask-for-approval" => out.push(warn(
+            Code::ApprovalMode,
             "changes when Codex asks before running a command",
         )),
         "--config" => {
@@ -153,13 +219,13 @@ fn flag_findings(occ: &Occurrence, out: &mut Vec<Finding>) -> Result<()> {
 }
 
 /// `-c key=value`: a key twsrt owns, or one that selects a sandbox.
-fn config_override(occ: &Occurrence, value: &str, out: &mut Vec<Finding>) -> Result<()> {
+fn config_override(occ: &Occurrence, value: &str, out: &mut Vec<Diagnostic>) -> Result<()> {
     let Some((key, val)) = value.split_once('=') else {
         return Err(unreadable(format!("codex: {} needs key=value", occ.typed)));
     };
     let key = key.trim();
     let val = val.trim().trim_matches(['"', '\'']);
-    let Some((severity, why)) = owned_key(key) else {
+    let Some((severity, code, why)) = owned_key(key) else {
         return Ok(());
     };
     let flag = format!(
@@ -169,22 +235,24 @@ fn config_override(occ: &Occurrence, value: &str, out: &mut Vec<Finding>) -> Res
         shown_key(key),
         shown(val)
     );
-    out.push(Finding::new(severity, flag, why));
+    out.push(Diagnostic::new(severity, code, flag, why));
     Ok(())
 }
 
 /// What overriding `key` does, for the keys the audit cares about.
-fn owned_key(key: &str) -> Option<(Severity, String)> {
+fn owned_key(key: &str) -> Option<(Severity, Code, String)> {
     let unquoted: String = key.chars().filter(|c| *c != '"' && *c != '\'').collect();
     if unquoted == "sandbox_mode" || unquoted.ends_with(".sandbox_mode") {
         return Some((
             Severity::Error,
+            Code::SandboxReplaced,
             format!("selects a sandbox mode, which {REPLACES}"),
         ));
     }
     if unquoted == "default_permissions" {
         return Some((
             Severity::Error,
+            Code::ProfileReplaced,
             "selects another permission profile than the one twsrt generates".into(),
         ));
     }
@@ -194,18 +262,21 @@ fn owned_key(key: &str) -> Option<(Severity, String)> {
     {
         return Some((
             Severity::Error,
+            Code::ProfileReplaced,
             "overrides the permissions.twsrt profile twsrt generates".into(),
         ));
     }
     if unquoted == "profile" {
         return Some((
             Severity::Warning,
+            Code::ConfigProfile,
             "selects a config profile, a layer twsrt did not write".into(),
         ));
     }
     if unquoted == "approval_policy" {
         return Some((
             Severity::Warning,
+            Code::ApprovalMode,
             "changes when Codex asks before running a command".into(),
         ));
     }
@@ -237,5 +308,3 @@ fn read_toml(path: &Path, shown: &str) -> Result<Option<DocumentMut>> {
         .map(Some)
         .map_err(|e| unreadable(format!("{shown}: not valid TOML: {}", e.message())))
 }
-
-pub use crate::agent::codex::layers::same_file;

@@ -1,27 +1,28 @@
-//! How yargs-parser (Gemini CLI 0.61.0, bundle/gemini-3HFX2LNT.js) reads a
-//! word that starts with `-`, where it differs from clap and commander.
+//! How yargs-parser reads a word that starts with `-`, where it differs from
+//! clap and commander (the evidence, read from the bundled yargs-parser of
+//! the client that uses it: doc/clients.md, "Gemini CLI: launch options").
 //!
 //! - A long key matches its option as declared (`--approval-mode`), as
 //!   yargs' camelCase alias (`--approvalMode`), and loosely: any key with a
-//!   `-` whose camelCase is the option's (`--APPROVAL-MODE`, `--YOLO-`;
-//!   camelCase at line 585, the alias added by setArg at line 1069, and
-//!   accepted by `.strict()` via isValidAndSomeAliasIsNotNew, line 3400).
-//! - `--no-NAME` sets any option to false (boolean-negation, line 852).
-//! - A boolean takes a following `true` or `false` (line 871).
+//!   `-` whose camelCase is the option's (`--APPROVAL-MODE`, `--YOLO-`:
+//!   camelCase, the alias setArg adds, accepted by `.strict()`).
+//! - `--no-NAME` sets any option to false (boolean-negation).
+//! - A boolean takes a following `true` or `false`.
 //! - A `nargs: 1` string takes the next word unless it looks like an option
-//!   (`-` then a non-digit; eatNargs, line 1019); an array (`nargs: 1`
+//!   (`-` then a non-digit; eatNargs); an array (`nargs: 1`
 //!   too) or a string without nargs takes it unless it starts with `-`
-//!   (eatArray line 1056, line 868); a negative number is always a value.
+//!   (eatArray); a negative number is always a value.
 //! - `-abc`: each letter but the last is a flag unless `=`, a number or a
 //!   non-word character follows it, which is then its value; the last
-//!   letter reads like a long option (lines 896-946).
+//!   letter reads like a long option.
 //!
 //! A dotted key (`--yolo.x`, which yargs turns into a truthy object) finds
 //! no option and fails closed.
 
-use super::{Arity, Occurrence, Opt, ParseError, Reader};
+use super::parse::Reader;
+use super::{Arity, Occurrence, Opt, ParseError};
 
-/// `-5`, `-1.5`, `-.5`: yargs' `negative` pattern (line 748), a value.
+/// `-5`, `-1.5`, `-.5`: yargs' `negative` pattern, a value.
 pub fn is_negative_number(word: &str) -> bool {
     let Some(rest) = word.strip_prefix('-') else {
         return false;
@@ -37,7 +38,7 @@ pub fn is_negative_number(word: &str) -> bool {
     }
 }
 
-/// yargs' camelCase of a key (line 585): a key that is all one case is
+/// yargs' camelCase of a key: a key that is all one case is
 /// lowercased first; each `-` or `_` after the first character drops out
 /// and upper-cases the character after it.
 pub fn camel(key: &str) -> String {
@@ -96,7 +97,7 @@ fn takes(word: &str, arity: Arity) -> bool {
     }
 }
 
-/// `-5` and the like after `-`: a number (the pattern at line 918).
+/// `-5` and the like after `-`: a number (yargs' pattern).
 fn is_number(text: &str) -> bool {
     let t = text.strip_prefix('-').unwrap_or(text);
     let (mantissa, exp) = match t.split_once('e') {

@@ -3,8 +3,9 @@
 //! puts rules above it, or runs more without asking (doc/clients.md,
 //! "Gemini CLI: launch options", cites the shipped code for each).
 //!
-//! twsrt's rules sit in Gemini's user tier at priority 999 (deny) and 998
-//! (ask_user), that is 4.999 and 4.998 after Gemini's tier scaling. Every
+//! twsrt's rules sit in Gemini's user tier at priority 999 (deny) and
+//! [`ASK_PRIORITY`] (ask_user), that is 4.999 and 4.998 after Gemini's tier
+//! scaling. Every
 //! approval mode keeps them: yolo's allow-all is a default-tier rule
 //! (1.998) and auto_edit only skips the asking of edit and fetch tools.
 
@@ -12,64 +13,93 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::Inputs;
-use super::finding::{Finding, Severity, shown, typed};
-use super::gemini_files::{Layer, allow_rules, allow_rules_under, layer, resolve, strings};
-use super::grammar::{Occurrence, Parsed};
+use super::ASK_PRIORITY;
+pub use super::launch_env::GeminiEnv;
+use super::launch_files::{Layer, allow_rules, allow_rules_under, layer, resolve, strings};
+use crate::agent::codex::layers::same_file;
+use crate::agent::launch::redact::{shown, typed};
+use crate::agent::launch::{Audit, Launch, Setting};
+use crate::argv::{Grammar, Occurrence, Parsed};
+use crate::config::Config;
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::error::Result;
 
 /// An allow rule at this TOML priority or above in twsrt's tier ties or
-/// beats twsrt's ask_user (998) and deny (999) rules.
-const TIES_TWSRT: i64 = 998;
+/// beats twsrt's ask_user ([`ASK_PRIORITY`]) and deny rules.
+const TIES_TWSRT: i64 = ASK_PRIORITY as i64;
 
-/// What Gemini reads from its environment.
-#[derive(Debug, Default, Clone)]
-pub struct GeminiEnv {
-    /// `$GEMINI_CLI_HOME`: Gemini's home in place of HOME (its `.gemini`).
-    pub cli_home: Option<PathBuf>,
-    /// `$GEMINI_SANDBOX`: the sandbox switch or command, above any flag.
-    pub sandbox: Option<String>,
-    /// `$SANDBOX` is set: Gemini thinks it runs in its sandbox already and
-    /// starts none.
-    pub in_sandbox: bool,
-    /// The system settings files and how findings name them.
-    pub system_files: Vec<(PathBuf, String)>,
-}
+/// Gemini CLI's launch part ([`crate::agent::Agent::launch`]).
+pub struct GeminiLaunch;
 
-impl GeminiEnv {
-    pub fn from_env() -> Self {
-        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-        let settings = var("GEMINI_CLI_SYSTEM_SETTINGS_PATH").map_or_else(
-            || (PathBuf::from("/etc/gemini-cli/settings.json"), None),
-            |p| (PathBuf::from(p), Some("$GEMINI_CLI_SYSTEM_SETTINGS_PATH")),
-        );
-        let defaults = var("GEMINI_CLI_SYSTEM_DEFAULTS_PATH").map_or_else(
-            || {
-                let dir = settings.0.parent().unwrap_or(Path::new("/"));
-                (dir.join("system-defaults.json"), None)
-            },
-            |p| (PathBuf::from(p), Some("$GEMINI_CLI_SYSTEM_DEFAULTS_PATH")),
-        );
-        let named = |(path, env): (PathBuf, Option<&str>)| {
-            let label = env.map_or_else(|| path.display().to_string(), str::to_string);
-            (path, label)
-        };
-        GeminiEnv {
-            cli_home: var("GEMINI_CLI_HOME").map(PathBuf::from),
-            sandbox: var("GEMINI_SANDBOX").map(|v| v.to_string_lossy().trim().to_lowercase()),
-            in_sandbox: var("SANDBOX").is_some(),
-            // Lowest precedence first, as Gemini merges them.
-            system_files: vec![named(defaults), named(settings)],
-        }
+impl Launch for GeminiLaunch {
+    fn binary(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn grammar(&self) -> &'static Grammar {
+        &super::grammar::GEMINI
+    }
+
+    fn listed_at(&self) -> u8 {
+        3
+    }
+
+    fn vocabulary(&self) -> &'static [&'static str] {
+        // Approval modes.
+        &["default", "auto_edit", "yolo", "plan"]
+    }
+
+    fn inputs(&self, setting: &Setting) -> Result<Box<dyn Audit>> {
+        let (policy, owned) = targets(setting.config, setting.yolo);
+        Ok(Box::new(Inputs {
+            cwd: setting.cwd.clone(),
+            home: setting.home.clone(),
+            policy,
+            owned,
+            env: GeminiEnv::from_env(),
+        }))
     }
 }
 
-pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
-    let gemini_home = inputs
-        .gemini
-        .cli_home
-        .clone()
-        .unwrap_or(inputs.home.clone());
+/// What the Gemini audit reads besides the argv.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    /// The launch directory (the project layer, relative policy paths).
+    pub cwd: PathBuf,
+    /// The home directory (Gemini's, unless `$GEMINI_CLI_HOME` moves it).
+    pub home: PathBuf,
+    /// The policy file twsrt writes for this mode (`[targets]
+    /// gemini_policy`, in yolo mode `gemini_policy_yolo` or its derived
+    /// name).
+    pub policy: Option<PathBuf>,
+    /// Both of twsrt's policy files (full and yolo): twsrt's own, wherever
+    /// a policy directory holds them.
+    pub owned: Vec<PathBuf>,
+    /// What Gemini CLI reads from its environment.
+    pub env: GeminiEnv,
+}
+
+impl Audit for Inputs {
+    fn check(&self, parsed: &Parsed) -> Result<Vec<Diagnostic>> {
+        check(parsed, self)
+    }
+}
+
+/// twsrt's policy file for the mode, and both files, as the Gemini agent
+/// names them (the yolo file defaults to the full one's yolo variant).
+fn targets(config: &Config, yolo: bool) -> (Option<PathBuf>, Vec<PathBuf>) {
+    let (Some(full), Some(yolo_file)) = (
+        super::policy_path(config, false),
+        super::policy_path(config, true),
+    ) else {
+        return (None, Vec::new());
+    };
+    let in_force = if yolo { &yolo_file } else { &full };
+    (Some(in_force.clone()), vec![full, yolo_file])
+}
+
+fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Diagnostic>> {
+    let gemini_home = inputs.env.cli_home.clone().unwrap_or(inputs.home.clone());
     let mut out = Vec::new();
     for occ in &parsed.options {
         flag_finding(occ, &mut out);
@@ -120,33 +150,38 @@ fn named_by_policy_paths(
     })
 }
 
-fn flag_finding(occ: &Occurrence, out: &mut Vec<Finding>) {
-    let warn = |why: &str| Finding::new(Severity::Warning, typed(occ), why);
+fn flag_finding(occ: &Occurrence, out: &mut Vec<Diagnostic>) {
+    let warn = |code, why: &str| Diagnostic::new(Severity::Warning, code, typed(occ), why);
     match occ.name {
-        "--yolo" if occ.on() => out.push(warn(YOLO)),
+        "--yolo" if occ.on() => out.push(warn(Code::ApprovalMode, YOLO)),
         "--approval-mode" => match occ.value() {
-            Some("yolo") => out.push(warn(YOLO)),
-            Some("auto_edit") => out.push(warn(AUTO_EDIT)),
+            Some("yolo") => out.push(warn(Code::ApprovalMode, YOLO)),
+            Some("auto_edit") => out.push(warn(Code::ApprovalMode, AUTO_EDIT)),
             _ => {}
         },
         "--allowed-tools" => out.push(warn(
+            Code::AllowRules,
             "runs the named tools without asking where no deny or ask_user rule matches \
              (priority 4.3, below twsrt's rules)",
         )),
         "--allowed-mcp-server-names" => out.push(warn(
+            Code::AllowRules,
             "runs the named MCP servers' tools without asking where no deny or ask_user rule \
              matches",
         )),
         "--extensions" if !comma_split(&occ.values).all(|v| v.eq_ignore_ascii_case("none")) => {
             out.push(warn(
+                Code::ForeignCode,
                 "enables the named extensions, even ones the user disabled: their MCP servers, \
                  tools, hooks and policy rules are code the policy never saw",
             ));
         }
         "--include-directories" => out.push(warn(
+            Code::ExtraDirectory,
             "adds directories to the workspace the file tools work in; deny rules still apply",
         )),
         "--skip-trust" if occ.on() => out.push(warn(
+            Code::FolderTrust,
             "trusts the folder for this session: its .gemini/settings.json loads, and yolo or \
              auto_edit take effect",
         )),
@@ -163,30 +198,29 @@ const REPLACES: &str = "replaces Gemini's user policy directory, so twsrt's poli
 
 /// Whether a policy path Gemini loads is twsrt's file or its directory.
 fn names_twsrt(path: &Path, inputs: &Inputs) -> bool {
-    let same = super::codex::same_file;
-    inputs
-        .gemini_policy
-        .iter()
-        .any(|target| same(path, target) || target.parent().is_some_and(|dir| same(path, dir)))
+    inputs.policy.iter().any(|target| {
+        same_file(path, target) || target.parent().is_some_and(|dir| same_file(path, dir))
+    })
 }
 
 /// Policy paths that replace the user directory `~/.gemini/policies`
-/// (`--policy` or the `policyPaths` setting, getPolicyDirectories,
-/// chunk-JDPZ4CE3.js:365925; `what` prefixes the message).
+/// (`--policy` or the `policyPaths` setting, getPolicyDirectories; `what`
+/// prefixes the message).
 fn user_paths(
     values: &[String],
     label: &str,
     what: &str,
     inputs: &Inputs,
     gemini_home: &Path,
-    out: &mut Vec<Finding>,
+    out: &mut Vec<Diagnostic>,
 ) -> Result<()> {
     let paths: Vec<PathBuf> = comma_split(values)
         .map(|v| resolve(v, gemini_home, &inputs.cwd))
         .collect();
     if !paths.iter().any(|p| names_twsrt(p, inputs)) {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Error,
+            Code::PolicySkipped,
             label,
             format!("{what}{REPLACES}"),
         ));
@@ -197,12 +231,13 @@ fn user_paths(
         allows += allow_rules_under(path, label, TIES_TWSRT)?;
     }
     if allows > 0 {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Warning,
+            Code::OutrankingRules,
             label,
             format!(
-                "{what}loads {allows} allow rule(s) of priority 998 or more in twsrt's tier, \
-                 where they can win over its deny or ask_user rules"
+                "{what}loads {allows} allow rule(s) of priority {ASK_PRIORITY} or more in \
+                 twsrt's tier, where they can win over its deny or ask_user rules"
             ),
         ));
     }
@@ -216,7 +251,7 @@ fn admin_paths(
     label: &str,
     inputs: &Inputs,
     gemini_home: &Path,
-    out: &mut Vec<Finding>,
+    out: &mut Vec<Diagnostic>,
 ) -> Result<()> {
     let mut allows = 0;
     for value in comma_split(values) {
@@ -224,8 +259,9 @@ fn admin_paths(
         allows += allow_rules_under(&path, label, 0)?;
     }
     if allows > 0 {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Error,
+            Code::OutrankingRules,
             label,
             format!(
                 "loads {allows} allow rule(s) at the admin tier, above twsrt's rules: they \
@@ -236,8 +272,7 @@ fn admin_paths(
     Ok(())
 }
 
-/// Gemini splits each list value at commas (coerceCommaSeparated,
-/// gemini-3HFX2LNT.js:7950).
+/// Gemini splits each list value at commas (coerceCommaSeparated).
 fn comma_split(values: &[String]) -> impl Iterator<Item = &str> {
     values
         .iter()
@@ -250,7 +285,7 @@ fn comma_split(values: &[String]) -> impl Iterator<Item = &str> {
 /// defaults, user, project (not in Gemini's home), system.
 fn layers(inputs: &Inputs, gemini_home: &Path) -> Result<Vec<Layer>> {
     let mut out = Vec::new();
-    let mut system = inputs.gemini.system_files.iter();
+    let mut system = inputs.env.system_files.iter();
     if let Some((path, label)) = system.next() {
         out.extend(layer(path, label.clone(), false)?);
     }
@@ -258,7 +293,7 @@ fn layers(inputs: &Inputs, gemini_home: &Path) -> Result<Vec<Layer>> {
     out.extend(layer(&user, "~/.gemini/settings.json".into(), false)?);
     let at_home = [gemini_home, inputs.home.as_path()]
         .iter()
-        .any(|h| super::codex::same_file(&inputs.cwd, h));
+        .any(|h| same_file(&inputs.cwd, h));
     if !at_home {
         let project = inputs.cwd.join(".gemini/settings.json");
         out.extend(layer(&project, ".gemini/settings.json".into(), true)?);
@@ -275,12 +310,13 @@ fn settings_findings(
     layers: &[Layer],
     inputs: &Inputs,
     gemini_home: &Path,
-    out: &mut Vec<Finding>,
+    out: &mut Vec<Diagnostic>,
 ) -> Result<()> {
     let flag = |name: &str| parsed.all(name).next().is_some();
     let mode_flag = flag("--approval-mode") || parsed.all("--yolo").any(Occurrence::on);
     for l in layers {
-        let warn = |why: String| Finding::new(Severity::Warning, l.label.clone(), why);
+        let warn =
+            |code, why: String| Diagnostic::new(Severity::Warning, code, l.label.clone(), why);
         let policy = strings(&l.doc, "/policyPaths");
         if !policy.is_empty() && !flag("--policy") {
             user_paths(
@@ -298,6 +334,7 @@ fn settings_findings(
         }
         if !strings(&l.doc, "/tools/allowed").is_empty() && !flag("--allowed-tools") {
             out.push(warn(
+                Code::AllowRules,
                 "sets tools.allowed: those tools run without asking where no deny or ask_user \
                  rule matches"
                     .into(),
@@ -305,8 +342,10 @@ fn settings_findings(
         }
         if !strings(&l.doc, "/tools/core").is_empty() {
             // An allowlist, but its tools become allow rules at 4.25
-            // (chunk-JDPZ4CE3.js:366153): they no longer ask either.
+            // (doc/clients.md, "Gemini CLI: launch options"): they no
+            // longer ask either.
             out.push(warn(
+                Code::AllowRules,
                 "sets tools.core: those tools run without asking where no deny or ask_user rule \
                  matches (every other tool is denied)"
                     .into(),
@@ -315,13 +354,15 @@ fn settings_findings(
         mcp_findings(l, flag("--allowed-mcp-server-names"), out);
         let mode = l.doc.pointer("/general/defaultApprovalMode");
         if mode.and_then(Value::as_str) == Some("auto_edit") && !mode_flag {
-            out.push(warn(format!(
-                "sets general.defaultApprovalMode auto_edit: {AUTO_EDIT}"
-            )));
+            out.push(warn(
+                Code::ApprovalMode,
+                format!("sets general.defaultApprovalMode auto_edit: {AUTO_EDIT}"),
+            ));
         }
         let trust = l.doc.pointer("/security/folderTrust/enabled");
         if trust == Some(&Value::Bool(false)) && !l.project {
             out.push(warn(
+                Code::FolderTrust,
                 "sets security.folderTrust.enabled false: every folder is trusted, so a \
                  project's .gemini/settings.json loads"
                     .into(),
@@ -332,13 +373,13 @@ fn settings_findings(
 }
 
 /// MCP servers whose tools run without asking: `mcp.allowed` (unless the
-/// flag replaces it, gemini-3HFX2LNT.js:8433) at 4.1 and
-/// `mcpServers.NAME.trust` at 4.2 (createPolicyEngineConfig,
-/// chunk-JDPZ4CE3.js:366163-366186), both below twsrt's rules.
-fn mcp_findings(l: &Layer, flag: bool, out: &mut Vec<Finding>) {
+/// flag replaces it) at 4.1 and `mcpServers.NAME.trust` at 4.2
+/// (createPolicyEngineConfig), both below twsrt's rules.
+fn mcp_findings(l: &Layer, flag: bool, out: &mut Vec<Diagnostic>) {
     if !strings(&l.doc, "/mcp/allowed").is_empty() && !flag {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Warning,
+            Code::AllowRules,
             l.label.clone(),
             "sets mcp.allowed: those MCP servers' tools run without asking where no deny or \
              ask_user rule matches",
@@ -355,8 +396,9 @@ fn mcp_findings(l: &Layer, flag: bool, out: &mut Vec<Finding>) {
                 .count()
         });
     if trusted > 0 {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Warning,
+            Code::AllowRules,
             l.label.clone(),
             format!(
                 "trusts {trusted} MCP server(s): their tools run without asking where no deny \
@@ -368,20 +410,30 @@ fn mcp_findings(l: &Layer, flag: bool, out: &mut Vec<Finding>) {
 
 /// The sandbox Gemini starts: `$GEMINI_SANDBOX` above the last `-s`, above
 /// `tools.sandbox` of the highest settings layer (getSandboxCommand and
-/// loadSandboxConfig, gemini-3HFX2LNT.js:7786-7860).
-fn sandbox_findings(parsed: &Parsed, layers: &[Layer], inputs: &Inputs, out: &mut Vec<Finding>) {
-    if inputs.gemini.in_sandbox {
+/// loadSandboxConfig).
+fn sandbox_findings(parsed: &Parsed, layers: &[Layer], inputs: &Inputs, out: &mut Vec<Diagnostic>) {
+    if inputs.env.in_sandbox {
         return;
     }
-    if let Some(value) = &inputs.gemini.sandbox {
+    if let Some(value) = &inputs.env.sandbox {
         if let Some((severity, why)) = sandbox_effect(value) {
-            out.push(Finding::new(severity, "GEMINI_SANDBOX", why));
+            out.push(Diagnostic::new(
+                severity,
+                Code::AgentSandbox,
+                "GEMINI_SANDBOX",
+                why,
+            ));
         }
         return;
     }
     if let Some(occ) = parsed.all("--sandbox").last() {
         if let Some((severity, why)) = occ.on().then(|| sandbox_effect("true")).flatten() {
-            out.push(Finding::new(severity, typed(occ), why));
+            out.push(Diagnostic::new(
+                severity,
+                Code::AgentSandbox,
+                typed(occ),
+                why,
+            ));
         }
         return;
     }
@@ -402,8 +454,9 @@ fn sandbox_findings(parsed: &Parsed, layers: &[Layer], inputs: &Inputs, out: &mu
     if let Some((l, command)) = setting
         && let Some((severity, why)) = sandbox_effect(&command)
     {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             severity,
+            Code::AgentSandbox,
             l.label.clone(),
             format!("sets tools.sandbox: {why}"),
         ));
@@ -412,7 +465,7 @@ fn sandbox_findings(parsed: &Parsed, layers: &[Layer], inputs: &Inputs, out: &mu
 
 /// What a sandbox value starts: none, macOS Seatbelt (same HOME, the
 /// policy file loads), or a container whose `~/.gemini` holds only a copy of
-/// settings.json (start_sandbox, gemini-3HFX2LNT.js:10387-10421).
+/// settings.json (start_sandbox).
 fn sandbox_effect(value: &str) -> Option<(Severity, String)> {
     let command = match value {
         "" | "0" | "false" => return None,
@@ -449,18 +502,16 @@ fn target_findings(
     inputs: &Inputs,
     gemini_home: &Path,
     named: bool,
-    out: &mut Vec<Finding>,
+    out: &mut Vec<Diagnostic>,
 ) -> Result<()> {
-    let Some(target) = &inputs.gemini_policy else {
+    let Some(target) = &inputs.policy else {
         return Ok(());
     };
     let shown_target = target.display().to_string();
     let user_dir = gemini_home.join(".gemini/policies");
-    let in_user_dir = target
-        .parent()
-        .is_some_and(|d| super::codex::same_file(d, &user_dir));
+    let in_user_dir = target.parent().is_some_and(|d| same_file(d, &user_dir));
     if !in_user_dir && !named {
-        let (flag, why) = match &inputs.gemini.cli_home {
+        let (flag, why) = match &inputs.env.cli_home {
             Some(_) => (
                 "GEMINI_CLI_HOME",
                 "Gemini loads user policies from $GEMINI_CLI_HOME/.gemini/policies, not from the \
@@ -473,7 +524,12 @@ fn target_findings(
                     .to_string(),
             ),
         };
-        out.push(Finding::new(Severity::Error, flag, why));
+        out.push(Diagnostic::new(
+            Severity::Error,
+            Code::TargetNotLoaded,
+            flag,
+            why,
+        ));
         return Ok(());
     }
     if !in_user_dir {
@@ -481,26 +537,28 @@ fn target_findings(
     }
     let link = std::fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_symlink());
     if link {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Error,
+            Code::TargetNotLoaded,
             shown_target.as_str(),
             "is a symbolic link: Gemini loads only regular files from a policy directory",
         ));
     }
-    for file in super::gemini_files::policy_files(&user_dir, "~/.gemini/policies")? {
-        let own = (inputs.gemini_owned.iter()).chain(Some(target));
-        if own.into_iter().any(|o| super::codex::same_file(&file, o)) {
+    for file in super::launch_files::policy_files(&user_dir, "~/.gemini/policies")? {
+        let own = (inputs.owned.iter()).chain(Some(target));
+        if own.into_iter().any(|o| same_file(&file, o)) {
             continue;
         }
         let shown_file = file.display().to_string();
         let allows = allow_rules(&file, &shown_file, TIES_TWSRT)?;
         if allows > 0 {
-            out.push(Finding::new(
+            out.push(Diagnostic::new(
                 Severity::Warning,
+                Code::OutrankingRules,
                 shown_file,
                 format!(
-                    "{allows} allow rule(s) of priority 998 or more sit in twsrt's tier, where \
-                     they can win over its deny or ask_user rules"
+                    "{allows} allow rule(s) of priority {ASK_PRIORITY} or more sit in twsrt's \
+                     tier, where they can win over its deny or ask_user rules"
                 ),
             ));
         }

@@ -1,7 +1,7 @@
 //! Gemini CLI 0.61.0 (`gemini --help`): yargs, `.strict()`.
 //!
-//! Read from parseArguments in bundle/gemini-3HFX2LNT.js (lines 7969-8223).
-//! The arities: `boolean` is a flag; a `string` with `nargs: 1` is a value;
+//! Read from its parseArguments (doc/clients.md, "Gemini CLI: launch
+//! options"). The arities: `boolean` is a flag; a `string` with `nargs: 1` is a value;
 //! a `string` without nargs (`--worktree`, `--resume`, `--delete-session`,
 //! the hidden test options) takes a value only if one follows; an `array`
 //! has `nargs: 1`, so it takes one value per occurrence (Gemini splits it
@@ -10,24 +10,8 @@
 //! response files for Gemini's own tests. The camelCase and `--no-`
 //! spellings yargs adds are the parser's, not rows here.
 
-use super::Arity::{Flag, Many, Optional, Value};
-use super::{Grammar, Opt, Style, Sub};
-
-const fn opt(names: &'static [&'static str], arity: super::Arity) -> Opt {
-    Opt {
-        names,
-        arity,
-        hidden: false,
-    }
-}
-
-const fn hidden(names: &'static [&'static str], arity: super::Arity) -> Opt {
-    Opt {
-        names,
-        arity,
-        hidden: true,
-    }
-}
+use crate::argv::Arity::{Flag, Many, Optional, Value};
+use crate::argv::{Grammar, Opt, Style, Sub, hidden, opt};
 
 const OPTIONS: &[Opt] = &[
     opt(&["--debug", "-d"], Flag),

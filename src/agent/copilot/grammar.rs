@@ -1,15 +1,7 @@
 //! GitHub Copilot CLI 1.0.102 (`copilot --help`): commander.
 
-use super::Arity::{Flag, Optional, OptionalMany, Value};
-use super::{Grammar, Opt, Style, Sub};
-
-const fn opt(names: &'static [&'static str], arity: super::Arity) -> Opt {
-    Opt {
-        names,
-        arity,
-        hidden: false,
-    }
-}
+use crate::argv::Arity::{Flag, Optional, OptionalMany, Value};
+use crate::argv::{Grammar, Opt, Style, Sub, opt};
 
 const OPTIONS: &[Opt] = &[
     opt(&["--version", "-v"], Flag),

@@ -4,12 +4,18 @@
 
 use std::path::Path;
 
-use super::finding::{Severity, to_json};
-use super::gemini::GeminiEnv;
-use super::*;
+use super::launch::{GeminiEnv, GeminiLaunch, Inputs};
+use crate::agent::launch::EXIT_UNREADABLE;
+use crate::agent::launch::report::to_json;
+use crate::diag::{Diagnostic, Severity};
+use crate::error::Result;
 
 fn argv(line: &[&str]) -> Vec<String> {
     line.iter().map(|w| w.to_string()).collect()
+}
+
+fn audit(argv: &[String], inputs: &Inputs) -> Result<Vec<Diagnostic>> {
+    crate::agent::launch::audit(&GeminiLaunch, argv, inputs)
 }
 
 /// A HOME below `dir` with twsrt's policy file in ~/.gemini/policies, the
@@ -25,7 +31,7 @@ fn inputs(dir: &Path) -> Inputs {
     Inputs {
         cwd: dir.join("proj"),
         home,
-        gemini_policy: Some(target),
+        policy: Some(target),
         ..Inputs::default()
     }
 }
@@ -41,7 +47,7 @@ fn summary_with(inputs: &Inputs, line: &[&str]) -> Vec<(Severity, String)> {
     audit(&argv(&full), inputs)
         .unwrap_or_else(|e| panic!("{line:?}: {e}"))
         .into_iter()
-        .map(|f| (f.severity, f.flag))
+        .map(|f| (f.severity, f.location))
         .collect()
 }
 
@@ -129,21 +135,21 @@ fn the_container_sandbox_and_its_precedence() {
     );
     assert!(summary_with(&inp, &["-s", "false"]).is_empty());
     // $GEMINI_SANDBOX is above every flag.
-    inp.gemini.sandbox = Some("podman".into());
+    inp.env.sandbox = Some("podman".into());
     assert_eq!(
         summary_with(&inp, &["--no-sandbox"]),
         one(Severity::Error, "GEMINI_SANDBOX")
     );
-    inp.gemini.sandbox = Some("sandbox-exec".into());
+    inp.env.sandbox = Some("sandbox-exec".into());
     assert_eq!(
         summary_with(&inp, &[]),
         one(Severity::Info, "GEMINI_SANDBOX")
     );
-    inp.gemini.sandbox = Some("false".into());
+    inp.env.sandbox = Some("false".into());
     assert!(summary_with(&inp, &[]).is_empty());
     // Inside Gemini's sandbox already ($SANDBOX), it starts none.
-    inp.gemini.sandbox = None;
-    inp.gemini.in_sandbox = true;
+    inp.env.sandbox = None;
+    inp.env.in_sandbox = true;
     assert!(summary_with(&inp, &["-s"]).is_empty());
 }
 
@@ -163,7 +169,7 @@ fn policy_paths_replace_the_user_directory() {
         "x.toml,~/.gemini/policies",
     ] {
         let mut i = inputs(dir.path());
-        i.gemini.cli_home = Some(i.home.clone());
+        i.env.cli_home = Some(i.home.clone());
         assert!(summary_with(&i, &["--policy", value]).is_empty(), "{value}");
     }
     // Another file next to it: only allow rules that tie or beat twsrt's count.
@@ -229,7 +235,7 @@ fn settings_layers() {
         &dir.path().join("proj/admin.toml"),
         "[[rule]]\ntoolName = \"*\"\ndecision = \"allow\"\npriority = 5\n",
     );
-    inp.gemini.system_files = vec![(system, "$GEMINI_CLI_SYSTEM_SETTINGS_PATH".into())];
+    inp.env.system_files = vec![(system, "$GEMINI_CLI_SYSTEM_SETTINGS_PATH".into())];
     let user_label = "~/.gemini/settings.json".to_string();
     let project_label = ".gemini/settings.json".to_string();
     assert_eq!(
@@ -331,14 +337,14 @@ fn where_twsrt_policy_file_must_be() {
     let mut inp = inputs(dir.path());
     assert!(summary_with(&inp, &[]).is_empty());
     // Gemini's home moved: its user policies are elsewhere.
-    inp.gemini.cli_home = Some(dir.path().join("other"));
+    inp.env.cli_home = Some(dir.path().join("other"));
     assert_eq!(
         summary_with(&inp, &[]),
         one(Severity::Error, "GEMINI_CLI_HOME")
     );
-    inp.gemini.cli_home = None;
+    inp.env.cli_home = None;
     let elsewhere = dir.path().join("twsrt.toml");
-    inp.gemini_policy = Some(elsewhere.clone());
+    inp.policy = Some(elsewhere.clone());
     assert_eq!(
         summary_with(&inp, &[]),
         one(Severity::Error, &elsewhere.display().to_string())
@@ -350,7 +356,7 @@ fn where_twsrt_policy_file_must_be() {
     let target = inp.home.join(".gemini/policies/twsrt.toml");
     std::fs::rename(&target, &elsewhere).unwrap();
     std::os::unix::fs::symlink(&elsewhere, &target).unwrap();
-    inp.gemini_policy = Some(target.clone());
+    inp.policy = Some(target.clone());
     assert_eq!(
         summary_with(&inp, &[]),
         one(Severity::Error, &target.display().to_string())

@@ -7,16 +7,93 @@
 //! setting, not a mode, so `--dangerously-skip-permissions` and
 //! `--permission-mode` leave both in force; what they drop is the asking.
 
+use std::path::PathBuf;
+
 use serde_json::Value;
 
-use super::finding::{Finding, Severity, shown, shown_list, typed};
-use super::grammar::{Occurrence, Parsed};
-use super::{Inputs, read_optional, unreadable};
-use crate::agent::claude::layers::{self, Layer, Source};
+use super::layers::{self, Layer, Source};
 use crate::agent::codex::layers::same_file;
+use crate::agent::launch::redact::{shown, shown_list, typed};
+use crate::agent::launch::{Audit, Launch, Setting, read_optional, unreadable};
+use crate::argv::{Grammar, Occurrence, Parsed};
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::error::Result;
 
-pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
+/// Claude Code's launch part ([`crate::agent::Agent::launch`]).
+pub struct ClaudeLaunch;
+
+impl Launch for ClaudeLaunch {
+    fn binary(&self) -> &'static str {
+        "claude"
+    }
+
+    fn grammar(&self) -> &'static Grammar {
+        &super::grammar::CLAUDE
+    }
+
+    fn listed_at(&self) -> u8 {
+        1
+    }
+
+    fn vocabulary(&self) -> &'static [&'static str] {
+        // Permission modes and setting sources.
+        &[
+            "acceptEdits",
+            "auto",
+            "bypassPermissions",
+            "default",
+            "manual",
+            "dontAsk",
+            "plan",
+            "user",
+            "project",
+            "local",
+        ]
+    }
+
+    fn inputs(&self, setting: &Setting) -> Result<Box<dyn Audit>> {
+        let config = setting.config;
+        let anchored = config.targets.path("claude_settings").is_some();
+        let loads = setting.as_on_disk && config.targets.contains("claude_settings");
+        Ok(Box::new(Inputs {
+            cwd: setting.cwd.clone(),
+            home: setting.home.clone(),
+            config_dir: layers::config_dir(&setting.home, std::env::var_os("CLAUDE_CONFIG_DIR")),
+            anchor: anchored.then(|| super::anchor_path(config)),
+            hook: config.targets.flag("claude_hook"),
+            loaded: loads.then(|| super::loaded(config, setting.yolo)),
+        }))
+    }
+}
+
+/// What the Claude Code audit reads besides the argv.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    /// The launch directory, where `./.claude` is looked up.
+    pub cwd: PathBuf,
+    /// The home directory (`~/.claude` when `config_dir` is left empty).
+    pub home: PathBuf,
+    /// Claude Code's config directory (`$CLAUDE_CONFIG_DIR`, else
+    /// `~/.claude`): its settings.json is the user layer.
+    pub config_dir: PathBuf,
+    /// The settings.json anchor twsrt points at its Claude settings, when
+    /// `[targets] claude_settings` is set.
+    pub anchor: Option<PathBuf>,
+    /// twsrt installs its guard hook in the Claude settings (`[targets]
+    /// claude_hook`): a launch that skips hooks switches it off.
+    pub hook: bool,
+    /// The Claude settings the launch loads, against what twsrt keeps there
+    /// (`audit` only: `run` writes them before it starts the agent).
+    pub loaded: Option<super::Loaded>,
+}
+
+impl Audit for Inputs {
+    fn check(&self, parsed: &Parsed) -> Result<Vec<Diagnostic>> {
+        check(parsed, self)
+    }
+}
+
+fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Diagnostic>> {
     let mut out = Vec::new();
     let mut project_loaded = true;
     for occ in &parsed.options {
@@ -25,8 +102,9 @@ pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
                 let list = occ.value().unwrap_or_default();
                 let sources: Vec<&str> = list.split(',').map(str::trim).collect();
                 if !sources.contains(&"user") {
-                    out.push(Finding::new(
+                    out.push(Diagnostic::new(
                         Severity::Error,
+                        Code::PolicySkipped,
                         format!("{}{}{}", occ.typed, occ.joiner, shown_list(list)),
                         "leaves out the user settings, where twsrt writes the policy",
                     ));
@@ -34,8 +112,9 @@ pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
                 project_loaded = sources.iter().any(|s| *s == "project" || *s == "local");
             }
             "--restricted" => {
-                out.push(Finding::new(
+                out.push(Diagnostic::new(
                     Severity::Error,
+                    Code::PolicySkipped,
                     typed(occ),
                     "ignores the user settings files, where twsrt writes the policy",
                 ));
@@ -43,19 +122,25 @@ pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
             }
             "--settings" => settings_flag(occ, inputs, &mut out)?,
             "--agents" => agents_flag(occ, inputs, &mut out)?,
-            "--bare" | "--safe-mode" if inputs.claude_hook => out.push(Finding::new(
+            "--bare" | "--safe-mode" if inputs.hook => out.push(Diagnostic::new(
                 Severity::Error,
+                Code::HookSkipped,
                 typed(occ),
                 "skips the hooks of the settings files: the guard hook twsrt installs does not run",
             )),
             _ => flag_finding(occ, &mut out),
         }
     }
-    if let Some(loaded) = &inputs.claude_loaded
+    if let Some(loaded) = &inputs.loaded
         && let Some(why) = loaded.problem()
     {
         let anchor = loaded.anchor.display().to_string();
-        out.push(Finding::new(Severity::Error, anchor, why));
+        out.push(Diagnostic::new(
+            Severity::Error,
+            Code::TargetNotLoaded,
+            anchor,
+            why,
+        ));
     }
     for layer in layers::layers(&inputs.cwd, &config_dir(inputs)) {
         match layer.source {
@@ -67,28 +152,38 @@ pub fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Finding>> {
     Ok(out)
 }
 
-fn flag_finding(occ: &Occurrence, out: &mut Vec<Finding>) {
-    let warn = |why: &str| Finding::new(Severity::Warning, typed(occ), why);
+fn flag_finding(occ: &Occurrence, out: &mut Vec<Diagnostic>) {
+    let warn = |code, why: &str| Diagnostic::new(Severity::Warning, code, typed(occ), why);
     match occ.name {
         "--dangerously-skip-permissions" => out.push(warn(
+            Code::ApprovalMode,
             "runs every tool without asking; deny rules and the sandbox still apply",
         )),
-        "--allow-dangerously-skip-permissions" => out.push(Finding::new(
+        "--allow-dangerously-skip-permissions" => out.push(Diagnostic::new(
             Severity::Info,
+            Code::ApprovalMode,
             typed(occ),
             "lets the session switch to bypassPermissions later",
         )),
         "--permission-mode" => {
             if let Some(why) = occ.value().and_then(mode_effect) {
-                out.push(warn(why));
+                out.push(warn(Code::ApprovalMode, why));
             }
         }
-        "--allowedTools" => out.push(warn("adds allow rules on top of the generated policy")),
+        "--allowedTools" => out.push(warn(
+            Code::AllowRules,
+            "adds allow rules on top of the generated policy",
+        )),
         "--add-dir" => out.push(warn(
+            Code::ExtraDirectory,
             "gives the tools more directories without asking; deny rules still apply",
         )),
-        "--mcp-config" => out.push(warn("loads MCP servers the policy never saw")),
+        "--mcp-config" => out.push(warn(
+            Code::ForeignCode,
+            "loads MCP servers the policy never saw",
+        )),
         "--plugin-dir" | "--plugin-url" => out.push(warn(
+            Code::ForeignCode,
             "loads a plugin (its hooks, commands, agents and MCP servers) the policy never saw",
         )),
         _ => {}
@@ -109,7 +204,7 @@ fn mode_effect(mode: &str) -> Option<&'static str> {
 }
 
 /// `--settings FILE|JSON`: a layer above the user settings.
-fn settings_flag(occ: &Occurrence, inputs: &Inputs, out: &mut Vec<Finding>) -> Result<()> {
+fn settings_flag(occ: &Occurrence, inputs: &Inputs, out: &mut Vec<Diagnostic>) -> Result<()> {
     let flag = format!("{}{}<value>", occ.typed, occ.joiner);
     let Some(value) = occ.value() else {
         return Ok(());
@@ -135,23 +230,26 @@ fn settings_findings(
     flag: &str,
     layer: Added,
     inputs: &Inputs,
-    out: &mut Vec<Finding>,
+    out: &mut Vec<Diagnostic>,
 ) {
     let layer = layer == Added::Yes;
-    let error = |why: &str| Finding::new(Severity::Error, flag, why);
+    let error = |code, why: &str| Diagnostic::new(Severity::Error, code, flag, why);
     if doc.pointer("/sandbox/enabled") == Some(&Value::Bool(false)) {
         out.push(error(
+            Code::SandboxOff,
             "sets sandbox.enabled false: commands run outside the sandbox",
         ));
     }
     if doc.pointer("/sandbox/allowUnsandboxedCommands") == Some(&Value::Bool(true)) {
         out.push(error(
+            Code::SandboxEscape,
             "sets sandbox.allowUnsandboxedCommands true: a command may ask to run outside the \
              sandbox",
         ));
     }
-    if inputs.claude_hook && doc.pointer("/disableAllHooks") == Some(&Value::Bool(true)) {
+    if inputs.hook && doc.pointer("/disableAllHooks") == Some(&Value::Bool(true)) {
         out.push(error(
+            Code::HookSkipped,
             "sets disableAllHooks true: the guard hook twsrt installs does not run",
         ));
     }
@@ -160,14 +258,16 @@ fn settings_findings(
         .pointer("/permissions/defaultMode")
         .and_then(Value::as_str);
     if mode == Some("bypassPermissions") {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Error,
+            Code::ApprovalMode,
             flag,
             "sets permissions.defaultMode bypassPermissions: nothing asks before it runs",
         ));
     } else if let Some(why) = mode.filter(|_| layer).and_then(mode_effect) {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Warning,
+            Code::ApprovalMode,
             flag,
             format!(
                 "sets permissions.defaultMode {}: {why}",
@@ -180,8 +280,9 @@ fn settings_findings(
         .and_then(Value::as_array)
         .map_or(0, Vec::len);
     if layer && allow > 0 {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Warning,
+            Code::AllowRules,
             flag,
             format!("adds {allow} allow rule(s) on top of the generated policy"),
         ));
@@ -196,7 +297,7 @@ fn directories_findings(
     flag: &str,
     layer: bool,
     inputs: &Inputs,
-    out: &mut Vec<Finding>,
+    out: &mut Vec<Diagnostic>,
 ) {
     let dirs: Vec<&str> = doc
         .pointer("/permissions/additionalDirectories")
@@ -209,15 +310,17 @@ fn directories_findings(
         d.is_empty() || d == "~" || d == "$HOME" || d == home.trim_end_matches('/')
     };
     if dirs.iter().any(wide) {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Error,
+            Code::WideDirectory,
             flag,
             "sets permissions.additionalDirectories to the root or the home directory: every \
              file is in the tools' reach without asking, and writable in the sandbox",
         ));
     } else if layer && !dirs.is_empty() {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Warning,
+            Code::ExtraDirectory,
             flag,
             format!(
                 "adds {} directory(ies) the tools reach without asking; deny rules still apply",
@@ -229,7 +332,7 @@ fn directories_findings(
 
 /// `--agents JSON|FILE`: custom agents; one with its own `permissionMode`
 /// runs under a mode the policy did not set.
-fn agents_flag(occ: &Occurrence, inputs: &Inputs, out: &mut Vec<Finding>) -> Result<()> {
+fn agents_flag(occ: &Occurrence, inputs: &Inputs, out: &mut Vec<Diagnostic>) -> Result<()> {
     let flag = format!("{}{}<value>", occ.typed, occ.joiner);
     let Some(value) = occ.value() else {
         return Ok(());
@@ -242,8 +345,9 @@ fn agents_flag(occ: &Occurrence, inputs: &Inputs, out: &mut Vec<Finding>) -> Res
             .count()
     });
     if modes > 0 {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Warning,
+            Code::ApprovalMode,
             flag,
             format!(
                 "defines {modes} agent(s) with their own permissionMode, which the policy did \
@@ -276,22 +380,23 @@ fn json_or_file(value: &str, flag: &str, what: &str, inputs: &Inputs) -> Result<
 /// The config directory: the one the inputs name, else the home's
 /// `.claude` (inputs built by hand leave it empty).
 fn config_dir(inputs: &Inputs) -> std::path::PathBuf {
-    if inputs.claude_config_dir.as_os_str().is_empty() {
+    if inputs.config_dir.as_os_str().is_empty() {
         inputs.home.join(".claude")
     } else {
-        inputs.claude_config_dir.clone()
+        inputs.config_dir.clone()
     }
 }
 
 /// The user settings Claude Code loads must be twsrt's anchor, or the
 /// policy twsrt writes is not loaded at all.
-fn user_layer(layer: &Layer, inputs: &Inputs, out: &mut Vec<Finding>) {
-    let Some(anchor) = &inputs.claude_anchor else {
+fn user_layer(layer: &Layer, inputs: &Inputs, out: &mut Vec<Diagnostic>) {
+    let Some(anchor) = &inputs.anchor else {
         return;
     };
     if !same_file(&layer.path, anchor) {
-        out.push(Finding::new(
+        out.push(Diagnostic::new(
             Severity::Error,
+            Code::TargetNotLoaded,
             layer.shown.as_str(),
             format!(
                 "Claude Code loads this file, not {} where twsrt writes the policy (set \
@@ -304,7 +409,7 @@ fn user_layer(layer: &Layer, inputs: &Inputs, out: &mut Vec<Finding>) {
 
 /// `./.claude/settings.json` or `settings.local.json`: files twsrt does not
 /// own, loaded above the user settings.
-fn project_file(layer: &Layer, inputs: &Inputs, out: &mut Vec<Finding>) -> Result<()> {
+fn project_file(layer: &Layer, inputs: &Inputs, out: &mut Vec<Diagnostic>) -> Result<()> {
     let path = &layer.path;
     let name = layer.shown.as_str();
     let Some(text) = read_optional(path)? else {

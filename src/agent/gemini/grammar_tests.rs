@@ -2,8 +2,12 @@
 //! option, the value rules, short groups, and what fails closed. The
 //! spellings were checked against the real `gemini` 0.61.0 (doc/clients.md).
 
-use super::yargs::{camel, is_negative_number};
-use super::*;
+use crate::argv::yargs::{camel, is_negative_number};
+use crate::argv::{ParseError, Parsed, parse};
+
+fn for_agent(_: &str) -> Option<&'static crate::argv::Grammar> {
+    Some(&super::grammar::GEMINI)
+}
 
 fn read(line: &[&str]) -> Result<Parsed, ParseError> {
     let words: Vec<String> = line.iter().map(|w| w.to_string()).collect();

@@ -1,22 +1,11 @@
-//! Building the final command line and replacing twsrt with it.
+//! Wrapping the final command line in srt and replacing twsrt with it.
 
 use std::os::unix::process::CommandExt;
 
-use crate::commands::audit::grammar;
 use crate::compile::Compiled;
 use crate::error::{Error, Result};
 use crate::source::SourceKind;
 use crate::ui;
-
-/// Add the generated Copilot flags to `argv`: at the end, or before the
-/// `--` that ends Copilot's options (after it they would be words).
-pub fn append_flags(argv: &mut Vec<String>, flags: &[String]) -> Result<()> {
-    let parsed = grammar::parse(&grammar::COPILOT, &argv[1..])
-        .map_err(|e| crate::commands::audit::unreadable(e.to_string()))?;
-    let at = parsed.terminator.map_or(argv.len(), |i| i + 1);
-    argv.splice(at..at, flags.iter().cloned());
-    Ok(())
-}
 
 /// `SRT -s <srt output> -c '<word>' '<word>' ...`: every word single-quoted
 /// for the shell srt hands the command to. SRT is found as `twsrt test`
@@ -88,20 +77,5 @@ mod tests {
         let line: Vec<String> = words.iter().map(|w| quote(w)).collect();
         let back = crate::shellwords::split(&line.join(" ")).unwrap();
         assert_eq!(back, words);
-    }
-
-    #[test]
-    fn flags_go_before_the_end_of_options() {
-        let mut argv: Vec<String> = ["copilot", "-p", "x", "--", "rest"]
-            .map(String::from)
-            .into();
-        append_flags(&mut argv, &["--deny-url".into(), "a.com".into()]).unwrap();
-        assert_eq!(
-            argv,
-            ["copilot", "-p", "x", "--deny-url", "a.com", "--", "rest"]
-        );
-        let mut plain: Vec<String> = ["copilot", "-s"].map(String::from).into();
-        append_flags(&mut plain, &["--yolo".into()]).unwrap();
-        assert_eq!(plain, ["copilot", "-s", "--yolo"]);
     }
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use toml_edit::{DocumentMut, Item};
 
-use super::{read_optional, unreadable};
+use crate::agent::launch::{read_optional, unreadable};
 use crate::error::Result;
 
 /// One settings file that exists: how a finding names it, its JSON, and
@@ -58,8 +58,8 @@ pub fn resolve(value: &str, gemini_home: &Path, cwd: &Path) -> PathBuf {
     cwd.join(expanded)
 }
 
-/// The `.toml` files Gemini loads from a policy path (readPolicyFiles,
-/// chunk-JDPZ4CE3.js:365000): a directory's regular `.toml` entries (a
+/// The `.toml` files Gemini loads from a policy path (readPolicyFiles, see
+/// doc/clients.md, "Gemini CLI: launch options"): a directory's regular `.toml` entries (a
 /// symbolic link is skipped: `Dirent.isFile()` is false for it), or the
 /// path itself when it is a `.toml` file; nothing when it does not exist.
 pub fn policy_files(path: &Path, shown: &str) -> Result<Vec<PathBuf>> {

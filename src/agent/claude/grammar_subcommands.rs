@@ -4,16 +4,8 @@
 //! and `claude mcp serve` (it serves Claude Code's tools to an MCP client: a
 //! session under the same settings).
 
-use super::Arity::{Flag, Value};
-use super::{Grammar, Opt, Style, Sub};
-
-const fn opt(names: &'static [&'static str], arity: super::Arity) -> Opt {
-    Opt {
-        names,
-        arity,
-        hidden: false,
-    }
-}
+use crate::argv::Arity::{Flag, Value};
+use crate::argv::{Grammar, Opt, Style, Sub, opt};
 
 const NONE: &[Sub] = &[];
 

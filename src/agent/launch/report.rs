@@ -1,0 +1,47 @@
+//! How the launch guard prints its findings: one line each (on stdout for
+//! `audit`, its report; on stderr with the usual labels for `run`), or one
+//! JSON object. The diagnostic's code is not printed yet.
+
+use crate::diag::{Diagnostic, Severity};
+use crate::ui;
+
+/// The one-object JSON report: `{"agent": A, "findings": [...]}`, each
+/// finding `{"severity", "flag", "message"}` (`flag` is the location).
+pub fn to_json(agent: &str, findings: &[Diagnostic]) -> String {
+    let list: Vec<serde_json::Value> = findings
+        .iter()
+        .map(|f| {
+            serde_json::json!({
+                "severity": f.severity.label(),
+                "flag": f.location,
+                "message": f.message,
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({"agent": agent, "findings": list});
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// The exit code of a finished audit: 1 for an error finding, or for any
+/// finding with `strict`.
+pub fn exit_code(findings: &[Diagnostic], strict: bool) -> i32 {
+    let fails = findings
+        .iter()
+        .any(|f| f.severity == Severity::Error || strict);
+    i32::from(fails)
+}
+
+/// One finding as a line: `SEVERITY: LOCATION: MESSAGE` on stdout, or
+/// with `stderr` `LOCATION: MESSAGE` under the severity's label.
+pub fn print(f: &Diagnostic, stderr: bool) {
+    let text = format!("{}: {}", f.location, f.message);
+    if stderr {
+        match f.severity {
+            Severity::Error => ui::error(&text),
+            Severity::Warning => ui::warning(&text),
+            Severity::Info => ui::note(&text),
+        }
+    } else {
+        ui::plain(&format!("{}: {text}", f.severity.label()));
+    }
+}
