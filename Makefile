@@ -15,7 +15,7 @@ STATIC = $(if $(findstring linux-gnu,$(RELEASE_TARGET)),-C target-feature=+crt-s
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 BIN = $(TARGET_DIR)/$(RELEASE_TARGET)/release/twsrt
 
-.PHONY: all build demo test lint fmt bench parity-record fuzz clean test-clients
+.PHONY: all build demo test lint fmt bench parity-record fuzz clean test-clients man
 
 all: build
 
@@ -31,12 +31,21 @@ demo:
 # on the system Node, then the srt tests (tests/srt_*.rs, which find srt
 # through TWSRT_SRT) again with npm's newest srt on Node 22 (both installed
 # and cached by scripts/install-srt.sh), then, when the release build is a
-# musl one, the whole suite again against a musl binary (its own libc, with
-# dlmalloc as the heap).
+# musl one, the CLI tests (`--test main`: every scenario runs the binary
+# cargo names in CARGO_BIN_EXE_twsrt, here the musl one, with its own libc
+# and dlmalloc as the heap) against a musl binary. The unit tests test the
+# same code whatever the libc, so they run once, in the first pass.
 test: lint
 	TWSRT_SRT="$$(bash scripts/install-srt.sh)" $(CARGO) test --all-targets
 	TWSRT_SRT="$$(bash scripts/install-srt.sh latest)" $(CARGO) test --test main srt_
-	$(if $(findstring musl,$(RELEASE_TARGET)),$(CARGO) test --all-targets --target $(RELEASE_TARGET),@echo "release build is not musl: no second run")
+	$(if $(findstring musl,$(RELEASE_TARGET)),TWSRT_SRT="$$(bash scripts/install-srt.sh)" $(CARGO) test --test main --target $(RELEASE_TARGET),@echo "release build is not musl: no second run")
+
+# The command reference as man pages, generated from the clap definitions
+# (examples/man.rs, clap_mangen): $(MAN_DIR)/twsrt.1 and one twsrt-NAME.1
+# per subcommand. Read one with `man -l man/twsrt.1`.
+MAN_DIR ?= man
+man:
+	$(CARGO) run --quiet --example man -- $(MAN_DIR)
 
 # Check the generated files against the real Codex CLI, Claude Code and
 # Copilot CLI (doc/clients.md). Not part of `make test`: the clients take

@@ -23,8 +23,12 @@ pub struct Cli {
     pub verbose: bool,
 
     /// Print the version and exit.
-    #[arg(short = 'V', long)]
-    pub version: bool,
+    #[arg(short = 'V')]
+    pub short_version: bool,
+
+    /// Print the version and the twsrt release whose behaviour it follows, and exit.
+    #[arg(long = "version")]
+    pub long_version: bool,
 
     /// The config.toml to use.
     #[arg(short, long, value_name = "PATH", default_value = crate::config::DEFAULT_CONFIG_PATH)]
@@ -53,11 +57,38 @@ pub enum Command {
     Hook(commands::hook::HookArgs),
 }
 
+/// The twsrt (Python) release whose files, status lines and exit codes this
+/// tool follows; the deliberate differences are in doc/compatibility.md.
+pub const FOLLOWS: &str = "3.3.3";
+
+/// `twsrt X.Y.Z` (`-V`), plus `follows twsrt 3.3.3` on a second line
+/// (`--version`): the project's own semver, then the release it follows.
+pub fn version_text(long: bool) -> String {
+    let short = format!("twsrt {}", env!("CARGO_PKG_VERSION"));
+    if long {
+        format!("{short}\nfollows twsrt {FOLLOWS}")
+    } else {
+        short
+    }
+}
+
+/// The clap definition with the version filled in, for the generated command
+/// reference (`make man`, examples/man.rs): `--help` and the man pages come
+/// from the same doc comments. The flag stays ours (`-V`/`--version` above).
+pub fn reference() -> clap::Command {
+    Cli::command()
+        .version(env!("CARGO_PKG_VERSION"))
+        .long_version(format!(
+            "{}\nfollows twsrt {FOLLOWS}",
+            env!("CARGO_PKG_VERSION")
+        ))
+}
+
 /// Run the parsed command line; the value is the process exit code.
 pub fn run(cli: Cli) -> Result<i32> {
     crate::ui::set_verbose(cli.verbose);
-    if cli.version {
-        crate::ui::plain(&format!("twsrt version: {}", env!("CARGO_PKG_VERSION")));
+    if cli.short_version || cli.long_version {
+        crate::ui::plain(&version_text(cli.long_version));
         return Ok(0);
     }
     let global = Global {
@@ -84,5 +115,28 @@ pub fn run(cli: Cli) -> Result<i32> {
         Some(Command::Completions(args)) => {
             commands::completions::run(&global, &args, Cli::command())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_short_version_is_the_crate_version_and_the_long_one_adds_the_release_it_follows() {
+        let crate_version = env!("CARGO_PKG_VERSION");
+        assert_eq!(version_text(false), format!("twsrt {crate_version}"));
+        assert_eq!(
+            version_text(true),
+            format!("twsrt {crate_version}\nfollows twsrt 3.3.3")
+        );
+    }
+
+    #[test]
+    fn the_reference_command_carries_both_versions() {
+        let cmd = reference();
+        assert_eq!(cmd.get_version(), Some(env!("CARGO_PKG_VERSION")));
+        let long = cmd.get_long_version().map(|v| format!("twsrt {v}"));
+        assert_eq!(long, Some(version_text(true)));
     }
 }

@@ -25,6 +25,7 @@ mod guard_files;
 mod hook_cmd;
 mod launch;
 mod launch_gemini;
+mod man;
 mod mutation;
 mod output_errors;
 mod parity;
