@@ -8,11 +8,15 @@
 //! reads success for output that was lost.
 
 use clap::Parser;
+use clap::error::ErrorKind;
 
 use twsrt::error::Error;
 
 fn main() {
-    let cli = twsrt::cli::Cli::parse();
+    let cli = match twsrt::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => usage_error(err),
+    };
     let code = match twsrt::cli::run(cli) {
         Ok(code) => code,
         Err(err) => {
@@ -30,4 +34,22 @@ fn main() {
         }
     };
     std::process::exit(code);
+}
+
+/// A command line clap refuses: its message (or `--help`/`--version`
+/// output), plus a hint where the agent of `audit`/`run` lacks its `--`.
+fn usage_error(err: clap::Error) -> ! {
+    let refused = !matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    );
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match twsrt::agent::launch::dash_dash_hint(&args).filter(|_| refused) {
+        Some(hint) => {
+            let _ = err.print();
+            eprintln!("\n{hint}");
+            std::process::exit(err.exit_code());
+        }
+        None => err.exit(),
+    }
 }

@@ -187,7 +187,7 @@ fn audit_reports_settings_json_that_does_not_load_the_policy() {
     t.args(&["audit", "--", "claude"])
         .status(1)
         .stdout(
-            "error: {HOME}/.claude/settings.json: is not the symlink to \
+            "Error: {HOME}/.claude/settings.json: is not the symlink to \
              {HOME}/.claude/settings.full.json that twsrt keeps: Claude Code does not load the \
              settings twsrt generates; move what it holds into {HOME}/.claude/settings.full.json, \
              remove it and run twsrt generate claude -w\n",
@@ -197,7 +197,7 @@ fn audit_reports_settings_json_that_does_not_load_the_policy() {
     t.args(&["audit", "--yolo", "--", "claude"])
         .status(1)
         .stdout(
-            "error: {HOME}/.claude/settings.json: links to /etc/hostname, not to \
+            "Error: {HOME}/.claude/settings.json: links to /etc/hostname, not to \
              {HOME}/.claude/settings.yolo.json: Claude Code does not load the settings twsrt \
              generates; run twsrt generate claude --yolo -w\n",
         )

@@ -191,7 +191,7 @@ fn audit_reports_on_stdout_with_its_exit_codes() {
     launch()
         .args(&["audit", "--", "codex", "-c", "approval_policy=never"])
         .stdout(
-            "warning: -c approval_policy=never: changes when Codex asks before running a command\n",
+            "Warning: -c approval_policy=never: changes when Codex asks before running a command\n",
         )
         .run();
     launch()
@@ -211,7 +211,7 @@ fn audit_reports_on_stdout_with_its_exit_codes() {
         .args(&["audit", "--", "claude", "-p", "hi"])
         .status(1)
         .stdout(
-            "error: {HOME}/.claude/settings.json: does not exist: Claude Code does not load \
+            "Error: {HOME}/.claude/settings.json: does not exist: Claude Code does not load \
              the settings twsrt generates; run twsrt generate claude -w\n",
         )
         .run();
@@ -377,9 +377,9 @@ fn a_launch_that_skips_the_guard_hook_is_refused() {
         .status(1)
         .stdout(
             // Nothing generated yet: settings.json is missing as well.
-            "error: {HOME}/.claude/settings.json: does not exist: Claude Code does not load \
+            "Error: {HOME}/.claude/settings.json: does not exist: Claude Code does not load \
              the settings twsrt generates; run twsrt generate claude -w\n\
-             error: .claude/settings.local.json: sets disableAllHooks true: the guard hook \
+             Error: .claude/settings.local.json: sets disableAllHooks true: the guard hook \
              twsrt installs does not run\n",
         )
         .run();
@@ -436,7 +436,7 @@ fn the_config_layers_of_the_launch_directory_are_read() {
         .file("work/.codex/config.toml", "sandbox_mode = \"read-only\"\n")
         .args(&["audit", "--", "codex", "--cd=work", "exec", "x"])
         .status(1)
-        .stdout_contains("error: <-C>/.codex/config.toml: sets sandbox_mode: ")
+        .stdout_contains("Error: <-C>/.codex/config.toml: sets sandbox_mode: ")
         .lacks("work")
         .run();
     // CLAUDE_CONFIG_DIR elsewhere: Claude Code does not load twsrt's file.
@@ -572,5 +572,32 @@ fn a_missing_agent_names_where_it_was_looked_for() {
         .args(&["run", "--", "/opt/none/claude", "mcp", "list"])
         .status(127)
         .stderr("Error: cannot start /opt/none/claude: not found (there is no such file)\n")
+        .run();
+}
+
+/// The agent typed without `--` before it: clap refuses the command line,
+/// and twsrt adds where it goes (without repeating the agent's words).
+#[test]
+fn an_agent_without_its_double_dash_gets_a_tip() {
+    for command in ["audit", "run"] {
+        Test::with_policy()
+            .args(&[command, "claude", "--settings", "{\"secret\":1}"])
+            .status(2)
+            .stderr_contains("unexpected argument 'claude' found")
+            .stderr_contains(&format!(
+                "\ntip: the agent's command line goes after `--`: twsrt {command} [OPTIONS] -- \
+                 claude ...\n"
+            ))
+            .lacks("secret")
+            .unchanged()
+            .run();
+    }
+    // Not an agent: clap's message alone.
+    Test::with_policy()
+        .args(&["audit", "vim"])
+        .status(2)
+        .stderr_contains("unexpected argument 'vim' found")
+        .lacks("tip:")
+        .unchanged()
         .run();
 }

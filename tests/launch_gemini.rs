@@ -19,7 +19,7 @@ fn launch() -> Test {
 
 #[test]
 fn audit_exit_codes() {
-    let yolo = "warning: --yolo: runs every tool call no rule matches without asking";
+    let yolo = "Warning: --yolo: runs every tool call no rule matches without asking";
     launch()
         .args(&["audit", "--", "gemini", "--yolo"])
         .stdout_contains(yolo)
@@ -27,12 +27,12 @@ fn audit_exit_codes() {
     launch()
         .args(&["audit", "--strict", "--", "gemini", "--approvalMode=yolo"])
         .status(1)
-        .stdout_contains("warning: --approvalMode=yolo: ")
+        .stdout_contains("Warning: --approvalMode=yolo: ")
         .run();
     launch()
         .args(&["audit", "--", "gemini", "--policy", "/SECRET"])
         .status(1)
-        .stdout_contains("error: --policy <value>: replaces Gemini's user policy directory")
+        .stdout_contains("Error: --policy <value>: replaces Gemini's user policy directory")
         .lacks("SECRET")
         .run();
     launch()
@@ -68,7 +68,7 @@ fn audit_reads_the_sandbox_from_the_environment() {
         .env("GEMINI_SANDBOX", "docker")
         .args(&["audit", "--", "gemini", "--no-sandbox"])
         .status(1)
-        .stdout_contains("error: GEMINI_SANDBOX: starts Gemini in a docker container")
+        .stdout_contains("Error: GEMINI_SANDBOX: starts Gemini in a docker container")
         .run();
 }
 
@@ -157,7 +157,7 @@ fn run_writes_the_gemini_policy_file_first() {
             "[[rule]]\ntoolName = \"run_shell_command\"\ndecision = \"allow\"\npriority = 999\n",
         )
         .args(&["audit", "--", "gemini"])
-        .stdout("warning: {HOME}/.gemini/policies/mine.toml: 1 allow rule(s) of priority 998 or more sit in twsrt's tier, where they can win over its deny or ask_user rules\n")
+        .stdout("Warning: {HOME}/.gemini/policies/mine.toml: 1 allow rule(s) of priority 998 or more sit in twsrt's tier, where they can win over its deny or ask_user rules\n")
         .run();
 }
 

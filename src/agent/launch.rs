@@ -124,6 +124,36 @@ pub fn agent_of(argv: &[String]) -> Result<Launcher> {
     }
 }
 
+/// The hint for a command line whose agent was typed without `--` before
+/// it (`twsrt audit claude --yolo`), which the argument parser refuses:
+/// `Some` when the first word after `audit` or `run` that is no option of
+/// theirs is the binary of an agent twsrt can read. The agent's own words
+/// are not repeated (they may hold a secret).
+pub fn dash_dash_hint(args: &[String]) -> Option<String> {
+    let at = args
+        .iter()
+        .position(|a| a == "audit" || a == "run" || a == "--")?;
+    let command = args[at].as_str();
+    if command == "--" {
+        return None;
+    }
+    let rest = &args[at + 1..];
+    if rest.iter().any(|a| a == "--") {
+        return None;
+    }
+    let first = rest.iter().find(|a| !a.starts_with('-'))?;
+    let base = Path::new(first).file_name().and_then(|n| n.to_str())?;
+    launchers()
+        .iter()
+        .any(|l| l.launch.binary() == base)
+        .then(|| {
+            format!(
+                "tip: the agent's command line goes after `--`: twsrt {command} [OPTIONS] -- \
+                 {base} ..."
+            )
+        })
+}
+
 /// `a, b, c and d`, in [`Launch::listed_at`] order.
 fn readable_list(all: &[Launcher]) -> String {
     let mut names: Vec<(u8, &str)> = all

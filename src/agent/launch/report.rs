@@ -31,8 +31,9 @@ pub fn exit_code(findings: &[Diagnostic], strict: bool) -> i32 {
     i32::from(fails)
 }
 
-/// One finding as a line: `SEVERITY: LOCATION: MESSAGE` on stdout, or
-/// with `stderr` `LOCATION: MESSAGE` under the severity's label.
+/// One finding as a line: `Severity: LOCATION: MESSAGE` on stdout (the
+/// labels every other twsrt message uses: `Error:`, `Warning:`, `Info:`),
+/// or with `stderr` `LOCATION: MESSAGE` under the severity's label.
 pub fn print(f: &Diagnostic, stderr: bool) {
     let text = format!("{}: {}", f.location, f.message);
     if stderr {
@@ -42,6 +43,11 @@ pub fn print(f: &Diagnostic, stderr: bool) {
             Severity::Info => ui::note(&text),
         }
     } else {
-        ui::plain(&format!("{}: {text}", f.severity.label()));
+        let label = match f.severity {
+            Severity::Error => "Error",
+            Severity::Warning => "Warning",
+            Severity::Info => "Info",
+        };
+        ui::plain(&format!("{label}: {text}"));
     }
 }
