@@ -2,7 +2,7 @@
 //! schema of srt 0.0.83 (`SandboxRuntimeConfigSchema` in its
 //! `dist/sandbox/sandbox-config.js`; doc/clients.md says how). srt drops
 //! any other key silently (a misspelled `denyread` is no rule at all), so
-//! compiling refuses one ([`unknown_key`]), and `doctor`, `diff`'s
+//! compiling refuses one (`crate::source::srt`), and `doctor`, `diff`'s
 //! directions and `test` judge keys on disk against the same lists.
 //!
 //! A level is named by its dotted path from the top (`""` is the top level,
