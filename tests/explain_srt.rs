@@ -82,3 +82,52 @@ fn the_srt_row_of_explain_agrees_with_the_real_sandbox() {
         );
     }
 }
+
+/// A network policy whose answers depend on srt's own matching: a deny
+/// for one port of an allowed domain, an IP entry under a `*.` deny that
+/// never covers an IP literal.
+const PORTS_AND_IPS: &str = r#"{
+  "filesystem": {"denyRead": [], "denyWrite": [], "allowWrite": ["~/work"]},
+  "network": {
+    "allowedDomains": ["evil.com", "192.0.2.1"],
+    "deniedDomains": ["evil.com:443", "*.0.2.1"]
+  }
+}"#;
+
+#[test]
+fn explain_follows_srt_on_ports_and_ip_entries() {
+    let Some(srt) = srt() else { return };
+    use crate::support::*;
+    let home = Test::with_policy()
+        .file(SRT_FRAGMENT, PORTS_AND_IPS)
+        .dir("work")
+        .args(&["generate", "-w"])
+        .any_stderr()
+        .run();
+    let mut out = twsrt_test(home, &srt, &["test", "--json", "--allowed-domains"])
+        .status(1)
+        .any_stdout()
+        .unchanged()
+        .run();
+    let mut seen = Vec::new();
+    for result in results(&out) {
+        let rule = result["rule"].as_str().unwrap().to_string();
+        let Some(verdict) = real_verdict(&result).filter(|_| !rule.contains(' ')) else {
+            continue;
+        };
+        out = out
+            .then()
+            .args(&["explain", "--json", &rule])
+            .any_stdout()
+            .unchanged()
+            .run();
+        let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+        let row = &doc["rows"][0];
+        assert_eq!(row["layer"], "srt");
+        assert_eq!(row["decision"], verdict, "explain {rule}: {row}");
+        seen.push(format!("{verdict} {rule}"));
+    }
+    // srt refuses evil.com on 443 (its https probe) and lets 192.0.2.1
+    // through although `*.0.2.1` is denied; explain said allow and deny.
+    assert_eq!(seen, ["allow 192.0.2.1", "deny evil.com"]);
+}
