@@ -160,17 +160,22 @@ pub fn srt_write(srt: &Value, path: &Path, places: &Places) -> Decision {
     decision
 }
 
+/// The port a domain query without one stands for: the agents' fetches
+/// and `twsrt test`'s network probes are https.
+pub const HTTPS_PORT: u16 = 443;
+
 /// srt connecting to `domain` (a host, `host:port`, or `*.x` for the
 /// subdomains of x): denied domains first, then allow-only, as srt's proxy
-/// decides ([`domain::decide`]). Without a port the decision is the one
-/// for every port; where entries that name a port make ports differ, the
-/// strictest answer is given and the note lists each port's.
+/// decides ([`domain::decide`]). Without a port the decision is the one for
+/// https (port 443), and where entries naming a port decide another port
+/// differently the note lists those ports' answers.
 pub fn srt_network(srt: &Value, domain: &str) -> Decision {
     let [deny, allow] = lists(srt, "network", "Domains");
     let (host, port) = domain::split_port(domain);
     if let Some(port) = port {
         return connection(&deny, &allow, host, port);
     }
+    let mut https = connection(&deny, &allow, domain, HTTPS_PORT);
     let canonical = query_host(domain);
     let named: BTreeSet<u16> = deny
         .iter()
@@ -180,36 +185,30 @@ pub fn srt_network(srt: &Value, domain: &str) -> Decision {
             port.filter(|_| domain::host_matches(&canonical, &pattern))
         })
         .collect();
-    // No entry names port 0: it stands for every port none names.
-    let other = connection(&deny, &allow, domain, 0);
-    let differing: Vec<(u16, Decision)> = named
-        .into_iter()
-        .map(|port| (port, connection(&deny, &allow, domain, port)))
-        .filter(|(_, d)| d.verdict != other.verdict)
-        .collect();
-    if differing.is_empty() {
-        return other;
-    }
     let describe = |d: &Decision| match &d.rule {
         Some(rule) => format!("{} ({rule})", d.verdict.name()),
         None => format!("{} (no rule)", d.verdict.name()),
     };
-    let mut parts: Vec<String> = differing
-        .iter()
-        .map(|(port, d)| format!("port {port} {}", describe(d)))
-        .collect();
-    parts.push(format!("any other port {}", describe(&other)));
-    let note = format!("srt decides by port: {}", parts.join("; "));
-    let strictest = differing
+    let mut others: Vec<String> = named
         .into_iter()
-        .map(|(_, d)| d)
-        .chain([other])
-        .min_by_key(|d| d.verdict != Verdict::Deny)
-        .map(|mut d| {
-            d.note = Some(note.clone());
-            d
+        .filter(|p| *p != HTTPS_PORT)
+        .map(|port| (port, connection(&deny, &allow, domain, port)))
+        .filter(|(_, d)| d.verdict != https.verdict)
+        .map(|(port, d)| format!("port {port} {}", describe(&d)))
+        .collect();
+    // No entry names port 0: it stands for every port none names.
+    let unnamed = connection(&deny, &allow, domain, 0);
+    if unnamed.verdict != https.verdict {
+        others.push(format!("any other port {}", describe(&unnamed)));
+    }
+    if !others.is_empty() {
+        let ports = format!("for https (port {HTTPS_PORT}); {}", others.join("; "));
+        https.note = Some(match https.note.take() {
+            Some(why) => format!("{why}; {ports}"),
+            None => ports,
         });
-    strictest.unwrap_or_else(|| Decision::default(Verdict::Deny, Some(&note)))
+    }
+    https
 }
 
 /// srt's answer for `domain` (a host or a `*.x` query) on `port`.
@@ -298,17 +297,16 @@ pub fn command_matches(rule: &str, command: &str) -> bool {
 }
 
 /// Whether the srt domain entry `pattern` applies to `domain` (a host,
-/// `host:port`, or `*.x` for the subdomains of x): its host part matches as
-/// srt matches it (`*.x.org` every strict subdomain of x.org, `*`
-/// everything, an IP literal in canonical form and never under a `*.`
-/// pattern, other names exactly and case-insensitively; a wildcard query is
-/// covered by the same wildcard) and, when both name a port, the ports
-/// agree. An entry with a port applies to that port only: [`srt_network`]
-/// says what srt decides on each.
+/// `host:port`, or `*.x` for the subdomains of x; without a port, https on
+/// port 443): its host part matches as srt matches it (`*.x.org` every
+/// strict subdomain of x.org, `*` everything, an IP literal in canonical
+/// form and never under a `*.` pattern, other names exactly and
+/// case-insensitively; a wildcard query is covered by the same wildcard)
+/// and an entry naming a port names the query's.
 pub fn domain_matches(pattern: &str, domain: &str) -> bool {
-    let (_, port) = domain::split_port(domain);
+    let port = domain::split_port(domain).1.unwrap_or(HTTPS_PORT);
     let (pattern_host, pattern_port) = domain::entry_host(pattern);
-    port.zip(pattern_port).is_none_or(|(a, b)| a == b)
+    pattern_port.is_none_or(|p| p == port)
         && domain::host_matches(&query_host(domain), &pattern_host)
 }
 

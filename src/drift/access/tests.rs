@@ -108,7 +108,7 @@ fn network(srt: &Value, domain: &str) -> (Verdict, Option<String>, Option<String
 }
 
 #[test]
-fn a_port_entry_decides_its_port_and_a_portless_query_gets_the_strictest_answer() {
+fn a_port_entry_decides_its_port_and_a_portless_query_is_https() {
     // Was: allow by evil.com (the port entry matched nothing).
     let srt =
         json!({"network": {"allowedDomains": ["evil.com"], "deniedDomains": ["evil.com:443"]}});
@@ -117,10 +117,7 @@ fn a_port_entry_decides_its_port_and_a_portless_query_gets_the_strictest_answer(
         (
             Verdict::Deny,
             Some("evil.com:443".into()),
-            Some(
-                "srt decides by port: port 443 deny (evil.com:443); any other port allow (evil.com)"
-                    .into()
-            )
+            Some("for https (port 443); any other port allow (evil.com)".into())
         )
     );
     assert_eq!(srt_network(&srt, "evil.com:443").verdict, Verdict::Deny);
@@ -129,7 +126,7 @@ fn a_port_entry_decides_its_port_and_a_portless_query_gets_the_strictest_answer(
         (on_80.verdict, on_80.rule.as_deref()),
         (Verdict::Allow, Some("evil.com"))
     );
-    // Allowed on one port only: denied on the others, the note names it.
+    // Allowed on one port only: denied for https, the note names the port.
     let srt = json!({"network": {"allowedDomains": ["github.com:8443"], "deniedDomains": []}});
     assert_eq!(
         network(&srt, "github.com"),
@@ -137,7 +134,8 @@ fn a_port_entry_decides_its_port_and_a_portless_query_gets_the_strictest_answer(
             Verdict::Deny,
             None,
             Some(
-                "srt decides by port: port 8443 allow (github.com:8443); any other port deny (no rule)"
+                "not in allowedDomains: connections are denied; \
+                 for https (port 443); port 8443 allow (github.com:8443)"
                     .into()
             )
         )
@@ -175,6 +173,8 @@ fn ip_entries_and_the_deny_all_star_decide_as_srt_does() {
     assert!(domain_matches("evil.com:443", "evil.com"));
     assert!(domain_matches("evil.com:443", "evil.com:443"));
     assert!(!domain_matches("evil.com:443", "evil.com:80"));
+    assert!(!domain_matches("*:22", "evil.com"));
+    assert!(domain_matches("*:22", "evil.com:22"));
     assert!(!domain_matches("*.0.0.1", "127.0.0.1"));
     assert!(domain_matches("[::1]", "[0:0:0:0:0:0:0:1]"));
 }
