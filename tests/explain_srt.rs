@@ -131,3 +131,77 @@ fn explain_follows_srt_on_ports_and_ip_entries() {
     // through although `*.0.2.1` is denied; explain said allow and deny.
     assert_eq!(seen, ["allow 192.0.2.1", "deny evil.com"]);
 }
+
+/// A write-list entry ending in `/**` is the directory srt enforces on
+/// Linux too (it drops only what is still a glob once the `/**` is gone).
+const DIRECTORY_SUFFIX: &str = r#"{
+  "filesystem": {"denyRead": [], "denyWrite": ["~/work/locked/**", "~/work/*.key"],
+                 "allowWrite": ["~/work"]},
+  "network": {"allowedDomains": [], "deniedDomains": []}
+}"#;
+
+#[test]
+fn explain_of_a_write_agrees_with_srt_on_a_directory_suffix() {
+    let Some(srt) = srt() else { return };
+    use crate::support::*;
+    let mut out = Test::with_policy()
+        .file(SRT_FRAGMENT, DIRECTORY_SUFFIX)
+        .dir("work/locked")
+        .args(&["generate", "-w"])
+        .any_stderr()
+        .run();
+    let mut seen = Vec::new();
+    for (asked, file) in [
+        ("~/work/locked/f", "work/locked/f"),
+        ("~/work/new.key", "work/new.key"),
+        ("~/work/plain", "work/plain"),
+    ] {
+        let wrote = std::process::Command::new(&srt)
+            .arg("-s")
+            .arg(out.path(SRT_OUT))
+            .arg("-c")
+            .arg(format!(": >> '{}'", out.path(file).display()))
+            .current_dir(out.home())
+            .env("HOME", out.home())
+            .output()
+            .unwrap();
+        let srt_says = if out.path(file).exists() {
+            "allow"
+        } else {
+            "deny"
+        };
+        assert!(
+            wrote.status.success() == (srt_says == "allow"),
+            "{asked}: {wrote:?}"
+        );
+        out = out
+            .then()
+            .args(&["explain", "--json", asked])
+            .any_stdout()
+            .unchanged()
+            .run();
+        let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+        let row = doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["layer"] == "srt" && r["access"] == "write")
+            .unwrap()
+            .clone();
+        assert_eq!(row["decision"], srt_says, "explain {asked}: {row}");
+        seen.push(format!("{srt_says} {asked}"));
+    }
+    let key = if cfg!(target_os = "linux") {
+        "allow"
+    } else {
+        "deny"
+    };
+    assert_eq!(
+        seen,
+        [
+            "deny ~/work/locked/f".to_string(),
+            format!("{key} ~/work/new.key"),
+            "allow ~/work/plain".to_string()
+        ]
+    );
+}
