@@ -27,11 +27,13 @@ pub mod known_keys;
 pub mod lint;
 pub mod paths;
 pub mod plan;
+pub mod probe;
 pub mod profile;
 pub mod pyjson;
 pub mod rules;
 pub mod shellwords;
 pub mod source;
+pub mod srt;
 #[cfg(test)]
 mod test_rng;
 pub mod text_position;

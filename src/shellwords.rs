@@ -1,6 +1,8 @@
-//! Split text into words the way a POSIX shell reads a simple command
-//! (as Python's `shlex.split` does): quotes are removed, backslashes escape,
-//! `#` is an ordinary character and `$VAR` stays literal.
+//! Words of a POSIX shell command, both ways: [`split`] reads text into
+//! words the way a shell reads a simple command (as Python's `shlex.split`
+//! does: quotes are removed, backslashes escape, `#` is an ordinary
+//! character and `$VAR` stays literal); [`quote`] writes one word so that a
+//! shell reads it back unchanged (as Python's `shlex.quote` does).
 
 /// Why a rule could not be split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,6 +105,27 @@ pub fn split(text: &str) -> Result<Vec<String>, SplitError> {
     }
 }
 
+/// `word` as one POSIX shell word, as Python's `shlex.quote` spells it:
+/// as it is when it is non-empty and every character is an ASCII letter or
+/// digit or one of `@%+=:,./-_`; otherwise inside single quotes, each `'`
+/// written `'\''`. A shell reads it back as exactly `word` (no expansion,
+/// no splitting), so [`split`] does too.
+pub fn quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "@%+=:,./-_".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_string();
+    }
+    single_quote(word)
+}
+
+/// `word` inside single quotes whatever it holds, each `'` written `'\''`
+/// (closed, escaped, reopened): the spelling for text that is always
+/// quoted where [`quote`] would leave a plain word bare. A shell reads it
+/// back as exactly `word`.
+pub fn single_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +171,24 @@ mod tests {
     fn only_four_characters_separate_words() {
         assert_eq!(ok("a\u{b}b c\u{c}d"), ["a\u{b}b", "c\u{c}d"]);
         assert_eq!(ok("ü 😀"), ["ü", "😀"]);
+    }
+
+    #[test]
+    fn quoting_keeps_plain_words_and_single_quotes_the_rest() {
+        assert_eq!(quote("/a/b.txt"), "/a/b.txt");
+        assert_eq!(quote("user@host:%a+b=c,d-e_f"), "user@host:%a+b=c,d-e_f");
+        assert_eq!(quote("/a b"), "'/a b'");
+        assert_eq!(quote("it's"), r"'it'\''s'");
+        assert_eq!(quote(""), "''");
+        assert_eq!(quote("~/x"), "'~/x'");
+        assert_eq!(quote("%{http_connect}"), "'%{http_connect}'");
+        assert_eq!(quote("ü"), "'ü'");
+        for word in [
+            "", "a b", "it's", "$HOME", "a\\b", "\"'\"", "*", "x\ny", "ü 😀",
+        ] {
+            assert_eq!(split(&quote(word)).unwrap(), [word], "{word:?}");
+            assert_eq!(split(&single_quote(word)).unwrap(), [word], "{word:?}");
+        }
     }
 
     #[test]

@@ -452,3 +452,151 @@ fn without_network(report: &str) -> String {
     }
     out.join("\n")
 }
+
+/// The node and the package directory of the srt `srt` names: the package
+/// of a `node_modules/.bin/srt` link, or the `exec 'NODE' 'CLI'` of the
+/// wrapper `scripts/install-srt.sh latest` writes.
+fn srt_node_and_package(srt: &str) -> (String, PathBuf) {
+    let text = std::fs::read_to_string(srt).unwrap();
+    let (node, cli) = match text.lines().find_map(|l| l.strip_prefix("exec '")) {
+        Some(rest) => {
+            let words: Vec<&str> = rest.split('\'').collect();
+            (words[0].to_string(), PathBuf::from(words[2]))
+        }
+        None => ("node".to_string(), std::fs::canonicalize(srt).unwrap()),
+    };
+    let package = cli.parent().and_then(|dist| dist.parent()).unwrap();
+    (node, package.to_path_buf())
+}
+
+/// srt's own matcher (`isValidHost`, `canonicalizeHost`,
+/// `matchesDomainPatternWithPort`, run with the node srt runs on) and
+/// `twsrt::srt::domain` agree on every host, port and entry of a table of
+/// names, ports, wildcards, IPv4 shorthand, IPv6 spellings and odd entries.
+#[test]
+fn the_domain_model_answers_as_srts_own_matcher() {
+    let Some(srt) = srt() else { return };
+    use twsrt::srt::domain::{Connection, canonical_host, decide, is_valid_host};
+    let hosts = [
+        "github.com",
+        "GitHub.com.",
+        "api.github.com",
+        "a.b.github.com",
+        "xgithub.com",
+        "127.0.0.1",
+        "127.1",
+        "2130706433",
+        "0x7f.0.0.1",
+        "0177.0.0.1",
+        "10.0.0.1",
+        "::1",
+        "[::1]",
+        "0:0:0:0:0:0:0:1",
+        "::ffff:10.0.0.1",
+        "::ffff:a00:1",
+        "2001:DB8::1",
+        "fe80::1%eth0",
+        "evil.com",
+        "evil.com.",
+        "a_b.example.org",
+        "x.example.org",
+        "example.org",
+        "08.1",
+        "1.2.3.256",
+        "0x",
+        "a..com",
+        "",
+        "a b.com",
+        "*.github.com",
+        "1.2.3.4",
+        "localhost",
+        "LOCALHOST",
+        "::1.2.3.4",
+        "1:2:3:4:5:6:7:8",
+    ];
+    let patterns = [
+        "github.com",
+        "*.github.com",
+        "*",
+        "*:443",
+        "evil.com:443",
+        "evil.com:80",
+        "10.0.0.1",
+        "127.0.0.1",
+        "127.1",
+        "[::1]",
+        "[::1]:443",
+        "::1",
+        "0:0:0:0:0:0:0:1",
+        "[0:0:0:0:0:0:0:1]:80",
+        "[fe80::1%eth0]",
+        "*.2.3.4",
+        "*.0.0.1",
+        "1.2.3.4:443",
+        "Evil.COM",
+        "x.io:0",
+        "x.io:99999",
+        "[::1]junk",
+        "*.example.org:8443",
+        "localhost",
+        "2001:db8::1",
+        "[2001:DB8:0::1]:443",
+        "::ffff:10.0.0.1",
+        "[::ffff:10.0.0.1]",
+        "*.example.org",
+        "evil.com.",
+    ];
+    let mut cases = Vec::new();
+    for host in hosts {
+        for pattern in patterns {
+            for port in [443u16, 80, 8443] {
+                cases.push((host, port, pattern));
+            }
+        }
+    }
+    let script = r#"
+const pkg = process.argv[1];
+const dp = await import(pkg + '/dist/sandbox/domain-pattern.js');
+const pp = await import(pkg + '/dist/sandbox/parent-proxy.js');
+let input = '';
+for await (const chunk of process.stdin) input += chunk;
+console.log(JSON.stringify(JSON.parse(input).map(([host, port, pattern]) => {
+  const valid = pp.isValidHost(host);
+  const canon = valid ? (pp.canonicalizeHost(host) ?? host) : null;
+  return [canon, valid && dp.matchesDomainPatternWithPort(canon, port, pattern)];
+})));
+"#;
+    let (node, package) = srt_node_and_package(&srt);
+    let mut child = std::process::Command::new(&node)
+        .args(["--input-type=module", "-e", script])
+        .arg(&package)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = serde_json::to_string(&cases).unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{node} {}", package.display());
+    let answers: Vec<(Option<String>, bool)> = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(answers.len(), cases.len());
+    let mut wrong = Vec::new();
+    for ((host, port, pattern), (srt_canonical, srt_denies)) in cases.iter().zip(answers) {
+        let canonical =
+            is_valid_host(host).then(|| canonical_host(host).unwrap_or_else(|| host.to_string()));
+        let denies = decide(&[pattern], &[], host, *port) == Connection::Denied(0);
+        if canonical != srt_canonical || denies != srt_denies {
+            wrong.push(format!(
+                "{host:?}:{port} {pattern:?}: srt {srt_canonical:?} {srt_denies}, \
+                 twsrt {canonical:?} {denies}"
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {}:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
+}

@@ -7,15 +7,23 @@
 //! [`super::list_meaning`], the table the diff directions use, so the two
 //! can never disagree about a list.
 //!
-//! The platform's matcher is part of the model: on Linux srt drops glob
-//! patterns from its write lists and expands read globs only when the
-//! command starts.
+//! What srt does with one entry is [`crate::srt`]'s: which entries are
+//! globs, how paths resolve and match, how a domain entry decides a
+//! connection (ports, `*`, IP literals). The platform's matcher is part of
+//! the model: on Linux srt drops glob patterns from its write lists and
+//! expands read globs only when the command starts.
 
-use std::path::{Path, PathBuf};
+use std::collections::BTreeSet;
+use std::path::Path;
 
 use serde_json::Value;
 
 use super::{Meaning, list_meaning};
+use crate::srt::domain::{self, Connection};
+/// Kept under their old names for explain and the agents (they live in
+/// [`crate::srt`]).
+pub use crate::srt::glob::is_glob;
+pub use crate::srt::path::{Places, absolute, path_matches};
 
 /// What a layer does with one access.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,16 +77,6 @@ impl Decision {
 
 /// Whether srt drops glob patterns from its write lists here.
 pub const WRITE_GLOBS_DROPPED: bool = cfg!(target_os = "linux");
-
-/// Where relative paths and `~` resolve.
-pub struct Places<'a> {
-    pub home: &'a Path,
-    pub cwd: &'a Path,
-}
-
-pub fn is_glob(pattern: &str) -> bool {
-    pattern.contains(['*', '?', '['])
-}
 
 /// The lists of the srt `section` (`filesystem`, `network`) whose key ends
 /// in `suffix`, split by what they mean: (restricting, granting).
@@ -162,18 +160,105 @@ pub fn srt_write(srt: &Value, path: &Path, places: &Places) -> Decision {
     decision
 }
 
-/// srt connecting to `domain`: denied domains first, then allow-only.
+/// The port a domain query without one stands for: the agents' fetches
+/// and `twsrt test`'s network probes are https.
+pub const HTTPS_PORT: u16 = 443;
+
+/// srt connecting to `domain` (a host, `host:port`, or `*.x` for the
+/// subdomains of x): denied domains first, then allow-only, as srt's proxy
+/// decides ([`domain::decide`]). Without a port the decision is the one for
+/// https (port 443), and where entries naming a port decide another port
+/// differently the note lists those ports' answers.
 pub fn srt_network(srt: &Value, domain: &str) -> Decision {
     let [deny, allow] = lists(srt, "network", "Domains");
-    if let Some((list, rule)) = deny.iter().find(|(_, p)| domain_matches(p, domain)) {
-        return Decision::by(Verdict::Deny, rule, list);
+    let (host, port) = domain::split_port(domain);
+    if let Some(port) = port {
+        return connection(&deny, &allow, host, port);
     }
-    match allow.iter().find(|(_, p)| domain_matches(p, domain)) {
-        Some((list, rule)) => Decision::by(Verdict::Allow, rule, list),
-        None => Decision::default(
+    let mut https = connection(&deny, &allow, domain, HTTPS_PORT);
+    let canonical = query_host(domain);
+    let named: BTreeSet<u16> = deny
+        .iter()
+        .chain(&allow)
+        .filter_map(|(_, entry)| {
+            let (pattern, port) = domain::entry_host(entry);
+            port.filter(|_| domain::host_matches(&canonical, &pattern))
+        })
+        .collect();
+    let describe = |d: &Decision| match &d.rule {
+        Some(rule) => format!("{} ({rule})", d.verdict.name()),
+        None => format!("{} (no rule)", d.verdict.name()),
+    };
+    let mut others: Vec<String> = named
+        .into_iter()
+        .filter(|p| *p != HTTPS_PORT)
+        .map(|port| (port, connection(&deny, &allow, domain, port)))
+        .filter(|(_, d)| d.verdict != https.verdict)
+        .map(|(port, d)| format!("port {port} {}", describe(&d)))
+        .collect();
+    // No entry names port 0: it stands for every port none names.
+    let unnamed = connection(&deny, &allow, domain, 0);
+    if unnamed.verdict != https.verdict {
+        others.push(format!("any other port {}", describe(&unnamed)));
+    }
+    if !others.is_empty() {
+        let ports = format!("for https (port {HTTPS_PORT}); {}", others.join("; "));
+        https.note = Some(match https.note.take() {
+            Some(why) => format!("{why}; {ports}"),
+            None => ports,
+        });
+    }
+    https
+}
+
+/// srt's answer for `domain` (a host or a `*.x` query) on `port`.
+fn connection(
+    deny: &[(String, &str)],
+    allow: &[(String, &str)],
+    domain: &str,
+    port: u16,
+) -> Decision {
+    let denied: Vec<&str> = deny.iter().map(|(_, e)| *e).collect();
+    let allowed: Vec<&str> = allow.iter().map(|(_, e)| *e).collect();
+    // A `*.x` query stands for the subdomains of x: srt's host check and
+    // canonical form apply to x.
+    let decided = match domain.strip_prefix("*.") {
+        Some(base) if domain::is_valid_host(base) => {
+            let query = format!("*.{}", domain::canonical_host(base).unwrap_or(base.into()));
+            let covers = |e: &&str| {
+                domain_matches(e, &query) && domain::entry_host(e).1.is_none_or(|p| p == port)
+            };
+            match (
+                denied.iter().position(covers),
+                allowed.iter().position(covers),
+            ) {
+                (Some(i), _) => Connection::Denied(i),
+                (None, Some(i)) => Connection::Allowed(i),
+                (None, None) => Connection::NotAllowed,
+            }
+        }
+        _ => domain::decide(&denied, &allowed, domain, port),
+    };
+    match decided {
+        Connection::Denied(i) => Decision::by(Verdict::Deny, deny[i].1, &deny[i].0),
+        Connection::Allowed(i) => Decision::by(Verdict::Allow, allow[i].1, &allow[i].0),
+        Connection::NotAllowed => Decision::default(
             Verdict::Deny,
             Some("not in allowedDomains: connections are denied"),
         ),
+        Connection::Malformed => Decision::default(
+            Verdict::Deny,
+            Some("srt refuses a host that is not a DNS name or an IP address"),
+        ),
+    }
+}
+
+/// The host of a query as srt compares it; a `*.x` query keeps its `*.`.
+fn query_host(domain: &str) -> String {
+    let (host, _) = domain::split_port(domain);
+    match host.strip_prefix("*.") {
+        Some(base) => format!("*.{}", domain::canonical_host(base).unwrap_or(base.into())),
+        None => domain::canonical_host(host).unwrap_or(host.into()),
     }
 }
 
@@ -211,90 +296,18 @@ pub fn command_matches(rule: &str, command: &str) -> bool {
     !rule.is_empty() && command.starts_with(&rule)
 }
 
-/// `*.x.org` covers every subdomain of x.org, not x.org itself; other
-/// patterns only themselves (case-insensitively). A wildcard query is
-/// covered by the same wildcard.
+/// Whether the srt domain entry `pattern` applies to `domain` (a host,
+/// `host:port`, or `*.x` for the subdomains of x; without a port, https on
+/// port 443): its host part matches as srt matches it (`*.x.org` every
+/// strict subdomain of x.org, `*` everything, an IP literal in canonical
+/// form and never under a `*.` pattern, other names exactly and
+/// case-insensitively; a wildcard query is covered by the same wildcard)
+/// and an entry naming a port names the query's.
 pub fn domain_matches(pattern: &str, domain: &str) -> bool {
-    let (pattern, domain) = (pattern.to_ascii_lowercase(), domain.to_ascii_lowercase());
-    if pattern == domain {
-        return true;
-    }
-    match pattern.strip_prefix("*.") {
-        Some(apex) => domain
-            .trim_start_matches("*.")
-            .strip_suffix(apex)
-            .is_some_and(|rest| rest.ends_with('.') && rest.len() > 1),
-        None => false,
-    }
-}
-
-/// `~` and relative paths resolved, `.` and `..` folded (no file access).
-pub fn absolute(pattern: &str, places: &Places) -> PathBuf {
-    let joined = if pattern == "~" {
-        places.home.to_path_buf()
-    } else if let Some(rest) = pattern.strip_prefix("~/") {
-        places.home.join(rest)
-    } else {
-        places.cwd.join(pattern)
-    };
-    let mut out = PathBuf::new();
-    for part in joined.components() {
-        match part {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// Whether the rule `pattern` covers `path` (absolute): the path itself
-/// or anything under it, compared as written and, since the sandbox
-/// matches real paths, with symlinks resolved on both sides.
-pub fn path_matches(pattern: &str, path: &Path, places: &Places) -> bool {
-    if is_glob(pattern) {
-        let anchored = pattern.starts_with(['/', '~', '.']);
-        let text = if anchored {
-            absolute(pattern, places).display().to_string()
-        } else {
-            format!("**/{}", pattern.trim_start_matches("**/"))
-        };
-        return real_forms(path)
-            .iter()
-            .any(|p| super::glob::matches(&text, &p.display().to_string()));
-    }
-    let rule = absolute(pattern, places);
-    let rules = real_forms(&rule);
-    real_forms(path)
-        .iter()
-        .any(|p| rules.iter().any(|r| p.starts_with(r)))
-}
-
-/// `path` as written and, when some part of it exists, with its symlinks
-/// resolved (the longest existing ancestor canonicalized, the rest kept).
-fn real_forms(path: &Path) -> Vec<PathBuf> {
-    let mut forms = vec![path.to_path_buf()];
-    let mut base = path;
-    let mut rest = Vec::new();
-    while let Some(parent) = base.parent() {
-        if let Ok(real) = std::fs::canonicalize(base) {
-            let real = rest
-                .iter()
-                .rev()
-                .fold(real, |acc: PathBuf, part| acc.join(part));
-            if real != path {
-                forms.push(real);
-            }
-            break;
-        }
-        if let Some(name) = base.file_name() {
-            rest.push(name.to_os_string());
-        }
-        base = parent;
-    }
-    forms
+    let port = domain::split_port(domain).1.unwrap_or(HTTPS_PORT);
+    let (pattern_host, pattern_port) = domain::entry_host(pattern);
+    pattern_port.is_none_or(|p| p == port)
+        && domain::host_matches(&query_host(domain), &pattern_host)
 }
 
 /// The most specific rule of the srt lists `keys` of `section` covering

@@ -20,7 +20,6 @@
 
 pub mod access;
 pub mod canonical;
-mod glob;
 pub mod report;
 
 use serde_json::{Map, Value};

@@ -5,7 +5,8 @@
 
 pub mod bash;
 pub mod srt;
-pub mod srt_schema;
+/// srt's settings schema, kept here for its users (it lives in [`crate::srt::schema`]).
+pub use crate::srt::schema as srt_schema;
 
 use std::path::Path;
 

@@ -8,8 +8,15 @@ pub fn is_anchored(pattern: &str) -> bool {
     pattern.starts_with('/') || pattern.starts_with('~')
 }
 
-/// A pattern with shell wildcards (braces are literal).
-pub fn is_glob(pattern: &str) -> bool {
+/// Whether a pattern is a wildcard pattern in a Codex permissions key: it
+/// holds `*`, `?` or `[` anywhere, a trailing `/**` included (braces and a
+/// lone `]` are literal). This is Codex's reading, not srt's
+/// ([`crate::srt::glob::is_glob`], where `~/.aws/**` is the directory
+/// `~/.aws` and a lone `]` is a glob): a key Codex walks as a pattern can
+/// be neither a read-only entry nor a workspace root nor a concrete parent
+/// to check, whatever srt does with the same spelling, and the Codex files
+/// twsrt writes rest on this meaning.
+pub fn has_codex_wildcard(pattern: &str) -> bool {
     pattern.contains(['*', '?', '['])
 }
 
@@ -40,7 +47,7 @@ pub fn is_rooted_tilde(pattern: &str) -> bool {
 pub fn workspace_root(pattern: &str) -> Option<String> {
     let base = pattern.strip_suffix("/**").unwrap_or(pattern);
     let base = base.trim_end_matches('/');
-    if base.is_empty() || base == "~" || is_glob(base) {
+    if base.is_empty() || base == "~" || has_codex_wildcard(base) {
         None
     } else {
         Some(base.to_string())
@@ -108,6 +115,16 @@ fn home_of(user: &str, home: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn codex_wildcards_are_star_question_mark_and_an_opening_bracket() {
+        for wild in ["/a/*", "~/x/**", "/a?", "/p/[ab]", "**/.env"] {
+            assert!(has_codex_wildcard(wild), "{wild}");
+        }
+        for literal in ["/p/{a,b}", "/p/a]", "~/.ssh", "./x"] {
+            assert!(!has_codex_wildcard(literal), "{literal}");
+        }
+    }
 
     #[test]
     fn roots_drop_a_final_double_star_and_slashes() {

@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::pathshape::{
-    climbs_out, is_anchored, is_glob, is_rooted_tilde, socket_path, workspace_relative,
+    climbs_out, has_codex_wildcard, is_anchored, is_rooted_tilde, socket_path, workspace_relative,
     workspace_root,
 };
 use crate::agent::Warnings;
@@ -188,7 +188,7 @@ fn path_access(rule: &SecurityRule) -> Option<Access> {
         (Scope::Write, Action::Allow) => Some(Access::Write),
         (Scope::Read, Action::Deny) => Some(Access::Deny),
         // Codex cannot make a glob read-only: it is denied outright.
-        (Scope::Write, Action::Deny) if is_glob(rule.pattern) => Some(Access::Deny),
+        (Scope::Write, Action::Deny) if has_codex_wildcard(rule.pattern) => Some(Access::Deny),
         (Scope::Write, Action::Deny) => Some(Access::Read),
         _ => None,
     }
@@ -316,7 +316,7 @@ fn runtime_warnings(profile: &Profile, home: &Path, warnings: &mut Warnings) {
             .chain(profile.workspace_rules.entries())
     };
     let globs: Vec<&str> = rules()
-        .filter(|(key, access)| *access == Access::Deny && is_glob(key))
+        .filter(|(key, access)| *access == Access::Deny && has_codex_wildcard(key))
         .map(|(key, _)| key.as_str())
         .collect();
     if !globs.is_empty() {
@@ -381,7 +381,7 @@ fn shared_missing_parents(profile: &Profile, home: &Path) -> BTreeSet<String> {
         }
     };
     for (key, _) in profile.filesystem.entries() {
-        if is_glob(key) {
+        if has_codex_wildcard(key) {
             continue;
         }
         let (path, shown_home) = match key.strip_prefix("~/") {
@@ -401,7 +401,7 @@ fn shared_missing_parents(profile: &Profile, home: &Path) -> BTreeSet<String> {
         }
     }
     for (key, _) in profile.workspace_rules.entries() {
-        if is_glob(key) {
+        if has_codex_wildcard(key) {
             continue;
         }
         let key = key.trim_end_matches('/');

@@ -101,3 +101,101 @@ fn paths_resolve_home_and_the_working_directory_lexically() {
     assert_eq!(absolute("./x/./y", &places()), Path::new("/h/project/x/y"));
     assert_eq!(absolute("~", &places()), Path::new("/h"));
 }
+
+fn network(srt: &Value, domain: &str) -> (Verdict, Option<String>, Option<String>) {
+    let d = srt_network(srt, domain);
+    (d.verdict, d.rule, d.note)
+}
+
+#[test]
+fn a_port_entry_decides_its_port_and_a_portless_query_is_https() {
+    // Was: allow by evil.com (the port entry matched nothing).
+    let srt =
+        json!({"network": {"allowedDomains": ["evil.com"], "deniedDomains": ["evil.com:443"]}});
+    assert_eq!(
+        network(&srt, "evil.com"),
+        (
+            Verdict::Deny,
+            Some("evil.com:443".into()),
+            Some("for https (port 443); any other port allow (evil.com)".into())
+        )
+    );
+    assert_eq!(srt_network(&srt, "evil.com:443").verdict, Verdict::Deny);
+    let on_80 = srt_network(&srt, "evil.com:80");
+    assert_eq!(
+        (on_80.verdict, on_80.rule.as_deref()),
+        (Verdict::Allow, Some("evil.com"))
+    );
+    // Allowed on one port only: denied for https, the note names the port.
+    let srt = json!({"network": {"allowedDomains": ["github.com:8443"], "deniedDomains": []}});
+    assert_eq!(
+        network(&srt, "github.com"),
+        (
+            Verdict::Deny,
+            None,
+            Some(
+                "not in allowedDomains: connections are denied; \
+                 for https (port 443); port 8443 allow (github.com:8443)"
+                    .into()
+            )
+        )
+    );
+    // Every port the same: the plain answer.
+    let srt = json!({"network": {"allowedDomains": ["x.io:443"], "deniedDomains": ["x.io"]}});
+    assert_eq!(
+        network(&srt, "x.io"),
+        (Verdict::Deny, Some("x.io".into()), None)
+    );
+}
+
+#[test]
+fn ip_entries_and_the_deny_all_star_decide_as_srt_does() {
+    // Was: deny by *.0.0.1 (a wildcard never covers an IP literal in srt).
+    let srt = json!({"network": {"allowedDomains": ["127.0.0.1"], "deniedDomains": ["*.0.0.1"]}});
+    assert_eq!(
+        network(&srt, "127.0.0.1"),
+        (Verdict::Allow, Some("127.0.0.1".into()), None)
+    );
+    // IPv4 shorthand is the address it spells.
+    assert_eq!(
+        srt_network(&srt, "127.1").rule.as_deref(),
+        Some("127.0.0.1")
+    );
+    assert_eq!(srt_network(&srt, "probe.0.0.1").verdict, Verdict::Deny);
+    // Was: allow by github.com (`*` matched nothing).
+    let srt = json!({"network": {"allowedDomains": ["github.com"], "deniedDomains": ["*"]}});
+    assert_eq!(
+        network(&srt, "github.com"),
+        (Verdict::Deny, Some("*".into()), None)
+    );
+    assert_eq!(srt_network(&srt, "*.github.com").rule.as_deref(), Some("*"));
+    assert!(domain_matches("*", "x.io"));
+    assert!(domain_matches("evil.com:443", "evil.com"));
+    assert!(domain_matches("evil.com:443", "evil.com:443"));
+    assert!(!domain_matches("evil.com:443", "evil.com:80"));
+    assert!(!domain_matches("*:22", "evil.com"));
+    assert!(domain_matches("*:22", "evil.com:22"));
+    assert!(!domain_matches("*.0.0.1", "127.0.0.1"));
+    assert!(domain_matches("[::1]", "[0:0:0:0:0:0:0:1]"));
+}
+
+#[test]
+fn a_directory_suffix_is_the_directory_srt_enforces_in_a_write_list() {
+    // Was: allowed on Linux, "srt does not enforce this here" (srt removes
+    // the `/**` and enforces ~/.aws).
+    let srt = json!({"filesystem": {"allowWrite": ["~"], "denyWrite": ["~/.aws/**"],
+        "denyRead": ["~/.aws/**"]}});
+    assert_eq!(
+        write(&srt, "/h/.aws/credentials"),
+        (Verdict::Deny, Some("~/.aws/**".into()))
+    );
+    assert_eq!(
+        read(&srt, "/h/.aws"),
+        (Verdict::Deny, Some("~/.aws/**".into()))
+    );
+    assert!(
+        srt_read(&srt, Path::new("/h/.aws"), &places())
+            .note
+            .is_none()
+    );
+}

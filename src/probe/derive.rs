@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::domain;
-use super::glob;
-use super::probe::{Action, Expect, Probe, Section};
+use super::model::{Action, Expect, Probe, Section};
+use super::witness;
 use crate::drift::canonical::{SRT_SCHEMA, compare};
 use crate::drift::{Difference, Direction, Side};
 use crate::paths::expand_tilde;
+use crate::srt::{domain, glob};
 
 pub struct Ctx {
     /// Relative rules resolve against this directory, as srt resolves them.
@@ -183,7 +183,7 @@ fn derive_rule(ctx: &Ctx, settings: &Value, section: Section, rule: &str, out: &
             .push(probe(rule.into(), domain_action(ctx, rule)));
         return;
     }
-    if glob::is_glob(rule) {
+    if glob::has_glob_chars(rule) {
         let action = match section {
             Section::DenyWrite => witness(ctx, settings, rule, &mut out.witness_dirs),
             _ => Err("glob pattern: no concrete probe".into()),
@@ -225,7 +225,7 @@ fn derive_rule(ctx: &Ctx, settings: &Value, section: Section, rule: &str, out: &
 /// A file is read; a directory's first regular file is, else it is listed.
 fn read_action(path: &Path) -> Action {
     if path.is_dir() {
-        match glob::first_file(path) {
+        match witness::first_file(path) {
             Some(file) => Action::Read(file),
             None => Action::List(path.to_path_buf()),
         }
@@ -238,7 +238,7 @@ fn read_action(path: &Path) -> Action {
 fn writable_dirs(ctx: &Ctx, settings: &Value) -> Vec<PathBuf> {
     list(settings, Section::AllowWrite)
         .iter()
-        .filter(|a| !a.is_empty() && !glob::is_glob(a))
+        .filter(|a| !a.is_empty() && !glob::has_glob_chars(a))
         .map(|a| ctx.absolute(a))
         .filter(|a| a.is_dir())
         .collect()
@@ -255,7 +255,8 @@ fn witness(
     rule: &str,
     witness_dirs: &mut Vec<PathBuf>,
 ) -> Result<Action, String> {
-    let (prefix, tail) = glob::witness(rule).ok_or("pattern cannot be turned into a probe file")?;
+    let (prefix, tail) =
+        witness::witness(rule).ok_or("pattern cannot be turned into a probe file")?;
     let writable = writable_dirs(ctx, settings);
     let root = match prefix {
         None => writable.first().cloned().unwrap_or_else(|| ctx.cwd.clone()),

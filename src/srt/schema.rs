@@ -1,8 +1,8 @@
 //! The keys srt's settings schema knows, object by object, read from the
-//! schema of srt 0.0.83 (`SandboxRuntimeConfigSchema` in its
-//! `dist/sandbox/sandbox-config.js`; doc/clients.md says how). srt drops
+//! schema of srt 0.0.83 (doc/clients.md, "The keys twsrt holds fragments
+//! and overrides to", says how). srt drops
 //! any other key silently (a misspelled `denyread` is no rule at all), so
-//! compiling refuses one ([`unknown_key`]), and `doctor`, `diff`'s
+//! compiling refuses one (`crate::source::srt`), and `doctor`, `diff`'s
 //! directions and `test` judge keys on disk against the same lists.
 //!
 //! A level is named by its dotted path from the top (`""` is the top level,

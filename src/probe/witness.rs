@@ -1,17 +1,15 @@
-//! Globs as srt spells them, as far as a probe needs them: telling a glob
-//! from a path, the write-glob forms a witness file can be made for, and
-//! the file a directory probe reads.
+//! The files a probe works on: the write-glob forms a witness file can be
+//! made for, and the file a directory probe reads. What counts as a glob is
+//! srt's test on a spelling
+//! ([`crate::srt::glob::has_glob_chars`]).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::srt::glob::has_glob_chars;
+
 /// How deep the walk for a directory's first regular file goes.
 const MAX_DEPTH: usize = 4;
-
-/// srt treats a spelling holding any of these as a glob (on Linux and macOS).
-pub fn is_glob(text: &str) -> bool {
-    text.contains(['*', '?', '[', ']'])
-}
 
 /// The first regular file under `dir`: a directory's files (sorted) before
 /// its subdirectories (sorted, symlinks not followed), at most `MAX_DEPTH`
@@ -60,7 +58,7 @@ pub fn witness(rule: &str) -> Option<(Option<String>, Vec<String>)> {
     } else {
         let (prefix, tail) = rule.split_once("/**/")?;
         let rooted = prefix == "~" || prefix.starts_with("~/") || prefix.starts_with('/');
-        if !rooted || is_glob(prefix) {
+        if !rooted || has_glob_chars(prefix) {
             return None;
         }
         (Some(prefix.to_string()), tail)
@@ -69,7 +67,7 @@ pub fn witness(rule: &str) -> Option<(Option<String>, Vec<String>)> {
     let (last, dirs) = segments.split_last()?;
     if dirs
         .iter()
-        .any(|d| d.is_empty() || is_glob(d) || *d == "." || *d == "..")
+        .any(|d| d.is_empty() || has_glob_chars(d) || *d == "." || *d == "..")
     {
         return None;
     }

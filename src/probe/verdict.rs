@@ -25,7 +25,7 @@
 //! landed in a throwaway tmpfs (srt mounts one over a read-denied
 //! directory) did not reach the path the rule protects.
 
-use super::probe::{Action, Expect, Probe, Section};
+use super::model::{Action, Expect, Probe, Section};
 use super::run::{Executed, Side, exit_text};
 use crate::drift;
 

@@ -9,7 +9,7 @@ use std::path::Path;
 use anstream::{AutoStream, ColorChoice};
 use serde_json::{Value, json};
 
-use super::probe::Probe;
+use super::model::Probe;
 use super::run::{Executed, Side, exit_text};
 use super::verdict::{Status, Verdict};
 
@@ -269,7 +269,7 @@ pub fn json(header: &Header, outcomes: &[Outcome]) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::super::probe::{Action, Expect, Section};
+    use super::super::model::{Action, Expect, Section};
     use super::super::run::Output;
     use super::*;
     use std::path::PathBuf;

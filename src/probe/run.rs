@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use super::probe::{Action, Probe};
+use super::model::{Action, Probe};
 use super::schedule::{self, Claim};
 use crate::ui;
 

@@ -21,8 +21,8 @@ use std::sync::{Condvar, Mutex};
 use serde_json::Value;
 
 use super::derive::{Ctx, list};
-use super::glob;
-use super::probe::{Action, Probe, Section};
+use super::model::{Action, Probe, Section};
+use crate::srt::glob;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Use {
@@ -71,13 +71,13 @@ const MANDATORY: [&str; 12] = [
 pub fn placeholders(settings: &Value, ctx: &Ctx) -> Vec<PathBuf> {
     let writable: Vec<PathBuf> = list(settings, Section::AllowWrite)
         .iter()
-        .filter(|a| !a.is_empty() && !glob::is_glob(a))
+        .filter(|a| !a.is_empty() && !glob::has_glob_chars(a))
         .map(|a| ctx.absolute(a))
         .collect();
     let mut denies: Vec<PathBuf> = [Section::DenyRead, Section::DenyWrite]
         .iter()
         .flat_map(|s| list(settings, *s))
-        .filter(|d| !d.is_empty() && !glob::is_glob(d))
+        .filter(|d| !d.is_empty() && !glob::has_glob_chars(d))
         .map(|d| ctx.absolute(&d))
         .collect();
     denies.extend(MANDATORY.iter().map(|m| ctx.cwd.join(m)));
@@ -195,7 +195,7 @@ pub fn run_all<T: Send>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::probe::Expect;
+    use super::super::model::Expect;
     use super::*;
     use serde_json::json;
     use std::sync::atomic::{AtomicUsize, Ordering};

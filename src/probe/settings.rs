@@ -6,12 +6,12 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::domain;
 use super::run::{self, RunEnv};
 use crate::compile::Canonical;
 use crate::compose::equality_key;
 use crate::error::Error;
-use crate::source::srt_schema;
+use crate::srt::domain;
+use crate::srt::schema as srt_schema;
 use crate::ui;
 
 pub const EXIT_SETUP: i32 = 2;

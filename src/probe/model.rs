@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::drift::Side;
+use crate::shellwords::quote;
 
 /// The rule lists of an srt settings file that twsrt probes, in report order;
 /// `Settings` holds what the file changes beyond those lists (a key, a
@@ -168,18 +169,6 @@ impl Probe {
     }
 }
 
-/// Single-quote a word for `sh` where it needs it (as Python's shlex.quote).
-pub fn quote(text: &str) -> String {
-    if !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:=@,%".contains(c))
-    {
-        return text.to_string();
-    }
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
-
 fn quote_path(path: &Path) -> String {
     quote(&path.to_string_lossy())
 }
@@ -187,14 +176,6 @@ fn quote_path(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quoting_survives_quotes_and_spaces() {
-        assert_eq!(quote("/a/b.txt"), "/a/b.txt");
-        assert_eq!(quote("/a b"), "'/a b'");
-        assert_eq!(quote("it's"), r"'it'\''s'");
-        assert_eq!(quote(""), "''");
-    }
 
     #[test]
     fn commands_per_action() {
