@@ -120,6 +120,7 @@ fn explain_follows_srt_on_ports_and_ip_entries() {
             .then()
             .args(&["explain", "--json", &rule])
             .any_stdout()
+            .any_stderr()
             .unchanged()
             .run();
         let doc: Value = serde_json::from_str(&out.stdout).unwrap();
@@ -179,6 +180,7 @@ fn explain_of_a_write_agrees_with_srt_on_a_directory_suffix() {
             .then()
             .args(&["explain", "--json", asked])
             .any_stdout()
+            .any_stderr()
             .unchanged()
             .run();
         let doc: Value = serde_json::from_str(&out.stdout).unwrap();
