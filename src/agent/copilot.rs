@@ -22,6 +22,7 @@ use crate::error::{Error, Result};
 use crate::explain::ExplainLayers;
 use crate::plan::{FileKind, Plan};
 use crate::rules::{Action, Scope};
+use crate::shellwords::single_quote;
 
 pub struct Copilot;
 
@@ -166,33 +167,12 @@ impl Copilot {
 /// reopened (`'it'\''s'`) so no pattern can break out of its quotes. The
 /// reference leaves such quotes as they are (doc/compatibility.md).
 fn flag(name: &str, value: &str) -> String {
-    let mut out = String::with_capacity(name.len() + value.len() + 3);
-    out.push_str(name);
-    out.push_str(" '");
-    push_quoted(&mut out, value);
-    out.push('\'');
-    out
+    format!("{name} {}", single_quote(value))
 }
 
 /// [`flag`] for the value `shell(COMMAND)`.
 fn shell_flag(name: &str, command: &str) -> String {
-    let mut out = String::with_capacity(name.len() + command.len() + 10);
-    out.push_str(name);
-    out.push_str(" 'shell(");
-    push_quoted(&mut out, command);
-    out.push_str(")'");
-    out
-}
-
-/// `value` inside single quotes: each `'` closed, escaped and reopened.
-fn push_quoted(out: &mut String, value: &str) {
-    let mut rest = value;
-    while let Some(i) = rest.find('\'') {
-        out.push_str(&rest[..i]);
-        out.push_str(r"'\''");
-        rest = &rest[i + 1..];
-    }
-    out.push_str(rest);
+    flag(name, &format!("shell({command})"))
 }
 
 impl Agent for Copilot {

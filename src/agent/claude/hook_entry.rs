@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::paths::absolute_normalised;
+use crate::shellwords::quote;
 
 /// The tools the guard decides for.
 pub const MATCHER: &str = "Bash|Read|Grep|Glob|Edit|Write|NotebookEdit";
@@ -48,16 +49,6 @@ fn entry(command: &str) -> Value {
 }
 
 const ON_FAILURE: &str = "block";
-
-/// `text` as one shell word: as it is when nothing in it is special.
-fn quote(text: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+:@%=,".contains(c);
-    if !text.is_empty() && text.chars().all(plain) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    }
-}
 
 /// Whether a `PreToolUse` entry is twsrt's: one of its commands runs a
 /// program named `twsrt` with the words `hook claude`.
