@@ -56,7 +56,8 @@ pub struct Decision {
 }
 
 impl Decision {
-    pub fn default(verdict: Verdict, note: Option<&str>) -> Self {
+    /// `verdict` by no rule: the layer's default (or a fact) decides.
+    pub fn without_rule(verdict: Verdict, note: Option<&str>) -> Self {
         Decision {
             verdict,
             rule: None,
@@ -120,7 +121,7 @@ fn covering<'a>(
 pub fn srt_read(srt: &Value, path: &Path, places: &Places) -> Decision {
     let [deny, allow] = lists(srt, "filesystem", "Read");
     let Some((list, rule)) = covering(&deny, path, places) else {
-        return Decision::default(Verdict::Allow, Some("no read rule: reads are allowed"));
+        return Decision::without_rule(Verdict::Allow, Some("no read rule: reads are allowed"));
     };
     if let Some((alist, arule)) =
         covering(&allow, path, places).filter(|(_, a)| a.len() > rule.len())
@@ -146,7 +147,7 @@ pub fn srt_write(srt: &Value, path: &Path, places: &Places) -> Decision {
         return Decision::by(Verdict::Deny, rule, list);
     }
     let Some((alist, arule)) = covering(&allow, path, places) else {
-        return Decision::default(
+        return Decision::without_rule(
             Verdict::Deny,
             Some("not under allowWrite: writes are denied"),
         );
@@ -242,11 +243,11 @@ fn connection(
     match decided {
         Connection::Denied(i) => Decision::by(Verdict::Deny, deny[i].1, &deny[i].0),
         Connection::Allowed(i) => Decision::by(Verdict::Allow, allow[i].1, &allow[i].0),
-        Connection::NotAllowed => Decision::default(
+        Connection::NotAllowed => Decision::without_rule(
             Verdict::Deny,
             Some("not in allowedDomains: connections are denied"),
         ),
-        Connection::Malformed => Decision::default(
+        Connection::Malformed => Decision::without_rule(
             Verdict::Deny,
             Some("srt refuses a host that is not a DNS name or an IP address"),
         ),
@@ -283,7 +284,7 @@ pub fn bash_command(bash: &Value, command: &str) -> Decision {
             return Decision::by(verdict, rule, key);
         }
     }
-    Decision::default(Verdict::NotCovered, None)
+    Decision::without_rule(Verdict::NotCovered, None)
 }
 
 /// A rule covers a command when the command's words start with the rule's.

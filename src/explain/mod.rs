@@ -94,7 +94,7 @@ pub trait ExplainLayers {
 
 /// A decision no rule makes, with why.
 pub fn not_covered(note: &str) -> Decision {
-    Decision::default(Verdict::NotCovered, Some(note))
+    Decision::without_rule(Verdict::NotCovered, Some(note))
 }
 
 /// How the report is printed.

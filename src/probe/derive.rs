@@ -19,7 +19,8 @@ use crate::drift::{Difference, Direction, Side};
 use crate::paths::expand_tilde;
 use crate::srt::{domain, glob};
 
-pub struct Ctx {
+/// Where the probes run and what they can use there.
+pub struct ProbeSite {
     /// Relative rules resolve against this directory, as srt resolves them.
     pub cwd: PathBuf,
     /// curl is on PATH (network probes need it).
@@ -28,13 +29,13 @@ pub struct Ctx {
     pub tag: String,
 }
 
-impl Ctx {
+impl ProbeSite {
     pub fn new(cwd: PathBuf, curl: bool) -> Self {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.subsec_nanos())
             .unwrap_or(0);
-        Ctx {
+        ProbeSite {
             cwd,
             curl,
             tag: format!("{}-{nanos:08x}", std::process::id()),
@@ -81,7 +82,7 @@ pub fn list(settings: &Value, section: Section) -> Vec<String> {
 /// marked when `disk` (the file srt reads) lacks its rule; after each
 /// section the entries `disk` adds to it that widen; the canary; last,
 /// when every section is selected, the other widening changes of `disk`.
-pub fn derive(policy: &Value, disk: &Value, ctx: &Ctx, sections: &[Section]) -> Derived {
+pub fn derive(policy: &Value, disk: &Value, ctx: &ProbeSite, sections: &[Section]) -> Derived {
     let mut out = Derived {
         probes: Vec::new(),
         witness_dirs: Vec::new(),
@@ -166,7 +167,7 @@ fn setting(d: &Difference) -> Probe {
     }
 }
 
-fn derive_rule(ctx: &Ctx, settings: &Value, section: Section, rule: &str, out: &mut Derived) {
+fn derive_rule(ctx: &ProbeSite, settings: &Value, section: Section, rule: &str, out: &mut Derived) {
     let expect = match section {
         Section::AllowWrite | Section::AllowedDomains => Expect::Allow,
         _ => Expect::Deny,
@@ -235,7 +236,7 @@ fn read_action(path: &Path) -> Action {
 }
 
 /// Existing directories allowWrite names literally, in settings order.
-fn writable_dirs(ctx: &Ctx, settings: &Value) -> Vec<PathBuf> {
+fn writable_dirs(ctx: &ProbeSite, settings: &Value) -> Vec<PathBuf> {
     list(settings, Section::AllowWrite)
         .iter()
         .filter(|a| !a.is_empty() && !glob::has_glob_chars(a))
@@ -250,7 +251,7 @@ fn writable_dirs(ctx: &Ctx, settings: &Value) -> Vec<PathBuf> {
 /// (or the working directory) for `**/TAIL`; under PREFIX when a writable
 /// directory holds it, else under a writable directory inside PREFIX.
 fn witness(
-    ctx: &Ctx,
+    ctx: &ProbeSite,
     settings: &Value,
     rule: &str,
     witness_dirs: &mut Vec<PathBuf>,
@@ -306,7 +307,7 @@ fn url(host: &str, port: Option<u16>) -> String {
     }
 }
 
-fn domain_action(ctx: &Ctx, rule: &str) -> Result<Action, String> {
+fn domain_action(ctx: &ProbeSite, rule: &str) -> Result<Action, String> {
     let (pattern, port) = domain::split_port(rule);
     let action = if let Some(base) = pattern.strip_prefix("*.")
         && !base.contains('*')
@@ -328,7 +329,7 @@ fn domain_action(ctx: &Ctx, rule: &str) -> Result<Action, String> {
 /// well-known hosts that no allowedDomains entry admits must be refused.
 const CANARY_HOSTS: [&str; 3] = ["example.com", "example.org", "example.net"];
 
-fn canary(ctx: &Ctx, settings: &Value) -> Probe {
+fn canary(ctx: &ProbeSite, settings: &Value) -> Probe {
     let allowed = list(settings, Section::AllowedDomains);
     let host = CANARY_HOSTS
         .iter()
@@ -387,7 +388,7 @@ mod tests {
             }),
             json!({"allowedDomains": [], "deniedDomains": []}),
         );
-        let ctx = Ctx::new(r.clone(), true);
+        let ctx = ProbeSite::new(r.clone(), true);
         let sections = [Section::DenyRead, Section::DenyWrite, Section::AllowWrite];
         let derived = derive(&v, &v, &ctx, &sections);
         let (rd, pid, tag) = (r.display(), std::process::id(), &ctx.tag);
@@ -430,7 +431,7 @@ mod tests {
             }),
             json!({"allowedDomains": [], "deniedDomains": []}),
         );
-        let ctx = Ctx::new(r.clone(), true);
+        let ctx = ProbeSite::new(r.clone(), true);
         let derived = derive(&v, &v, &ctx, &[Section::DenyWrite]);
         let tag = &ctx.tag;
         assert_eq!(
@@ -463,7 +464,7 @@ mod tests {
                 "deniedDomains": ["*", "evil.com"]
             }),
         );
-        let ctx = Ctx::new(PathBuf::from("/"), true);
+        let ctx = ProbeSite::new(PathBuf::from("/"), true);
         let all = [Section::AllowedDomains, Section::DeniedDomains];
         let curl = "curl -sS -m 10 -o /dev/null";
         let head = "curl -sS -m 10 -o /dev/null -I -w '%{http_connect}'";
@@ -495,7 +496,7 @@ mod tests {
                  '%{http_connect}' https://example.net/"
             )
         );
-        let no_curl = Ctx::new(PathBuf::from("/"), false);
+        let no_curl = ProbeSite::new(PathBuf::from("/"), false);
         let got = rows(&derive(&v, &v, &no_curl, &[Section::DeniedDomains]));
         assert_eq!(got[1], "net-deny evil.com | SKIP curl not found on PATH");
     }
@@ -537,7 +538,7 @@ mod tests {
         };
         let (policy, disk) = (abs(policy), abs(disk));
         let home = r.display().to_string();
-        let ctx = Ctx::new(r.clone(), true);
+        let ctx = ProbeSite::new(r.clone(), true);
         let got = marked(&derive(&policy, &disk, &ctx, &Section::ALL));
         assert_eq!(
             got,

@@ -81,7 +81,7 @@ pub fn run(config: &Config, args: &Options) -> Result<i32> {
     let cwd = std::env::current_dir()
         .map_err(|e| setup_error(format!("the working directory is unusable: {e}")))?;
     let session = Session::open(doc, profile, &cwd, args.timeout)?;
-    let ctx = derive::Ctx::new(cwd, settings::find_program("curl").is_some());
+    let ctx = derive::ProbeSite::new(cwd, settings::find_program("curl").is_some());
     let mut derived = derive::derive(doc.value(), &session.disk, &ctx, &args.sections);
     if let Some(text) = args.keyword {
         derived

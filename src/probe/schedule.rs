@@ -20,7 +20,7 @@ use std::sync::{Condvar, Mutex};
 
 use serde_json::Value;
 
-use super::derive::{Ctx, list};
+use super::derive::{ProbeSite, list};
 use super::model::{Action, Probe, Section};
 use crate::srt::glob;
 
@@ -68,7 +68,7 @@ const MANDATORY: [&str; 12] = [
 /// settings' literal ones and srt's own) that does not exist, where its
 /// nearest existing ancestor lies in a writable directory; the placeholder
 /// is the first missing component. Errs on the side of listing too much.
-pub fn placeholders(settings: &Value, ctx: &Ctx) -> Vec<PathBuf> {
+pub fn placeholders(settings: &Value, ctx: &ProbeSite) -> Vec<PathBuf> {
     let writable: Vec<PathBuf> = list(settings, Section::AllowWrite)
         .iter()
         .filter(|a| !a.is_empty() && !glob::has_glob_chars(a))
@@ -270,7 +270,7 @@ mod tests {
         let cwd = dir.path().canonicalize().unwrap();
         std::fs::create_dir_all(cwd.join(".claude")).unwrap();
         std::fs::write(cwd.join(".bashrc"), "").unwrap();
-        let ctx = Ctx::new(cwd.clone(), true);
+        let ctx = ProbeSite::new(cwd.clone(), true);
         let settings = json!({"filesystem": {
             "denyRead": [],
             "denyWrite": ["missing/deep/file", "/elsewhere/x"],

@@ -148,8 +148,8 @@ fn hook_row(policy: &hook::Policy, l: &Layers, s: &Subject) -> Decision {
         hook::Mode::Full
     };
     match hook::decide(&event, policy, mode) {
-        hook::Verdict::Deny(reason) => Decision::default(Verdict::Deny, Some(&reason)),
-        hook::Verdict::Ask(reason) => Decision::default(Verdict::Ask, Some(&reason)),
+        hook::Verdict::Deny(reason) => Decision::without_rule(Verdict::Deny, Some(&reason)),
+        hook::Verdict::Ask(reason) => Decision::without_rule(Verdict::Ask, Some(&reason)),
         hook::Verdict::Pass => not_covered("the hook lets it through to the other layers"),
         hook::Verdict::Sandbox { reason, .. } => not_covered(&reason),
     }
@@ -254,8 +254,10 @@ fn path(l: &Layers, path: &Path, write: bool) -> Decision {
             };
             by_entry(e.verdict, list, rule, e.text)
         }
-        None if write => Decision::default(Verdict::NotCovered, Some("no Edit rule: Claude asks")),
-        None => Decision::default(Verdict::NotCovered, Some("no Read rule")),
+        None if write => {
+            Decision::without_rule(Verdict::NotCovered, Some("no Edit rule: Claude asks"))
+        }
+        None => Decision::without_rule(Verdict::NotCovered, Some("no Read rule")),
     }
 }
 
@@ -274,7 +276,7 @@ fn domain(l: &Layers, domain: &str) -> Decision {
             };
             by_entry(e.verdict, list, rule, e.text)
         }
-        None => Decision::default(Verdict::NotCovered, Some("no rule for this domain")),
+        None => Decision::without_rule(Verdict::NotCovered, Some("no rule for this domain")),
     }
 }
 
@@ -295,7 +297,7 @@ fn command(l: &Layers, command: &str) -> Decision {
     });
     match matched {
         Some((e, rule)) => by_entry(e.verdict, e.list, rule, e.text),
-        None => Decision::default(
+        None => Decision::without_rule(
             Verdict::NotCovered,
             Some("no Bash rule (twsrt writes no Bash allow rule for Claude)"),
         ),

@@ -158,7 +158,7 @@ fn covering<'a>(profile: &'a Value, path: &Path, places: &Places) -> Vec<(String
 }
 
 fn no_profile(why: &str) -> Decision {
-    Decision::default(
+    Decision::without_rule(
         Verdict::NotCovered,
         Some(&format!("Codex gets no profile: {why}")),
     )
@@ -179,7 +179,7 @@ fn profile_path(c: &Layers, path: &Path, write: bool) -> Decision {
         return Decision::rule(Verdict::Deny, (list, rule.clone()), Some(&note));
     }
     if !write {
-        return Decision::default(Verdict::Allow, Some("no deny entry covers it"));
+        return Decision::without_rule(Verdict::Allow, Some("no deny entry covers it"));
     }
     if let Some((rule, _)) = found.iter().find(|(_, a)| *a == "write") {
         let list = srt_list(srt, rule, &["allowWrite"]);
@@ -196,7 +196,7 @@ fn profile_path(c: &Layers, path: &Path, write: bool) -> Decision {
             ("filesystem.allowWrite".into(), root.clone()),
             Some("a workspace root"),
         ),
-        None => Decision::default(Verdict::Deny, Some("outside the workspace roots")),
+        None => Decision::without_rule(Verdict::Deny, Some("outside the workspace roots")),
     }
 }
 
@@ -222,7 +222,7 @@ fn profile_domain(c: &Layers, domain: &str) -> Decision {
             return Decision::rule(verdict, (list.into(), pattern.clone()), Some(note));
         }
     }
-    Decision::default(Verdict::NotCovered, Some("no rule for this domain"))
+    Decision::without_rule(Verdict::NotCovered, Some("no rule for this domain"))
 }
 
 /// The rules file's `forbidden` patterns for `command`, the longest first.
@@ -243,7 +243,7 @@ fn rules_command(c: &Layers, command: &str) -> Decision {
             ("deny".into(), p.rule.clone()),
             Some("consulted only for commands run outside the sandbox"),
         ),
-        None => Decision::default(
+        None => Decision::without_rule(
             Verdict::NotCovered,
             Some("no prefix_rule matches (only bash deny rules become Codex rules)"),
         ),

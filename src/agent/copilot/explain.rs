@@ -66,7 +66,7 @@ impl ExplainLayers for Layers<'_> {
 fn path(l: &Layers, write: bool) -> Decision {
     let tools: &[&str] = if write { &["write", "edit"] } else { &["read"] };
     if let Some(tool) = l.values("--allow-tool").find(|t| tools.contains(t)) {
-        return Decision::default(
+        return Decision::without_rule(
             Verdict::Allow,
             Some(&format!("--allow-tool '{tool}': no path rule stops it")),
         );
@@ -125,7 +125,7 @@ fn command(l: &Layers, command: &str) -> Decision {
         return Decision::rule(Verdict::Deny, (list.into(), rule.into()), Some(&note));
     }
     if l.values("--allow-tool").any(|t| t == "shell") {
-        return Decision::default(
+        return Decision::without_rule(
             Verdict::Allow,
             Some("--allow-tool 'shell' allows what no --deny-tool stops"),
         );
@@ -136,11 +136,11 @@ fn command(l: &Layers, command: &str) -> Decision {
 /// What no flag names: `--yolo` lets it through, else Copilot asks.
 fn rest(l: &Layers, note: &str) -> Decision {
     if l.yolo() {
-        Decision::default(
+        Decision::without_rule(
             Verdict::Allow,
             Some("--yolo allows what no --deny-* flag stops"),
         )
     } else {
-        Decision::default(Verdict::NotCovered, Some(note))
+        Decision::without_rule(Verdict::NotCovered, Some(note))
     }
 }

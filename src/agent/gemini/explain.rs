@@ -56,7 +56,7 @@ impl ExplainLayers for Layers {
 fn decide(g: &Layers, subject: &Subject) -> Decision {
     let (policy, origins) = match &g.rendered {
         Ok(rendered) => rendered,
-        Err(why) => return Decision::default(Verdict::NotCovered, Some(why)),
+        Err(why) => return Decision::without_rule(Verdict::NotCovered, Some(why)),
     };
     let (tool, args, mut note) = match subject {
         Subject::Read(p) => ("read_file", json!({"file_path": p.to_string_lossy()}), None),
@@ -93,7 +93,7 @@ fn decide(g: &Layers, subject: &Subject) -> Decision {
             )
         };
         let note = join(note, default);
-        return Decision::default(verdict, Some(&note));
+        return Decision::without_rule(verdict, Some(&note));
     };
     let verdict = match found.outcome {
         Outcome::Deny => Verdict::Deny,
@@ -108,7 +108,7 @@ fn decide(g: &Layers, subject: &Subject) -> Decision {
             (origin.list.to_string(), origin.rule.clone()),
             note.as_deref(),
         ),
-        None => Decision::default(verdict, note.as_deref()),
+        None => Decision::without_rule(verdict, note.as_deref()),
     }
 }
 
