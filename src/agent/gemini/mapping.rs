@@ -1,6 +1,6 @@
 //! The canonical rules as Gemini CLI policy rules, with a warning for what
-//! Gemini cannot enforce. Citations are to the Gemini CLI 0.61.0 bundle
-//! (`bundle/chunk-JDPZ4CE3.js`); doc/clients.md "Gemini CLI" has them all.
+//! Gemini cannot enforce. The Gemini CLI 0.61.0 facts behind each row are
+//! in doc/clients.md "Gemini CLI".
 //!
 //! | policy            | Gemini rule                                                    |
 //! |-------------------|----------------------------------------------------------------|

@@ -1,5 +1,5 @@
 //! The `argsPattern` regexes of the Gemini rules, built the way Gemini CLI
-//! (0.61.0) matches them. Facts from its bundle (`chunk-JDPZ4CE3.js`, see
+//! (0.61.0) matches them. Facts from its bundle (see
 //! doc/clients.md "Gemini CLI"):
 //!
 //! - the arguments are serialised by `stableStringify` (keys sorted, every
