@@ -5,11 +5,9 @@
 //! (accepted by 0.171.0, absent from `--help`). `--full-auto` is gone in
 //! 0.171.0 (clap rejects it), so it fails closed as an unknown option.
 
-use super::grammar_sessions as sessions;
+use super::grammar_sessions::{self as sessions, HIDDEN_YOLO};
 use crate::argv::Arity::{Flag, Many, Value};
-use crate::argv::{Grammar, Opt, Style, Sub, hidden, opt};
-
-pub(super) const HIDDEN_YOLO: Opt = hidden(&["--yolo"], Flag);
+use crate::argv::{Grammar, Opt, Style, Sub, opt};
 
 const CODEX_OPTIONS: &[Opt] = &[
     opt(&["--config", "-c"], Value),

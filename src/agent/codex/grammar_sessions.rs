@@ -4,9 +4,11 @@
 //! accepted (hidden) where the session has
 //! `--dangerously-bypass-approvals-and-sandbox`.
 
-use super::grammar::HIDDEN_YOLO;
 use crate::argv::Arity::{Flag, Many, Value};
-use crate::argv::{Grammar, Opt, Style, Sub, opt};
+use crate::argv::{Grammar, Opt, Style, Sub, hidden, opt};
+
+/// Codex accepts `--yolo` (not in its help) wherever the bypass flag is.
+pub(super) const HIDDEN_YOLO: Opt = hidden(&["--yolo"], Flag);
 
 /// None of these sessions has subcommands of its own.
 const NONE: &[Sub] = &[];
