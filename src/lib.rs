@@ -32,6 +32,7 @@ pub mod pyjson;
 pub mod rules;
 pub mod shellwords;
 pub mod source;
+pub mod table;
 #[cfg(test)]
 mod test_rng;
 pub mod text_position;
