@@ -1,4 +1,7 @@
-//! The Claude Code PreToolUse guard: one tool call in, one verdict out.
+//! The guard hook's engine: one tool call in, one verdict out. The agent
+//! whose tool calls it guards speaks the protocol around it (Claude Code's
+//! PreToolUse: `agent::claude::guard` reads the event and writes the
+//! answer); every way the analysis ends is an answer ([`deadline`]).
 //!
 //! The event ([`event`]) names a tool and its input. For the file tools the
 //! path is the input's own field; for Bash the command text is parsed with a
@@ -12,6 +15,7 @@
 mod bash;
 #[rustfmt::skip]
 mod commands;
+mod deadline;
 mod destinations;
 mod event;
 mod globs;
@@ -30,9 +34,10 @@ mod words;
 mod wrapper_table;
 mod wrappers;
 
+pub use deadline::{ANALYSIS_STACK, DEADLINE, on_analysis_thread};
 pub use event::{Event, parse_event};
 pub use policy::Policy;
-pub use sandbox::{Install, Sandbox, install};
+pub use sandbox::Sandbox;
 
 use operands::{Access, Operand, Touch};
 
@@ -76,27 +81,6 @@ impl Verdict {
         } else {
             self
         }
-    }
-
-    /// The JSON line Claude Code reads, or `None` for a pass (no output).
-    /// A sandboxed call is `allow` with `updatedInput`, which Claude Code
-    /// runs instead of the input the model wrote.
-    pub fn answer(&self) -> Option<String> {
-        let (decision, reason) = match self {
-            Verdict::Pass => return None,
-            Verdict::Sandbox { reason, .. } => ("allow", reason),
-            Verdict::Ask(r) => ("ask", r),
-            Verdict::Deny(r) => ("deny", r),
-        };
-        let mut output = serde_json::json!({
-            "hookEventName": "PreToolUse",
-            "permissionDecision": decision,
-            "permissionDecisionReason": reason,
-        });
-        if let Verdict::Sandbox { input, .. } = self {
-            output["updatedInput"] = input.clone();
-        }
-        Some(serde_json::json!({ "hookSpecificOutput": output }).to_string())
     }
 }
 

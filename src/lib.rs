@@ -34,6 +34,7 @@ pub mod rules;
 pub mod shellwords;
 pub mod source;
 pub mod srt;
+pub mod table;
 #[cfg(test)]
 mod test_rng;
 pub mod text_position;

@@ -78,6 +78,17 @@ fn split_suffixes(name: &str) -> (&str, &str) {
     }
 }
 
+/// Whether two paths name one file (both resolved when they exist).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,8 @@
 //! only orders what is there; it still visits each profile once, so even a
 //! hand-built cyclic `Config` terminates.
 
+pub mod listing;
+
 use std::collections::HashSet;
 
 use crate::config::{Config, Fragment};

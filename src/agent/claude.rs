@@ -15,6 +15,7 @@ mod existing;
 mod explain;
 mod grammar;
 mod grammar_subcommands;
+mod guard;
 mod hook_entry;
 pub mod launch;
 pub mod layers;
@@ -58,7 +59,7 @@ pub struct Claude;
 const TARGET_KEYS: [TargetKey; 3] = [
     TargetKey::path("claude_settings").check(anchor::not_the_anchor_name),
     TargetKey::path("claude_settings_yolo").needs("claude_settings"),
-    TargetKey::flag_or("claude_hook", &["sandbox"]).needs("claude_settings"),
+    TargetKey::flag_or(hook_entry::HOOK_KEY, &[hook_entry::WORD]).needs("claude_settings"),
 ];
 
 impl Agent for Claude {
@@ -68,6 +69,10 @@ impl Agent for Claude {
 
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
         Some(&launch::ClaudeLaunch)
+    }
+
+    fn hook(&self) -> Option<fn(&crate::agent::HookCall) -> Result<i32>> {
+        Some(guard::answer)
     }
 
     fn target_keys(&self) -> &'static [TargetKey] {

@@ -157,6 +157,25 @@ pub trait Agent {
     fn launch(&self) -> Option<&'static dyn launch::Launch> {
         None
     }
+
+    /// `twsrt hook AGENT`: this agent's guard hook protocol around
+    /// [`crate::hook`] (read the event, answer it), returning the exit
+    /// code. `None` for an agent twsrt has no guard hook for.
+    fn hook(&self) -> Option<fn(&HookCall) -> Result<i32>> {
+        None
+    }
+}
+
+/// What `twsrt hook AGENT` was asked for.
+pub struct HookCall<'a> {
+    /// config.toml.
+    pub config: &'a std::path::Path,
+    /// The profile to compile instead of default_profile.
+    pub profile: Option<&'a str>,
+    /// Nobody is asked: what would be asked is denied.
+    pub yolo: bool,
+    /// Run what the analysis cannot see through inside srt.
+    pub sandbox: bool,
 }
 
 /// Every agent, in the order `all` runs them.
@@ -209,6 +228,17 @@ pub fn declared_files(keys: &[TargetKey], config: &Config) -> Vec<PathBuf> {
     files
 }
 
+/// config.toml, with `[targets]` held to the keys the agents declare: every
+/// command loads it this way.
+/// The agents' guard files are filled in here, so every command compiles
+/// the same write-denies.
+pub fn load_config(path: &std::path::Path) -> Result<Config> {
+    let mut config = crate::config::load(path)?;
+    check_targets(&config)?;
+    config.guard_files = guard_files(&config);
+    Ok(config)
+}
+
 /// Hold config.toml's `[targets]` to the keys the agents declare.
 pub fn check_targets(config: &Config) -> Result<()> {
     config.targets.check(&target_keys(), &config.path)
@@ -216,6 +246,15 @@ pub fn check_targets(config: &Config) -> Result<()> {
 
 pub fn names() -> Vec<&'static str> {
     registry().iter().map(|a| a.name()).collect()
+}
+
+/// The agents with a guard hook ([`Agent::hook`]), in registry order.
+pub fn hook_names() -> Vec<&'static str> {
+    registry()
+        .iter()
+        .filter(|a| a.hook().is_some())
+        .map(|a| a.name())
+        .collect()
 }
 
 impl AgentDiff {
@@ -243,5 +282,7 @@ impl AgentDiff {
     }
 }
 
+#[cfg(test)]
+mod folder_tests;
 #[cfg(test)]
 mod registry_tests;

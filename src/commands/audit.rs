@@ -107,7 +107,7 @@ fn gather(
         let ctx = crate::agent::Ctx::new(&config, &compiled, args.yolo);
         setting.launch_args = agent.launch_args(&ctx)?;
         drop(ctx);
-        crate::commands::generate::exit_without_freeing(compiled);
+        crate::heap::forget_until_exit(compiled);
     }
     agent.inputs(&setting)
 }

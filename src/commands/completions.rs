@@ -120,7 +120,7 @@ mod tests {
                     .arg(clap::Arg::new("profile").long("profile")),
             )
             .subcommand(
-                clap::Command::new("hook").arg(clap::Arg::new("agent").value_parser(["claude"])),
+                clap::Command::new("hook").arg(clap::Arg::new("agent").value_parser(["alpha"])),
             )
     }
 
@@ -139,13 +139,13 @@ mod tests {
     #[test]
     fn agents_and_profiles_are_offered_and_an_own_parser_is_kept() {
         let c = Candidates {
-            agents: vec!["claude".into(), "all".into()],
+            agents: vec!["alpha".into(), "all".into()],
             kinds: vec![],
             profiles: vec!["default".into(), "strict".into()],
         };
         let cmd = with_candidates(root(), &c);
-        assert_eq!(values(&cmd, "generate", "agent"), ["claude", "all"]);
+        assert_eq!(values(&cmd, "generate", "agent"), ["alpha", "all"]);
         assert_eq!(values(&cmd, "generate", "profile"), ["default", "strict"]);
-        assert_eq!(values(&cmd, "hook", "agent"), ["claude"]);
+        assert_eq!(values(&cmd, "hook", "agent"), ["alpha"]);
     }
 }

@@ -209,10 +209,6 @@ fn link_change(link: &std::path::Path, target: &std::path::Path) -> Option<Strin
     }
 }
 
-/// The command is over and the process exits next: freeing a compiled
-/// policy allocation by allocation costs more than the rest of a preview
-/// (tens of thousands of strings for a large policy), and gains nothing.
-/// Nothing in it owns a resource other than memory.
-pub(crate) fn exit_without_freeing(compiled: crate::compile::Compiled) {
-    std::mem::forget(compiled);
-}
+/// The old path of [`crate::heap::forget_until_exit`], kept for the
+/// callers in commands this step does not own (generate, diff, run).
+pub(crate) use crate::heap::forget_until_exit as exit_without_freeing;

@@ -22,7 +22,7 @@ pub mod run;
 pub mod show;
 pub mod test;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::agent::{self, Agent};
 use crate::config::Config;
@@ -37,16 +37,8 @@ pub struct Global {
     pub config_path: PathBuf,
 }
 
-/// config.toml, with `[targets]` held to the keys the agents declare: every
-/// command loads it this way.
-/// The agents' guard files are filled in here, so every command compiles
-/// the same write-denies.
-pub fn load_config(path: &Path) -> Result<Config> {
-    let mut config = crate::config::load(path)?;
-    agent::check_targets(&config)?;
-    config.guard_files = agent::guard_files(&config);
-    Ok(config)
-}
+/// Every command loads config.toml this way ([`agent::load_config`]).
+pub use crate::agent::load_config;
 
 /// The configured agents an AGENT argument names (`all` is every registered
 /// agent). Agents are opt-in: one whose `[targets]` key is not set is

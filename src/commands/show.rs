@@ -38,6 +38,6 @@ pub fn run(global: &Global, args: &ShowArgs) -> Result<i32> {
             ui::data(&crate::pyjson::to_pretty(doc.value()));
         }
     }
-    crate::commands::generate::exit_without_freeing(compiled);
+    crate::heap::forget_until_exit(compiled);
     Ok(0)
 }

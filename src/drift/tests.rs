@@ -209,7 +209,7 @@ fn a_whole_list_replaced_is_judged_by_its_entries() {
 }
 
 #[test]
-fn copilot_flags_read_by_their_name() {
+fn flag_lists_read_by_their_name() {
     assert_eq!(list_meaning("--deny-tool"), Some(Meaning::Restricts));
     assert_eq!(list_meaning("--deny-url"), Some(Meaning::Restricts));
     assert_eq!(list_meaning("--allow-tool"), Some(Meaning::Grants));

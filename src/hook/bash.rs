@@ -38,7 +38,7 @@ pub const MAX_DEPTH: usize = 8;
 pub const MAX_NESTING: usize = 100;
 
 /// The longest command text analysed. Together with [`MAX_NESTING`] it
-/// bounds the stack the parser needs (see `commands::hook::ANALYSIS_STACK`)
+/// bounds the stack the parser needs (see `hook::ANALYSIS_STACK`)
 /// and the time it takes; a longer command is not read.
 pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
 

@@ -26,33 +26,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::compile::Compiled;
-use crate::config::Targets;
 use crate::rules::{Action, Scope};
 use crate::source::SourceKind;
-
-/// The `[targets]` key and the word that turns the mode on.
-pub const KEY: &str = "claude_hook";
-pub const WORD: &str = "sandbox";
-
-/// How `[targets] claude_hook` installs the hook.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Install {
-    /// `true`: the hook answers pass, ask or deny.
-    Check,
-    /// `"sandbox"`: what it would ask about runs inside srt.
-    Sandbox,
-}
-
-/// The hook `targets` configures, if any.
-pub fn install(targets: &Targets) -> Option<Install> {
-    if targets.flag(KEY) {
-        Some(Install::Check)
-    } else if targets.word(KEY) == Some(WORD) {
-        Some(Install::Sandbox)
-    } else {
-        None
-    }
-}
 
 /// Where a wrapped command's srt and settings are.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -60,7 +60,7 @@ impl<'a> Layers<'a> {
     pub fn of(ctx: &Ctx, places: &'a Places<'a>) -> Result<Self> {
         let text = Claude.preview(ctx, &mut Vec::new())?;
         let settings = serde_json::from_str(&text).unwrap_or(Value::Null);
-        let hook = hook::install(&ctx.config.targets)
+        let hook = super::hook_entry::install(&ctx.config.targets)
             .map(|_| hook::Policy::new(ctx.compiled, places.home, places.cwd));
         Ok(Layers {
             settings,

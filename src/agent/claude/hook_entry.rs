@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use crate::config::Config;
+use crate::config::{Config, Targets};
 use crate::error::{Error, Result};
 use crate::paths::absolute_normalised;
 use crate::shellwords::quote;
@@ -18,9 +18,34 @@ use crate::shellwords::quote;
 /// The tools the guard decides for.
 pub const MATCHER: &str = "Bash|Read|Grep|Glob|Edit|Write|NotebookEdit";
 
+/// The `[targets]` key that installs the guard hook, and the word that
+/// turns its sandbox mode on.
+pub const HOOK_KEY: &str = "claude_hook";
+pub const WORD: &str = "sandbox";
+
+/// How `[targets] claude_hook` installs the hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Install {
+    /// `true`: the hook answers pass, ask or deny.
+    Check,
+    /// `"sandbox"`: what it would ask about runs inside srt.
+    Sandbox,
+}
+
+/// The hook `targets` configures, if any.
+pub fn install(targets: &Targets) -> Option<Install> {
+    if targets.flag(HOOK_KEY) {
+        Some(Install::Check)
+    } else if targets.word(HOOK_KEY) == Some(WORD) {
+        Some(Install::Sandbox)
+    } else {
+        None
+    }
+}
+
 /// The generated `hooks` object, or `None` when the hook is not configured.
 pub fn generated(config: &Config, yolo: bool) -> Option<Value> {
-    let install = crate::hook::install(&config.targets)?;
+    let install = install(&config.targets)?;
     let cwd = std::env::current_dir().unwrap_or_default();
     let exe = std::env::current_exe().unwrap_or_else(|_| "twsrt".into());
     let config_path = absolute_normalised(&config.path, &cwd);
@@ -29,7 +54,7 @@ pub fn generated(config: &Config, yolo: bool) -> Option<Value> {
         quote(&exe.to_string_lossy()),
         quote(&config_path.to_string_lossy())
     );
-    if install == crate::hook::Install::Sandbox {
+    if install == Install::Sandbox {
         command.push_str(" --sandbox");
     }
     if yolo {

@@ -12,12 +12,12 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use super::layers::{self, Layer, Source};
-use crate::agent::codex::layers::same_file;
 use crate::agent::launch::redact::{shown, shown_list, typed};
 use crate::agent::launch::{Audit, Launch, Setting, read_optional, unreadable};
 use crate::argv::{Grammar, Occurrence, Parsed};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::error::Result;
+use crate::paths::same_file;
 
 /// Claude Code's launch part ([`crate::agent::Agent::launch`]).
 pub struct ClaudeLaunch;

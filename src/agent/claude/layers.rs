@@ -45,7 +45,7 @@ pub fn layers(cwd: &Path, config_dir: &Path) -> Vec<Layer> {
         shown: "$CLAUDE_CONFIG_DIR/settings.json".into(),
         source: Source::User,
     }];
-    let in_config_dir = crate::agent::codex::layers::same_file(&cwd.join(".claude"), config_dir);
+    let in_config_dir = crate::paths::same_file(&cwd.join(".claude"), config_dir);
     for (name, source) in [
         (".claude/settings.json", Source::Project),
         (".claude/settings.local.json", Source::Local),

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use toml_edit::{Table, TableLike};
 
 use super::merge::LEGACY_KEYS;
+use crate::paths::same_file;
 
 /// Where a layer comes from, which decides what in it counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -226,17 +227,6 @@ fn push(
             effect,
             why,
         });
-    }
-}
-
-/// Whether two paths name one file (both resolved when they exist).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    if a == b {
-        return true;
-    }
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
     }
 }
 

@@ -16,13 +16,13 @@ use serde_json::Value;
 use super::ASK_PRIORITY;
 pub use super::launch_env::GeminiEnv;
 use super::launch_files::{Layer, allow_rules, allow_rules_under, layer, resolve, strings};
-use crate::agent::codex::layers::same_file;
 use crate::agent::launch::redact::{shown, typed};
 use crate::agent::launch::{Audit, Launch, Setting};
 use crate::argv::{Grammar, Occurrence, Parsed};
 use crate::config::Config;
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::error::Result;
+use crate::paths::same_file;
 
 /// An allow rule at this TOML priority or above in twsrt's tier ties or
 /// beats twsrt's ask_user ([`ASK_PRIORITY`]) and deny rules.

@@ -1,9 +1,12 @@
 //! The profile table in its two forms: box-drawn with styles for a
 //! terminal (the shape of twsrt 3.3.3's table: heavy header, light body,
 //! one space of padding, the footer padded to the table's width), and plain
-//! aligned text for scripts.
+//! aligned text for scripts; and the width of the terminal it is drawn in
+//! ([`terminal_columns`]).
 
-use super::fit::{fit, wrap};
+mod fit;
+
+use fit::{fit, wrap};
 
 /// The styles the table uses, as SGR parameters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -320,4 +323,26 @@ fn rule(out: &mut String, widths: &[usize], [left, line, joint, right]: [char; 4
     }
     out.push(right);
     out.push('\n');
+}
+
+/// The width of the terminal on stdout: `COLUMNS` when set (as twsrt
+/// 3.3.3 reads it), else what `stty size` reports for the terminal (stdout
+/// handed to it as its input; no terminal-size dependency for one table).
+/// Unknown (`None`, the table keeps its natural width) when neither says.
+pub fn terminal_columns() -> Option<usize> {
+    use std::os::fd::AsFd;
+    let from_env = std::env::var("COLUMNS").ok();
+    if let Some(columns) = from_env.and_then(|c| c.trim().parse().ok()) {
+        return Some(columns);
+    }
+    let tty = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let out = std::process::Command::new("stty")
+        .arg("size")
+        .stdin(tty)
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let columns: usize = text.split_whitespace().nth(1)?.parse().ok()?;
+    (out.status.success() && columns > 0).then_some(columns)
 }

@@ -1,0 +1,158 @@
+//! `twsrt hook claude`: Claude Code's PreToolUse protocol around the guard
+//! ([`crate::hook`]). One event on stdin, one answer on stdout: the
+//! `hookSpecificOutput` line of the verdict, nothing for a pass. Claude
+//! Code runs a tool call whose hook dies, times out or prints nothing, so
+//! the decision runs under [`hook::on_analysis_thread`]; a malformed event
+//! or a policy that does not compile is denied; an answer that cannot be
+//! written exits 2, the one failure Claude Code answers by blocking the call.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use crate::agent::HookCall;
+use crate::compile::Compiled;
+use crate::config::Config;
+use crate::error::Result;
+use crate::hook::{self, Mode, Policy, Sandbox, Verdict};
+use crate::paths::home_dir;
+
+/// Answer one PreToolUse event: the exit code (0 answered, whatever the
+/// decision; 2 the answer could not be written).
+pub fn answer(call: &HookCall) -> Result<i32> {
+    let mode = if call.yolo { Mode::Yolo } else { Mode::Full };
+    let mut text = String::new();
+    let verdict = match std::io::stdin().read_to_string(&mut text) {
+        Err(e) => Verdict::Deny(format!("twsrt hook: cannot read the event: {e}")),
+        Ok(_) => {
+            let config = call.config.to_path_buf();
+            let profile = call.profile.map(str::to_string);
+            let sandbox = call.sandbox;
+            hook::on_analysis_thread(mode, hook::DEADLINE, move || {
+                verdict(&config, profile.as_deref(), sandbox, &text, mode)
+            })
+        }
+    };
+    let Some(answer) = answer_line(&verdict) else {
+        return Ok(0);
+    };
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{answer}")
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        eprintln!("twsrt hook: cannot write the answer; the call is blocked");
+        return Ok(2);
+    }
+    Ok(0)
+}
+
+fn verdict(
+    config: &Path,
+    profile: Option<&str>,
+    sandboxed: bool,
+    text: &str,
+    mode: Mode,
+) -> Verdict {
+    let event = match hook::parse_event(text) {
+        Ok(event) => event,
+        Err(reason) => return Verdict::Deny(format!("twsrt hook: {reason}")),
+    };
+    let compiled = crate::agent::load_config(config).and_then(|config| {
+        let compiled = crate::compile::compile(&config, profile)?;
+        Ok((own_sandbox_on(&config, &compiled, mode), compiled))
+    });
+    let (own_sandbox, compiled) = match compiled {
+        Ok(c) => c,
+        Err(e) => {
+            return Verdict::Deny(format!(
+                "twsrt hook: the policy does not compile, so nothing passes: {e}"
+            ));
+        }
+    };
+    let mut policy = Policy::new(&compiled, &home_dir(), &event.cwd);
+    if !sandboxed {
+        return hook::decide(&event, &policy, mode);
+    }
+    let env = |key: &str| std::env::var(key).ok();
+    let sandbox = if own_sandbox {
+        // Measured: srt cannot start inside srt (`listen EPERM` on its
+        // proxy socket), so a wrapped command would only fail there.
+        Err("Claude Code's own sandbox is on in this mode, and srt cannot start inside it".into())
+    } else {
+        Sandbox::find(
+            &compiled,
+            env("TWSRT_SRT").as_deref(),
+            env("PATH").as_deref(),
+        )
+    };
+    if let Ok(sandbox) = &sandbox {
+        policy.deny_writes_also(&sandbox.protected(), &event.cwd);
+    }
+    hook::decide_sandboxed(&event, &policy, mode, &sandbox)
+}
+
+/// Whether the Claude settings of `mode` turn Claude Code's own sandbox on
+/// (the mode's override, else srt's `enabled`), as `generate claude` writes
+/// them.
+fn own_sandbox_on(config: &Config, compiled: &Compiled, mode: Mode) -> bool {
+    let enabled = config
+        .overrides(mode == Mode::Yolo)
+        .get("enabled")
+        .or_else(|| compiled.srt().get("enabled"));
+    enabled == Some(&serde_json::Value::Bool(true))
+}
+
+/// The JSON line Claude Code reads for `verdict`, or `None` for a pass (no output).
+/// A sandboxed call is `allow` with `updatedInput`, which Claude Code
+/// runs instead of the input the model wrote.
+fn answer_line(verdict: &Verdict) -> Option<String> {
+    let (decision, reason) = match verdict {
+        Verdict::Pass => return None,
+        Verdict::Sandbox { reason, .. } => ("allow", reason),
+        Verdict::Ask(r) => ("ask", r),
+        Verdict::Deny(r) => ("deny", r),
+    };
+    let mut output = serde_json::json!({
+        "hookEventName": "PreToolUse",
+        "permissionDecision": decision,
+        "permissionDecisionReason": reason,
+    });
+    if let Verdict::Sandbox { input, .. } = verdict {
+        output["updatedInput"] = input.clone();
+    }
+    Some(serde_json::json!({ "hookSpecificOutput": output }).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_answer_is_the_object_claude_code_reads() {
+        assert_eq!(answer_line(&Verdict::Pass), None);
+        let deny: serde_json::Value =
+            serde_json::from_str(&answer_line(&Verdict::Deny("no".into())).unwrap()).unwrap();
+        assert_eq!(
+            deny,
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                "permissionDecision": "deny", "permissionDecisionReason": "no"}})
+        );
+        let ask: serde_json::Value =
+            serde_json::from_str(&answer_line(&Verdict::Ask("why".into())).unwrap()).unwrap();
+        assert_eq!(ask["hookSpecificOutput"]["permissionDecision"], "ask");
+        let wrapped = Verdict::Sandbox {
+            input: json!({"command": "srt -c x", "timeout": 5}),
+            reason: "why".into(),
+        };
+        let wrapped: serde_json::Value =
+            serde_json::from_str(&answer_line(&wrapped).unwrap()).unwrap();
+        assert_eq!(
+            wrapped,
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                "permissionDecision": "allow", "permissionDecisionReason": "why",
+                "updatedInput": {"command": "srt -c x", "timeout": 5}}})
+        );
+    }
+}
