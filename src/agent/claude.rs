@@ -44,12 +44,12 @@ use serde_json::{Map, Value};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::TargetKey;
-use crate::drift::access::Places;
 use crate::error::Result;
 use crate::explain::ExplainLayers;
 use crate::paths::home_dir;
 use crate::plan::{FileKind, Plan};
 use crate::pyjson::to_pretty;
+use crate::srt::path::Places;
 
 pub struct Claude;
 

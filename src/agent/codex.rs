@@ -30,12 +30,12 @@ use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::{Config, TargetKey};
-use crate::drift::access::Places;
 use crate::error::{Error, Result};
 use crate::explain::ExplainLayers;
 use crate::paths::home_dir;
 use crate::plan::{FileKind, Plan};
 use crate::rules::{Action, Scope};
+use crate::srt::path::Places;
 
 pub struct Codex;
 

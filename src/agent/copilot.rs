@@ -16,13 +16,13 @@ use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::TargetKey;
-use crate::drift::access::Places;
 use crate::drift::{self, Difference, Side};
 use crate::error::{Error, Result};
 use crate::explain::ExplainLayers;
 use crate::plan::{FileKind, Plan};
 use crate::rules::{Action, Scope};
 use crate::shellwords::single_quote;
+use crate::srt::path::Places;
 
 pub struct Copilot;
 

@@ -36,11 +36,11 @@ pub use render::{ASK_PRIORITY, Origin};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::{Config, TargetKey};
-use crate::drift::access::Places;
 use crate::error::{Error, Result};
 use crate::explain::ExplainLayers;
 use crate::paths::home_dir;
 use crate::plan::{FileKind, Plan};
+use crate::srt::path::Places;
 
 pub struct Gemini;
 

@@ -12,12 +12,12 @@ use std::path::PathBuf;
 
 use crate::compile::Compiled;
 use crate::config::{Config, TargetKey};
-use crate::drift::access::Places;
 use crate::drift::{Difference, Side};
 use crate::error::Result;
 use crate::explain::ExplainLayers;
 use crate::plan::Plan;
 use crate::rules::SecurityRule;
+use crate::srt::path::Places;
 
 /// Everything a generator may look at. Generators never write; they read
 /// their own existing target files only in `stage` and `diff`.

@@ -5,9 +5,9 @@ use clap::Args;
 
 use crate::commands::Global;
 use crate::compile::compile;
-use crate::drift::access::Places;
 use crate::error::{Error, Result};
 use crate::explain::{ExplainLayers, Format, Query};
+use crate::srt::path::Places;
 use crate::ui;
 
 /// Explain how each layer decides one access: a path (read and write), a

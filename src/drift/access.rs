@@ -22,8 +22,8 @@ use super::{Meaning, list_meaning};
 use crate::srt::domain::{self, Connection};
 /// Kept under their old names for explain and the agents (they live in
 /// [`crate::srt`]).
-pub use crate::srt::glob::is_glob;
-pub use crate::srt::path::{Places, absolute, path_matches};
+use crate::srt::glob::is_glob;
+use crate::srt::path::{Places, path_matches};
 
 /// What a layer does with one access.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

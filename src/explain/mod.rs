@@ -31,7 +31,8 @@ mod tests;
 use std::path::Path;
 
 use crate::compile::Compiled;
-use crate::drift::access::{Decision, Places, Verdict};
+use crate::drift::access::{Decision, Verdict};
+use crate::srt::path::Places;
 pub use query::{EXIT_NOT_A_QUERY, Query};
 use source::Sources;
 

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use super::Subject;
-use crate::drift::access::{Places, absolute};
 use crate::error::{Error, Result};
+use crate::srt::path::{Places, absolute};
 
 /// The exit code of a query that is no path, domain or command.
 pub const EXIT_NOT_A_QUERY: i32 = 2;

@@ -4,7 +4,8 @@
 use serde_json::Value;
 
 use super::{ExplainLayers, Layer, Subject, not_covered};
-use crate::drift::access::{self, Decision, Places};
+use crate::drift::access::{self, Decision};
+use crate::srt::path::Places;
 
 /// The srt row comes first.
 pub const RANK: u16 = 0;

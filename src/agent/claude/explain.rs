@@ -21,12 +21,11 @@ use serde_json::Value;
 
 use super::Claude;
 use crate::agent::{Agent, Ctx};
-use crate::drift::access::{
-    self, Decision, Places, Verdict, command_matches, domain_matches, path_matches,
-};
+use crate::drift::access::{self, Decision, Verdict, command_matches, domain_matches};
 use crate::error::Result;
 use crate::explain::{ExplainLayers, Layer, Subject, not_covered};
 use crate::hook;
+use crate::srt::path::{Places, path_matches};
 
 static PERMISSIONS: Layer = Layer {
     rank: 10,

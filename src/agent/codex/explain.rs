@@ -16,8 +16,9 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::agent::Ctx;
-use crate::drift::access::{Decision, Places, Verdict, domain_matches, path_matches};
+use crate::drift::access::{Decision, Verdict, domain_matches};
 use crate::explain::{ExplainLayers, Layer, Subject, not_covered};
+use crate::srt::path::{Places, path_matches};
 
 static PROFILE: Layer = Layer {
     rank: 20,

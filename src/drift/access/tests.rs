@@ -3,6 +3,7 @@ use std::path::Path;
 use serde_json::json;
 
 use super::*;
+use crate::srt::path::absolute;
 
 fn places() -> Places<'static> {
     Places {
