@@ -241,14 +241,20 @@ fn audit_reports_on_stdout_with_its_exit_codes() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| (f["severity"].as_str().unwrap(), f["flag"].as_str().unwrap()))
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap(),
+                f["severity"].as_str().unwrap(),
+                f["flag"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         severities,
         [
-            ("warning", "--yolo"),
-            ("error", "--deny-tool"),
-            ("error", "--deny-url")
+            ("allow-all", "warning", "--yolo"),
+            ("missing-deny-flags", "error", "--deny-tool"),
+            ("missing-deny-flags", "error", "--deny-url")
         ]
     );
     launch()

@@ -1,17 +1,19 @@
 //! How the launch guard prints its findings: one line each (on stdout for
 //! `audit`, its report; on stderr with the usual labels for `run`), or one
-//! JSON object. The diagnostic's code is not printed yet.
+//! JSON object, which also names each finding's code.
 
 use crate::diag::{Diagnostic, Severity};
 use crate::ui;
 
 /// The one-object JSON report: `{"agent": A, "findings": [...]}`, each
-/// finding `{"severity", "flag", "message"}` (`flag` is the location).
+/// finding `{"code", "severity", "flag", "message"}` (`flag` is the
+/// location; `code` the finding's stable name).
 pub fn to_json(agent: &str, findings: &[Diagnostic]) -> String {
     let list: Vec<serde_json::Value> = findings
         .iter()
         .map(|f| {
             serde_json::json!({
+                "code": f.code.name(),
                 "severity": f.severity.label(),
                 "flag": f.location,
                 "message": f.message,

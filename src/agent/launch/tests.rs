@@ -157,7 +157,8 @@ fn exit_codes_and_the_json_shape() {
     assert_eq!(
         doc,
         serde_json::json!({"agent": "codex", "findings": [
-            {"severity": "error", "flag": "-s danger-full-access", "message": "why"}
+            {"code": "sandbox-replaced", "severity": "error", "flag": "-s danger-full-access",
+             "message": "why"}
         ]})
     );
 }
