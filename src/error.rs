@@ -72,6 +72,20 @@ pub enum Error {
     #[error("cannot write the output to stdout: {0}")]
     StdoutFailed(std::io::Error),
 
+    /// What a launch audit must read (the agent's command line, a file
+    /// it points at) cannot be read: exit 2.
+    #[error("{0}")]
+    Unreadable(String),
+
+    /// `twsrt test` cannot start probing (no srt, unreadable settings, a
+    /// policy that does not load): exit 2.
+    #[error("{0}")]
+    Setup(String),
+
+    /// `$EDITOR` names no program that can be started: exit 1.
+    #[error("{0}")]
+    Editor(String),
+
     /// A failure that carries its own exit code (for example `diff`'s exit 2
     /// for a missing target, or the editor's status for `config`).
     #[error("{message}")]
@@ -81,7 +95,7 @@ pub enum Error {
 impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Usage(_) | Error::StdoutFailed(_) => 2,
+            Error::Usage(_) | Error::StdoutFailed(_) | Error::Unreadable(_) | Error::Setup(_) => 2,
             Error::WithCode { code, .. } => *code,
             _ => 1,
         }

@@ -212,10 +212,7 @@ pub fn dump_grammar(binary: &str) -> Result<Vec<String>> {
 
 /// An error of exit code 2: the audit could not read what it must.
 pub fn unreadable(message: String) -> Error {
-    Error::WithCode {
-        message,
-        code: EXIT_UNREADABLE,
-    }
+    Error::Unreadable(message)
 }
 
 /// Read a file an audit looks at: `None` when it does not exist.

@@ -28,9 +28,11 @@ impl Editor {
     }
 
     fn parse(text: &str) -> Result<Editor> {
-        let words = crate::shellwords::split(text).map_err(|e| Error::WithCode {
-            message: format!("$EDITOR cannot be split into words: {}", e.describe()),
-            code: 1,
+        let words = crate::shellwords::split(text).map_err(|e| {
+            Error::Editor(format!(
+                "$EDITOR cannot be split into words: {}",
+                e.describe()
+            ))
         })?;
         if words.is_empty() {
             return Err(no_program());
@@ -66,19 +68,13 @@ impl Editor {
             .args(args)
             .args(files)
             .status()
-            .map_err(|e| Error::WithCode {
-                message: format!("could not start the editor '{program}': {e}"),
-                code: 1,
-            })?;
+            .map_err(|e| Error::Editor(format!("could not start the editor '{program}': {e}")))?;
         Ok(status.code().unwrap_or(1))
     }
 }
 
 fn no_program() -> Error {
-    Error::WithCode {
-        message: "$EDITOR names no program".into(),
-        code: 1,
-    }
+    Error::Editor("$EDITOR names no program".into())
 }
 
 #[cfg(test)]

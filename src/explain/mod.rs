@@ -33,7 +33,7 @@ use std::path::Path;
 use crate::compile::Compiled;
 use crate::drift::access::{Decision, Verdict};
 use crate::srt::path::Places;
-pub use query::{EXIT_NOT_A_QUERY, Query};
+pub use query::Query;
 use source::Sources;
 
 /// What is asked.

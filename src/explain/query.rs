@@ -7,9 +7,6 @@ use super::Subject;
 use crate::error::{Error, Result};
 use crate::srt::path::{Places, absolute};
 
-/// The exit code of a query that is no path, domain or command.
-pub const EXIT_NOT_A_QUERY: i32 = 2;
-
 /// The query as typed and what it reads as.
 pub struct Query {
     shown: String,
@@ -29,10 +26,7 @@ impl Query {
     /// error (exit 2) when it is none of the three. A path is made
     /// absolute against `places`.
     pub fn classify(query: Option<&str>, command: Option<&str>, places: &Places) -> Result<Query> {
-        let not_a_query = |message: String| Error::WithCode {
-            message,
-            code: EXIT_NOT_A_QUERY,
-        };
+        let not_a_query = Error::Usage;
         if let Some(command) = command {
             if command.trim().is_empty() {
                 return Err(not_a_query("--command needs a command to explain".into()));

@@ -14,13 +14,8 @@ use crate::srt::domain;
 use crate::srt::schema as srt_schema;
 use crate::ui;
 
-pub const EXIT_SETUP: i32 = 2;
-
 pub fn setup_error(message: impl Into<String>) -> Error {
-    Error::WithCode {
-        message: message.into(),
-        code: EXIT_SETUP,
-    }
+    Error::Setup(message.into())
 }
 
 /// The srt settings on disk, and whether they differ from the compile.
