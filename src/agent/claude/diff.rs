@@ -101,34 +101,33 @@ impl Entries {
     /// missing, entries on disk (those `keep` accepts) that are not
     /// generated are extra: a comparison of sets, reported as `prefix` +
     /// entry, each once.
-    fn compare_sets(
+    fn compare_sets<'a>(
         &mut self,
         prefix: &str,
         section: &str,
-        want: &[Value],
-        have: &[Value],
+        want: &'a [Value],
+        have: &'a [Value],
         keep: impl Fn(&str) -> bool,
     ) {
-        let shown = |items: &'_ [Value]| -> Vec<String> {
-            items
-                .iter()
-                .map(|v| display(v).into_owned())
-                .filter(|s| keep(s))
-                .collect()
+        // Borrowed from the documents: a large policy has tens of thousands
+        // of entries on each side, and a copy of each is what costs most.
+        let shown = |items: &'a [Value]| -> Vec<Cow<'a, str>> {
+            items.iter().map(display).filter(|s| keep(s)).collect()
         };
         let (want, have) = (shown(want), shown(have));
         let (want_set, have_set): (HashSet<&str>, HashSet<&str>) = (
-            want.iter().map(String::as_str).collect(),
-            have.iter().map(String::as_str).collect(),
+            want.iter().map(AsRef::as_ref).collect(),
+            have.iter().map(AsRef::as_ref).collect(),
         );
-        let mut reported = HashSet::new();
+        let mut reported: HashSet<&str> = HashSet::new();
         let meaning = drift::list_meaning(section.rsplit('.').next().unwrap_or(section));
         for (side, these, others) in [
             (Side::Missing, &want, &have_set),
             (Side::Extra, &have, &want_set),
         ] {
             for text in these {
-                if !others.contains(text.as_str()) && reported.insert(text) {
+                let text: &str = text;
+                if !others.contains(text) && reported.insert(text) {
                     let shown = format!("{prefix}{text}");
                     let direction = drift::entry_direction(meaning, side);
                     self.push(Difference::new(section, text, &shown, side, direction));
