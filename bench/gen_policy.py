@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Generate a large twsrt policy for benchmarking (Python 3.11 stdlib only).
 
-    python3 bench/gen_policy.py ENTRIES DIR [--fragments 8]
+    python3 bench/gen_policy.py ENTRIES DIR [--fragments 8] [--per-list]
 
 writes DIR/config.toml, DIR/srt/f0.jsonc .. f7.jsonc and DIR/bash/f0.jsonc .. f7.jsonc.
 
 "ENTRIES" is the total number of rule-list entries across all fragments before
 de-duplication. Each rule list (srt denyRead, denyWrite, allowWrite, allowedDomains,
-deniedDomains; bash allow, ask, deny) gets a fixed share of them. Within one list,
+deniedDomains; bash allow, ask, deny) gets a fixed share of them. With --per-list,
+every one of the eight lists gets ENTRIES entries instead (the memory figure of
+issue 30 uses 16000: 128,000 entries in all). Within one list,
 fragment i takes a window of the list's entry space that overlaps the next fragment's
 window by half, so composition sees about 44% duplicates (unique = 4.5/8 of the total
 for 8 fragments).
@@ -80,10 +82,14 @@ def windows(total: int, fragments: int) -> list[tuple[int, int]]:
     return out
 
 
-def generate(entries: int, fragments: int = 8) -> dict[str, list[dict]]:
-    """The fragment documents per kind; list totals add up to exactly `entries`."""
-    totals = [int(entries * share) for *_, share in LISTS]
-    totals[0] += entries - sum(totals)
+def generate(entries: int, fragments: int = 8, per_list: bool = False) -> dict[str, list[dict]]:
+    """The fragment documents per kind; list totals add up to exactly `entries`
+    (with `per_list`, each list's total is `entries`)."""
+    if per_list:
+        totals = [entries for _ in LISTS]
+    else:
+        totals = [int(entries * share) for *_, share in LISTS]
+        totals[0] += entries - sum(totals)
     docs: dict[str, list[dict]] = {
         "srt": [{"enabled": True} for _ in range(fragments)],
         "bash": [{} for _ in range(fragments)],
@@ -105,10 +111,12 @@ default_profile = "default"
 """
 
 
-def write_policy(entries: int, directory: Path, fragments: int = 8) -> int:
+def write_policy(entries: int, directory: Path, fragments: int = 8,
+                 per_list: bool = False) -> int:
     """Write config.toml and the fragments into `directory`; return the entry count."""
-    docs = generate(entries, fragments)
-    lines = [CONFIG_HEAD.format(entries=entries, fragments=fragments)]
+    docs = generate(entries, fragments, per_list)
+    total = entries * len(LISTS) if per_list else entries
+    lines = [CONFIG_HEAD.format(entries=total, fragments=fragments)]
     for kind in ("srt", "bash"):
         (directory / kind).mkdir(parents=True, exist_ok=True)
         lines.append(f'[sources.{kind}]\noutput = "out/{kind}-compiled.json"\n')
@@ -146,8 +154,10 @@ def main() -> None:
     parser.add_argument("entries", type=int)
     parser.add_argument("directory", type=Path)
     parser.add_argument("--fragments", type=int, default=8)
+    parser.add_argument("--per-list", action="store_true",
+                        help="ENTRIES entries in every rule list, not in all of them")
     args = parser.parse_args()
-    n = write_policy(args.entries, args.directory, args.fragments)
+    n = write_policy(args.entries, args.directory, args.fragments, args.per_list)
     print(f"wrote {n} entries to {args.directory}")
 
 

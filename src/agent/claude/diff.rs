@@ -23,12 +23,13 @@ use crate::agent::claude::render::{MANAGED_PATH_LISTS, NETWORK_KEYS, SANDBOX_KEY
 use crate::compose::equality_key;
 use crate::drift::{self, Difference, Side};
 
+/// The differences found, each with its direction, in the order found.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Entries {
-    pub missing: Vec<String>,
-    pub extra: Vec<String>,
-    /// The directions of the entries of `missing` and `extra`.
-    pub directed: Vec<Difference>,
+    /// Generated, not on disk.
+    pub missing: Vec<Difference>,
+    /// On disk, not generated.
+    pub extra: Vec<Difference>,
 }
 
 /// Compare `generated` with `on_disk`. A section of the wrong type on
@@ -100,42 +101,36 @@ impl Entries {
     /// missing, entries on disk (those `keep` accepts) that are not
     /// generated are extra: a comparison of sets, reported as `prefix` +
     /// entry, each once.
-    fn compare_sets(
+    fn compare_sets<'a>(
         &mut self,
         prefix: &str,
         section: &str,
-        want: &[Value],
-        have: &[Value],
+        want: &'a [Value],
+        have: &'a [Value],
         keep: impl Fn(&str) -> bool,
     ) {
-        let shown = |items: &'_ [Value]| -> Vec<String> {
-            items
-                .iter()
-                .map(|v| display(v).into_owned())
-                .filter(|s| keep(s))
-                .collect()
+        // Borrowed from the documents: a large policy has tens of thousands
+        // of entries on each side, and a copy of each is what costs most.
+        let shown = |items: &'a [Value]| -> Vec<Cow<'a, str>> {
+            items.iter().map(display).filter(|s| keep(s)).collect()
         };
         let (want, have) = (shown(want), shown(have));
         let (want_set, have_set): (HashSet<&str>, HashSet<&str>) = (
-            want.iter().map(String::as_str).collect(),
-            have.iter().map(String::as_str).collect(),
+            want.iter().map(AsRef::as_ref).collect(),
+            have.iter().map(AsRef::as_ref).collect(),
         );
-        let mut reported = HashSet::new();
+        let mut reported: HashSet<&str> = HashSet::new();
         let meaning = drift::list_meaning(section.rsplit('.').next().unwrap_or(section));
         for (side, these, others) in [
             (Side::Missing, &want, &have_set),
             (Side::Extra, &have, &want_set),
         ] {
             for text in these {
-                if !others.contains(text.as_str()) && reported.insert(text) {
+                let text: &str = text;
+                if !others.contains(text) && reported.insert(text) {
                     let shown = format!("{prefix}{text}");
                     let direction = drift::entry_direction(meaning, side);
-                    self.directed
-                        .push(Difference::new(section, text, &shown, side, direction));
-                    match side {
-                        Side::Missing => self.missing.push(shown),
-                        Side::Extra => self.extra.push(shown),
-                    }
+                    self.push(Difference::new(section, text, &shown, side, direction));
                 }
             }
         }
@@ -167,45 +162,25 @@ impl Entries {
                 let shown = format!("{prefix}:{key}");
                 let entry = drift::canonical::shown(value);
                 let section = format!("{section}.{key}");
-                self.directed
-                    .push(Difference::new(&section, &entry, &shown, side, direction));
-                match side {
-                    Side::Missing => self.missing.push(shown),
-                    Side::Extra => self.extra.push(shown),
-                }
+                self.push(Difference::new(&section, &entry, &shown, side, direction));
             }
         }
     }
 }
 
 impl Entries {
-    /// Every entry of `missing` and `extra` with its direction; one that no
-    /// section judged (added to the lists directly) fails closed.
-    pub fn into_differences(self) -> Vec<Difference> {
-        let Entries {
-            missing,
-            extra,
-            mut directed,
-        } = self;
-        let sides = [(Side::Missing, missing), (Side::Extra, extra)];
-        let mut out = Vec::new();
-        for (side, texts) in sides {
-            for text in texts {
-                match directed
-                    .iter()
-                    .position(|d| d.side == side && d.shown == text)
-                {
-                    Some(i) => out.push(directed.swap_remove(i)),
-                    None => out.push(Difference::plain(
-                        "",
-                        &text,
-                        side,
-                        drift::Direction::Widening,
-                    )),
-                }
-            }
+    fn push(&mut self, difference: Difference) {
+        match difference.side {
+            Side::Missing => self.missing.push(difference),
+            Side::Extra => self.extra.push(difference),
         }
-        out
+    }
+
+    /// The missing entries, then the extra ones, each in the order found.
+    pub fn into_differences(self) -> Vec<Difference> {
+        let Entries { mut missing, extra } = self;
+        missing.extend(extra);
+        missing
     }
 }
 

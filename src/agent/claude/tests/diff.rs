@@ -263,12 +263,59 @@ fn each_claude_difference_gets_the_direction_of_its_section() {
     );
 }
 
+/// A rule in two sections is reported once for each, in the order of the
+/// sections, whatever came before it.
 #[test]
-fn an_entry_no_section_judged_fails_closed() {
-    let mut entries = diff::Entries::default();
-    entries.missing.push("hook:guard".into());
-    let got = entries.into_differences();
-    assert_eq!(got.len(), 1);
-    assert_eq!(got[0].direction, crate::drift::Direction::Widening);
-    assert_eq!(got[0].shown, "hook:guard");
+fn a_rule_in_two_sections_is_reported_for_each_in_order() {
+    use crate::drift::Side::*;
+    let obj = |v: serde_json::Value| v.as_object().cloned().unwrap();
+    let generated = obj(serde_json::json!({
+        "permissions": {"deny": ["Read(~/.aws)", "Bash(rm)"], "ask": ["Bash(rm)"]},
+    }));
+    let on_disk = obj(serde_json::json!({
+        "permissions": {"deny": ["Read(~/.kube)", "Bash(cp)"], "ask": ["Bash(cp)"]},
+    }));
+    let got: Vec<_> = diff::entries(&generated, &on_disk)
+        .into_differences()
+        .into_iter()
+        .map(|d| (d.side, d.section, d.shown))
+        .collect();
+    let row = |side, s: &str, e: &str| (side, s.to_string(), e.to_string());
+    assert_eq!(
+        got,
+        [
+            row(Missing, "permissions.deny", "Read(~/.aws)"),
+            row(Missing, "permissions.deny", "Bash(rm)"),
+            row(Missing, "permissions.ask", "Bash(rm)"),
+            row(Extra, "permissions.deny", "Read(~/.kube)"),
+            row(Extra, "permissions.deny", "Bash(cp)"),
+            row(Extra, "permissions.ask", "Bash(cp)"),
+        ]
+    );
+}
+
+/// Two hundred thousand differences in one comparison: the comparison is one
+/// pass over each side, so this is quick; any per-entry search through the
+/// others (a quadratic comparison, 2·10¹⁰ steps here) would not finish in a
+/// test run.
+#[test]
+fn two_hundred_thousand_differences_compare_in_one_pass() {
+    const N: usize = 100_000;
+    let document = |stem: &str| {
+        let rules = (0..N).map(|i| serde_json::Value::String(format!("Read({stem}{i})")));
+        let permissions = serde_json::json!({"deny": rules.collect::<Vec<_>>()});
+        let mut root = serde_json::Map::new();
+        root.insert("permissions".into(), permissions);
+        root
+    };
+    let got = diff::entries(&document("/g"), &document("/d")).into_differences();
+    assert_eq!(got.len(), 2 * N);
+    assert_eq!(got[N - 1].shown, format!("Read(/g{})", N - 1));
+    assert_eq!(got[N].shown, "Read(/d0)");
+    assert!(
+        got[..N]
+            .iter()
+            .all(|d| d.side == crate::drift::Side::Missing)
+    );
+    assert!(got[N..].iter().all(|d| d.side == crate::drift::Side::Extra));
 }
