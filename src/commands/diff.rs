@@ -8,7 +8,8 @@ mod canonical;
 use clap::{Args, ValueEnum};
 
 use crate::agent::{AgentDiff, Ctx, Warnings};
-use crate::commands::{Global, lifecycle_facts, print_warnings, select_agents};
+use crate::commands::generate::print_warnings;
+use crate::commands::{Global, lifecycle_facts, select_agents};
 use crate::compile::compile;
 use crate::drift::report::{self, Status, Target};
 use crate::drift::{Difference, Side, widening};
