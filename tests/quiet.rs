@@ -149,3 +149,21 @@ fn doctor_lists_the_limit_generate_keeps_for_verbose() {
         .unchanged()
         .run();
 }
+
+#[test]
+fn explain_notes_the_glob_walk_on_a_codex_row_decided_by_a_glob() {
+    // Codex applies a workspace glob under its workspace roots: ~/dev is one.
+    let srt = GLOB_SRT.replace(r#""allowWrite": ["."]"#, r#""allowWrite": [".", "~/dev"]"#);
+    Test::with_policy()
+        .targets()
+        .file(SRT_FRAGMENT, srt)
+        .dir("dev")
+        .args(&["explain", "~/dev/.env"])
+        .stdout_contains(
+            "profile entry \"**/.env\" = \"deny\"; a glob, expanded only when a command starts: \
+             a matching file the command creates is not covered (codex-glob-walk)",
+        )
+        .any_stderr()
+        .unchanged()
+        .run();
+}
