@@ -19,8 +19,15 @@ use crate::error::Result;
 )]
 pub struct Cli {
     /// Print lifecycle facts (profile, mode, agents, counts, paths) on stderr.
+    /// With generate and diff, also print the agent limits among the
+    /// generation warnings (what an agent leaves unguarded on every run).
     #[arg(short, long, global = true)]
     pub verbose: bool,
+
+    /// Print no notes (`Info:`) and no warnings on stderr; errors, the
+    /// command's output and the lines naming written files stay.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
 
     /// Print the version and exit.
     #[arg(short = 'V')]
@@ -87,6 +94,7 @@ pub fn reference() -> clap::Command {
 /// Run the parsed command line; the value is the process exit code.
 pub fn run(cli: Cli) -> Result<i32> {
     crate::ui::set_verbose(cli.verbose);
+    crate::ui::set_quiet(cli.quiet);
     if cli.short_version || cli.long_version {
         crate::ui::plain(&version_text(cli.long_version));
         return Ok(0);

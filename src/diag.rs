@@ -77,6 +77,34 @@ codes! {
     CodexLegacySandbox = "codex-legacy-sandbox", "A legacy sandbox key in a Codex config layer switches the generated profile off.";
     CodexMissingParent = "codex-missing-parent", "Two or more rules under one missing directory, where Codex's sandbox fails to start.";
     CodexProtectedPath = "codex-protected-path", "A workspace rule inside `.git`, `.codex` or `.agents`, which Codex keeps read-only.";
+    // generate: what an agent cannot express or enforce
+    CodexSocketSkipped = "codex-socket-skipped", "An allowUnixSockets entry that is not the exact absolute path of a socket, skipped for Codex.";
+    CodexLocalBindingSkipped = "codex-local-binding-skipped", "allowLocalBinding, skipped for Codex (its switch lifts a wider guard).";
+    CodexProxyPortSkipped = "codex-proxy-port-skipped", "An srt proxy port, which Codex has no setting for.";
+    CodexUnmappedKey = "codex-unmapped-key", "srt sandbox fields or mode overrides with no Codex counterpart, skipped.";
+    CodexDenyWriteGlob = "codex-deny-write-glob", "denyWrite globs Codex cannot make read-only: compiled as deny read and write.";
+    CodexRootSkipped = "codex-root-skipped", "allowWrite patterns that are not one concrete directory, skipped as Codex workspace roots.";
+    CodexDeniedRoot = "codex-denied-root", "allowWrite paths a deny rule also names: the deny stays, the workspace root is skipped.";
+    CodexBashAllowSkipped = "codex-bash-allow-skipped", "Bash allow rules, skipped for Codex (an allow rule would run outside the sandbox).";
+    CodexBashAskSkipped = "codex-bash-ask-skipped", "Bash ask rules, which need no Codex output.";
+    CodexRulesOutsideSandbox = "codex-rules-outside-sandbox", "Codex consults its execution rules only for requests to run outside the sandbox.";
+    CodexLegacyLayers = "codex-legacy-layers", "A legacy sandbox setting in a Codex layer twsrt does not check would switch the profile off.";
+    CodexGlobWalk = "codex-glob-walk", "Codex expands deny globs only when a command starts, by walking the workspace roots.";
+    CopilotAskAsDeny = "copilot-ask-as-deny", "A bash ask rule Copilot gets as --deny-tool (it has no ask tier).";
+    CopilotIgnoredUrl = "copilot-ignored-url", "A deniedDomains entry Copilot's settings would ignore.";
+    ClaudeOverrideIgnored = "claude-override-ignored", "A `[sandbox_overrides.*.filesystem]` path list that has no effect on Claude.";
+    GeminiBashAllowSkipped = "gemini-bash-allow-skipped", "Bash allow rules, skipped for Gemini CLI.";
+    GeminiCommandText = "gemini-command-text", "Gemini CLI matches bash rules against the command's text.";
+    GeminiCompoundRule = "gemini-compound-rule", "Bash rules joining commands, which Gemini CLI matches only as their exact start.";
+    GeminiOtherUserPath = "gemini-other-user-path", "Paths under another user's home, skipped for Gemini CLI.";
+    GeminiPathSpelling = "gemini-path-spelling", "Gemini CLI matches path rules against the path as the model spells it.";
+    GeminiRelativePath = "gemini-relative-path", "Relative paths, denied in every directory for Gemini CLI.";
+    GeminiDomainSkipped = "gemini-domain-skipped", "deniedDomains entries Gemini CLI rules cannot match, skipped.";
+    GeminiFetchOnly = "gemini-fetch-only", "Gemini CLI's domain deny rules cover only web_fetch.";
+    GeminiAllowedDomains = "gemini-allowed-domains", "allowedDomains entries, which Gemini CLI rules cannot enforce.";
+    GeminiPolicyElsewhere = "gemini-policy-elsewhere", "A Gemini policy file outside the directory Gemini CLI reads by default.";
+    GeminiBothLoaded = "gemini-both-loaded", "Full and yolo Gemini policy files in one directory, both loaded.";
+    GeminiNoSandbox = "gemini-no-sandbox", "Gemini CLI starts no sandbox: its rules only decide which tool calls run.";
     // audit: launch findings
     YoloFlag = "yolo-flag", "The launch runs every command without the sandbox and without asking.";
     SandboxReplaced = "sandbox-replaced", "The launch selects the agent's own sandbox mode in place of the generated profile.";
@@ -98,6 +126,28 @@ codes! {
     ExtraDirectory = "extra-directory", "The launch gives the tools a directory the policy does not name.";
     WideDirectory = "wide-directory", "A settings layer puts the root or the home directory in the tools' reach.";
     FolderTrust = "folder-trust", "The launch trusts a folder, so its own config layers load.";
+}
+
+impl Code {
+    /// Whether a generation warning with this code is a measured agent
+    /// limit: true on every run whatever the policy holds (how the agent
+    /// reads its files, what it leaves unguarded). `generate` and `diff`
+    /// print those only with `-v`, and doctor lists them; every other
+    /// generation warning (an entry the agent cannot express, a rule
+    /// dropped, and every warning 3.3.3 prints) is always printed.
+    pub fn is_agent_limit(self) -> bool {
+        matches!(
+            self,
+            Code::CodexGlobWalk
+                | Code::CodexProtectedPath
+                | Code::CodexMissingParent
+                | Code::CodexDomainsIgnored
+                | Code::GeminiCommandText
+                | Code::GeminiPathSpelling
+                | Code::GeminiFetchOnly
+                | Code::GeminiNoSandbox
+        )
+    }
 }
 
 impl fmt::Display for Code {

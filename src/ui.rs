@@ -11,6 +11,9 @@
 //! the command: a closed pipe ends the run quietly, any other failure (a
 //! full disk) is an error, so output that never arrived is never a success.
 //! A failed write to stderr has nowhere to be reported and is dropped.
+//!
+//! `-q/--quiet` ([`set_quiet`]) drops the `Info:` notes and the warnings;
+//! errors, stdout and the status lines of what is or would be written stay.
 
 use std::io::Write;
 use std::sync::Mutex;
@@ -19,6 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anstream::{AutoStream, ColorChoice};
 
 static VERBOSE: AtomicBool = AtomicBool::new(false);
+static QUIET: AtomicBool = AtomicBool::new(false);
 
 /// The first failed stdout write of the run.
 static STDOUT_FAILED: Mutex<Option<std::io::Error>> = Mutex::new(None);
@@ -47,6 +51,21 @@ pub fn stdout_failure() -> Option<std::io::Error> {
 
 pub fn set_verbose(on: bool) {
     VERBOSE.store(on, Ordering::Relaxed);
+}
+
+/// Whether `-v` was given: besides the [`debug`] lines, commands show what
+/// they leave out by default (the agent limits among generation warnings).
+pub fn verbose() -> bool {
+    VERBOSE.load(Ordering::Relaxed)
+}
+
+/// `-q`: [`warning`], [`note`] and [`note_bold`] print nothing.
+pub fn set_quiet(on: bool) {
+    QUIET.store(on, Ordering::Relaxed);
+}
+
+fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
 }
 
 fn choice() -> ColorChoice {
@@ -120,7 +139,11 @@ pub fn error(text: &str) {
     styled_line(true, BOLD_RED, &format!("Error: {text}"));
 }
 
+/// `Warning: TEXT` on stderr, unless `-q`.
 pub fn warning(text: &str) {
+    if quiet() {
+        return;
+    }
     styled_line(true, YELLOW, &format!("Warning: {text}"));
 }
 
@@ -132,13 +155,19 @@ pub fn info(text: &str) {
 
 /// `Info: TEXT` on stderr: nothing failed, but the user should know (an
 /// agent skipped, a file migrated). Labelled like errors and warnings so a
-/// skipped item never reads as a failure.
+/// skipped item never reads as a failure. Nothing with `-q`.
 pub fn note(text: &str) {
+    if quiet() {
+        return;
+    }
     styled_line(true, CYAN, &format!("Info: {text}"));
 }
 
 /// [`note`] in bold: the line a preview ends with.
 pub fn note_bold(text: &str) {
+    if quiet() {
+        return;
+    }
     styled_line(true, BOLD_CYAN, &format!("Info: {text}"));
 }
 

@@ -30,7 +30,7 @@ fn the_preview_prints_the_policy_file_and_writes_nothing() {
     let out = gemini()
         .args(&["generate", "gemini"])
         .any_stdout()
-        .stderr_contains(NO_SANDBOX)
+        .lacks(NO_SANDBOX)
         .stderr_contains("Would write agent target: {HOME}/.gemini/policies/twsrt.toml\n")
         .stderr_contains(PREVIEW_END)
         .unchanged()
@@ -82,7 +82,7 @@ fn write_creates_the_file_the_preview_showed() {
         .args(&["generate", "gemini", "-w"])
         .stderr_contains("Wrote: {HOME}/.gemini/policies/twsrt.toml\n")
         .stderr_contains("Info: Restart Gemini CLI to load the updated policy.\n")
-        .stderr_contains(NO_SANDBOX)
+        .lacks(NO_SANDBOX)
         .run();
     assert_eq!(out.read(POLICY), shown);
     // The same policy writes the same bytes.
@@ -109,7 +109,8 @@ fn diff_exits_0_when_clean_1_on_drift_and_2_when_missing() {
     let out = t
         .args(&["diff", "gemini"])
         .stdout("srt canonical: no drift\nbash canonical: no drift\ngemini: no drift\n")
-        .stderr_contains(NO_SANDBOX)
+        .stderr_contains("Warning: 1 allowedDomains entr(ies) have no Gemini CLI counterpart")
+        .lacks(NO_SANDBOX)
         .unchanged()
         .run();
     let t = out.then();
@@ -169,7 +170,7 @@ fn yolo_writes_its_own_file_without_ask_rules() {
         .args(&["generate", "gemini", "--yolo", "-w"])
         .stderr_contains("Wrote: {HOME}/.gemini/policies/twsrt.yolo.toml\n")
         .stderr_contains("Gemini CLI loads every .toml file in {HOME}/.gemini/policies")
-        .stderr_contains(NO_SANDBOX)
+        .lacks(NO_SANDBOX)
         .run();
     let yolo = out.read(POLICY_YOLO);
     assert!(
@@ -232,6 +233,26 @@ fn gemini_is_opt_in_and_its_yolo_key_needs_the_primary() {
              Gemini CLI loads only .toml files from its policy directory, so \
              {HOME}/.gemini/policies/twsrt would never be read\n",
         )
+        .unchanged()
+        .run();
+}
+
+/// Gemini's agent limits (no sandbox of its own, text matching) are
+/// printed with -v, and `twsrt doctor` lists them with their codes.
+#[test]
+fn the_agent_limits_show_with_verbose_and_in_doctor() {
+    let out = gemini()
+        .args(&["generate", "gemini", "-v"])
+        .any_stdout()
+        .stderr_contains(NO_SANDBOX)
+        .stderr_contains("Warning: Gemini CLI matches bash rules against the command's text")
+        .unchanged()
+        .run();
+    out.then()
+        .args(&["doctor"])
+        .stdout_contains("gemini\n  warning  gemini-command-text ")
+        .stdout_contains("  warning  gemini-no-sandbox ")
+        .stdout_contains(NO_SANDBOX)
         .unchanged()
         .run();
 }

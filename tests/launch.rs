@@ -53,9 +53,7 @@ fn a_stale_target_is_written_before_the_agent_starts() {
         .env("PATH", &path)
         .args(&["run", "--", "codex", "exec", "hi"])
         .stdout("ran codex\n[exec]\n[hi]\n")
-        .stderr(
-            "Info: 5 generation warning(s); `twsrt doctor` or `twsrt generate codex` lists them\n",
-        )
+        .stderr("Info: 5 generation warning(s); `twsrt generate codex -v` lists them\n")
         .unchanged()
         .run();
 }
@@ -69,9 +67,7 @@ fn generation_warnings_are_one_line() {
         .stderr_contains(
             "Info: the policy changed since the last generate: wrote 3 file(s) for copilot",
         )
-        .stderr_contains(
-            "Info: 1 generation warning(s); `twsrt doctor` or `twsrt generate copilot` lists them",
-        )
+        .stderr_contains("Info: 1 generation warning(s); `twsrt generate copilot -v` lists them")
         .lacks("Warning: Copilot has no ask tier")
         .run();
 }
@@ -605,5 +601,58 @@ fn an_agent_without_its_double_dash_gets_a_tip() {
         .stderr_contains("unexpected argument 'vim' found")
         .lacks("tip:")
         .unchanged()
+        .run();
+}
+
+/// The count `run` states is the number of warnings the command it names
+/// (`generate AGENT -v`, same profile and mode) lists, agent limits
+/// included; `generate` without -v lists fewer of them.
+#[test]
+fn the_warnings_run_counts_are_the_ones_generate_verbose_lists() {
+    let out = launch()
+        .args(&["run", "--", "codex", "exec", "hi"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    let line = out
+        .stderr
+        .lines()
+        .find(|l| l.ends_with("generation warning(s); `twsrt generate codex -v` lists them"))
+        .unwrap_or_else(|| panic!("no count line in {:?}", out.stderr))
+        .to_string();
+    let stated: usize = line
+        .trim_start_matches("Info: ")
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let warnings = |stderr: &str| {
+        stderr
+            .lines()
+            .filter(|l| l.starts_with("Warning: "))
+            .count()
+    };
+    let listed = out
+        .then()
+        .args(&["generate", "codex", "-v"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert_eq!(warnings(&listed.stderr), stated, "{}", listed.stderr);
+    let plain = listed
+        .then()
+        .args(&["generate", "codex"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert!(warnings(&plain.stderr) < stated, "{}", plain.stderr);
+}
+
+#[test]
+fn quiet_drops_the_count_line_and_the_note_of_what_run_wrote() {
+    launch()
+        .args(&["-q", "run", "--", "codex", "exec", "hi"])
+        .stdout("ran codex\n[exec]\n[hi]\n")
+        .stderr("")
         .run();
 }

@@ -32,6 +32,7 @@ mod parity;
 mod parity_guards;
 mod parity_table;
 mod project;
+mod quiet;
 mod reliability_concurrency;
 mod reliability_leaks;
 mod reliability_targets;

@@ -26,6 +26,7 @@ mod launch_tests;
 #[cfg(test)]
 mod launch_gap_tests;
 
+use crate::diag::Code;
 use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
@@ -119,24 +120,27 @@ fn render_rules(ctx: &Ctx) -> Result<Option<(PathBuf, String)>> {
 /// The two reminders every Codex command ends with.
 fn reminders(ctx: &Ctx, warnings: &mut Warnings) {
     if ctx.config.targets.contains("codex_rules") {
-        warnings.push(
+        warnings.push(warning(
+            Code::CodexRulesOutsideSandbox,
             "Codex execution rules are consulted only for requests to run outside the sandbox; \
-             commands inside the sandbox never see them."
-                .into(),
-        );
+             commands inside the sandbox never see them.",
+        ));
     }
-    warnings.push(
+    warnings.push(warning(
+        Code::CodexLegacyLayers,
         "A legacy sandbox_mode setting (or the --sandbox flag) in any other Codex config layer \
          silently switches the twsrt permission profile off; twsrt checks only the managed \
-         config.toml, so run `codex doctor` after changing other layers."
-            .into(),
-    );
+         config.toml, so run `codex doctor` after changing other layers.",
+    ));
 }
 
 /// The `network_proxy` warning, when the fragment writes domain lists that
 /// the managed config (`managed`) does not let Codex enforce.
 fn network_reminder(fragment: &str, managed: Option<&str>, warnings: &mut Warnings) {
-    warnings.extend(policy::network_proxy_warning(fragment, managed));
+    warnings.extend(
+        policy::network_proxy_warning(fragment, managed)
+            .map(|m| warning(Code::CodexDomainsIgnored, m)),
+    );
 }
 
 fn preview_text(config: &Path, fragment: &str, rules: Option<&(PathBuf, String)>) -> String {
@@ -277,4 +281,9 @@ fn diff(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<AgentDiff> {
         differences: result.differences,
         lines: result.lines,
     })
+}
+
+/// A generation warning of this agent.
+fn warning(code: Code, message: impl Into<String>) -> crate::diag::Diagnostic {
+    crate::agent::warning("codex", code, message)
 }

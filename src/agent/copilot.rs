@@ -11,6 +11,7 @@ mod grammar;
 pub mod launch;
 mod settings;
 
+use crate::diag::Code;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -75,9 +76,12 @@ impl Copilot {
                     }
                 }
                 (Scope::Execute, Action::Ask) if !ctx.yolo => {
-                    warnings.push(format!(
-                        "Copilot has no ask tier: bash ask rule {} becomes --deny-tool",
-                        crate::source::quoted(rule.pattern)
+                    warnings.push(warning(
+                        Code::CopilotAskAsDeny,
+                        format!(
+                            "Copilot has no ask tier: bash ask rule {} becomes --deny-tool",
+                            crate::source::quoted(rule.pattern)
+                        ),
                     ));
                     flags.push(shell_flag("--deny-tool", rule.pattern));
                 }
@@ -399,3 +403,8 @@ mod launch_tests;
 
 #[cfg(test)]
 mod launch_gap_tests;
+
+/// A generation warning of this agent.
+fn warning(code: Code, message: impl Into<String>) -> crate::diag::Diagnostic {
+    crate::agent::warning("copilot", code, message)
+}

@@ -30,6 +30,7 @@ mod launch_tests;
 #[cfg(test)]
 mod launch_gap_tests;
 
+use crate::diag::Code;
 use std::path::{Path, PathBuf};
 
 pub use render::{ASK_PRIORITY, Origin};
@@ -76,6 +77,15 @@ pub const NO_SANDBOX: &str = "Gemini CLI confines shell commands only inside a s
     on: its rules only decide which tool calls run. Start it as `twsrt run --srt -- gemini` to put \
     it inside Sandbox Runtime.";
 
+/// The generation warnings doctor lists for Gemini (every agent limit it
+/// raises).
+const DOCTOR_LIMITS: [Code; 4] = [
+    Code::GeminiCommandText,
+    Code::GeminiPathSpelling,
+    Code::GeminiFetchOnly,
+    Code::GeminiNoSandbox,
+];
+
 /// The policy file of the mode: `gemini_policy`, or in yolo mode
 /// `gemini_policy_yolo` or the full one's [`crate::paths::yolo_variant`]. `None` while
 /// Gemini is not configured. `twsrt audit` names the same files.
@@ -101,12 +111,12 @@ impl Gemini {
 /// `home`.
 fn render(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
     let rules = mapping::translate(ctx.rules(), ctx.yolo, home, warnings)?;
-    warnings.extend(elsewhere(ctx, home));
+    warnings.extend(elsewhere(ctx, home).map(|m| warning(Code::GeminiPolicyElsewhere, m)));
     if ctx.yolo {
-        warnings.extend(both_loaded(ctx));
+        warnings.extend(both_loaded(ctx).map(|m| warning(Code::GeminiBothLoaded, m)));
     }
     // Last: what every Gemini run comes down to.
-    warnings.push(NO_SANDBOX.into());
+    warnings.push(warning(Code::GeminiNoSandbox, NO_SANDBOX));
     Ok(render::file(&rules))
 }
 
@@ -199,6 +209,13 @@ impl Agent for Gemini {
         }
         Ok(Some(Box::new(explain::Layers::of(ctx, places.home))))
     }
+
+    /// The limits every Gemini run has (its matching of command text, path
+    /// spellings and fetch URLs, no sandbox of its own), as the generator
+    /// warns about them with `-v`.
+    fn doctor_checks(&self, input: &crate::lint::Input, out: &mut Vec<crate::diag::Diagnostic>) {
+        crate::agent::limits::doctor_findings(self, input, &DOCTOR_LIMITS, out);
+    }
 }
 
 // The commands run with `~` as $HOME; the unit tests pass their own home.
@@ -228,4 +245,9 @@ fn diff(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<AgentDiff> {
     let differences = drift::compare(&generated, &on_disk, &path)?;
     warnings.extend(found);
     Ok(AgentDiff::Compared(differences))
+}
+
+/// A generation warning of this agent.
+fn warning(code: Code, message: impl Into<String>) -> crate::diag::Diagnostic {
+    crate::agent::warning("gemini", code, message)
 }

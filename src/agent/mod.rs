@@ -6,12 +6,14 @@ pub mod codex;
 pub mod copilot;
 pub mod gemini;
 pub mod launch;
+pub mod limits;
 pub mod record;
 
 use std::path::PathBuf;
 
 use crate::compile::Compiled;
 use crate::config::{Config, TargetKey};
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::drift::{Difference, Side};
 use crate::error::Result;
 use crate::explain::ExplainLayers;
@@ -60,8 +62,22 @@ impl<'a> Ctx<'a> {
 }
 
 /// Warnings are collected while rendering and printed to stderr after the
-/// rendering, in the order they were raised.
-pub type Warnings = Vec<String>;
+/// rendering, in the order they were raised: each one a [`Diagnostic`]
+/// located at the agent's name, printed as `Warning: MESSAGE`. Those whose
+/// code [`is_agent_limit`](crate::diag::Code::is_agent_limit) are printed
+/// only with `-v`.
+pub type Warnings = Vec<Diagnostic>;
+
+/// The messages of `warnings`, in order (what the tests compare).
+#[cfg(test)]
+pub fn messages(warnings: &Warnings) -> Vec<String> {
+    warnings.iter().map(|w| w.message.clone()).collect()
+}
+
+/// A generation warning of `agent` (its name), with its code.
+pub fn warning(agent: &str, code: Code, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(Severity::Warning, code, agent, message)
+}
 
 /// The result of comparing one agent's generated configuration with disk.
 #[derive(Debug, Clone, PartialEq, Eq)]

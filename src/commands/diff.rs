@@ -8,7 +8,8 @@ mod canonical;
 use clap::{Args, ValueEnum};
 
 use crate::agent::{AgentDiff, Ctx, Warnings};
-use crate::commands::{Global, lifecycle_facts, print_warnings, select_agents};
+use crate::commands::generate::print_warnings;
+use crate::commands::{Global, lifecycle_facts, select_agents};
 use crate::compile::compile;
 use crate::drift::report::{self, Status, Target};
 use crate::drift::{Difference, Side, widening};
@@ -123,7 +124,7 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
         }
     }
     print_warnings(&warnings);
-    crate::commands::generate::exit_without_freeing(compiled);
+    crate::heap::forget_until_exit(compiled);
     Ok(exit_code(&targets, canonical_count, args.fail_on))
 }
 

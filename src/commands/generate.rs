@@ -9,7 +9,7 @@ mod project;
 use clap::Args;
 
 use crate::agent::{Ctx, Warnings};
-use crate::commands::{Global, lifecycle_facts, print_warnings, select_agents};
+use crate::commands::{Global, lifecycle_facts, select_agents};
 use crate::compile::compile;
 use crate::error::Result;
 use crate::plan::{FileKind, Plan, Step};
@@ -116,7 +116,7 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
     }
     finish(&plan, &warnings, args.writes())?;
     drop(ctx); // one list of borrowed patterns: a single free
-    exit_without_freeing(compiled);
+    crate::heap::forget_until_exit(compiled);
     Ok(0)
 }
 
@@ -209,6 +209,22 @@ fn link_change(link: &std::path::Path, target: &std::path::Path) -> Option<Strin
     }
 }
 
-/// The old path of [`crate::heap::forget_until_exit`], kept for the
-/// callers in commands this step does not own (generate, diff, run).
-pub(crate) use crate::heap::forget_until_exit as exit_without_freeing;
+/// The generation warnings on stderr in the order raised, each as
+/// `Warning: MESSAGE`: the agent limits
+/// ([`crate::diag::Code::is_agent_limit`]) only with `-v`, the others
+/// always (`-q` drops them all).
+pub(crate) fn print_warnings(warnings: &Warnings) {
+    for w in shown_warnings(warnings, ui::verbose()) {
+        ui::warning(&w.message);
+    }
+}
+
+/// The warnings [`print_warnings`] prints, with `-v` or without.
+pub(crate) fn shown_warnings(
+    warnings: &Warnings,
+    verbose: bool,
+) -> impl Iterator<Item = &crate::diag::Diagnostic> {
+    warnings
+        .iter()
+        .filter(move |w| verbose || !w.code.is_agent_limit())
+}

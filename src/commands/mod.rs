@@ -107,12 +107,6 @@ pub fn lifecycle_facts(profile: &str, yolo: bool, agents: &[Box<dyn Agent>]) -> 
     )
 }
 
-pub fn print_warnings(warnings: &[String]) {
-    for w in warnings {
-        crate::ui::warning(w);
-    }
-}
-
 #[cfg(test)]
 mod one_of_tests {
     #[test]

@@ -29,8 +29,9 @@ use crate::ui;
 /// no files written, no flags added, no audit (with --srt still inside srt).
 ///
 /// Everything twsrt says goes to stderr, and nothing when all is well:
-/// generation warnings are counted in one line (`twsrt doctor` or `twsrt
-/// generate` lists them); audit findings and errors are always shown.
+/// generation warnings are counted in one line (`twsrt generate AGENT -v`
+/// lists them); audit findings and errors are always shown (with -q,
+/// errors only).
 ///
 /// Exit codes (before the exec; after it, the agent's own): 1 an error
 /// finding (or any finding with --strict), a stale setup with
@@ -85,7 +86,7 @@ pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
     if passed {
         let command = exec::wrap_srt(&compiled, &args.argv)?;
         drop(ctx);
-        crate::commands::generate::exit_without_freeing(compiled);
+        crate::heap::forget_until_exit(compiled);
         return Err(exec::exec(&command));
     }
     let mut setting = Setting::from_env(&config, args.yolo, false)?;
@@ -109,10 +110,9 @@ pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
     let generate = args.no_generate.then(|| generate_line(name, args, true));
     stale::bring_up_to_date(&ctx, &launcher, generate.as_deref(), &mut warnings)?;
     if !warnings.is_empty() {
-        ui::note(&format!(
-            "{} generation warning(s); `twsrt doctor` or `{}` lists them",
+        ui::note(&count_line(
             warnings.len(),
-            generate_line(name, args, false)
+            &generate_line(name, args, false),
         ));
     }
     let command = if args.srt {
@@ -121,8 +121,14 @@ pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
         argv
     };
     drop(ctx);
-    crate::commands::generate::exit_without_freeing(compiled);
+    crate::heap::forget_until_exit(compiled);
     Err(exec::exec(&command))
+}
+
+/// The line counting a launch's generation warnings: `generate -v` lists
+/// every one of them (the agent limits too), for the same profile and mode.
+fn count_line(count: usize, generate: &str) -> String {
+    format!("{count} generation warning(s); `{generate} -v` lists them")
 }
 
 /// The `generate` (with `write`: `generate -w`) of this launch's policy.

@@ -7,8 +7,6 @@ use crate::commands::Global;
 use crate::error::Result;
 use crate::probe::{Options, Section};
 
-/// How `run --srt` finds srt (the lookup lives in [`crate::probe`]).
-pub(crate) use crate::probe::{find_program, find_srt};
 
 /// Prove with the real Sandbox Runtime (srt) that the srt settings are enforced.
 ///

@@ -24,7 +24,7 @@ pub type Schema = &'static [(&'static str, &'static [&'static str])];
 
 /// srt's settings schema (the keys of the top level, `network` and
 /// `filesystem`).
-pub const SRT_SCHEMA: Schema = crate::source::srt_schema::LEVELS;
+pub const SRT_SCHEMA: Schema = crate::srt::schema::LEVELS;
 
 /// The bash rules document: three lists.
 pub const BASH_SCHEMA: Schema = &[("", &["allow", "ask", "deny"])];

@@ -6,7 +6,8 @@ use super::coverage::{is_glob, normalize};
 use super::input::{Frag, Input};
 use super::words::{count, dotted, entries, quoted};
 use crate::diag::{Code, Diagnostic, Severity};
-use crate::source::{SourceKind, srt_schema};
+use crate::source::SourceKind;
+use crate::srt::schema as srt_schema;
 
 /// One check at a time over every srt fragment in registry order (unused
 /// ones included), the symlink check list by list.

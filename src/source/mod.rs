@@ -6,8 +6,6 @@
 pub mod bash;
 pub mod srt;
 /// srt's settings schema, kept here for its users (it lives in [`crate::srt::schema`]).
-pub use crate::srt::schema as srt_schema;
-
 use std::path::Path;
 
 use rustc_hash::FxHashMap;

@@ -7,7 +7,8 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::known_keys::{self, Unknown};
 use crate::rules::{Action, Scope, SecurityRule};
-use crate::source::{srt_schema, string_list, strings, unknown_key};
+use crate::source::{string_list, strings, unknown_key};
+use crate::srt::schema as srt_schema;
 
 /// Lists that become rules, in rule order.
 const RULE_LISTS: [(&str, &str, Scope, Action); 5] = [

@@ -1,6 +1,7 @@
 //! What the Claude agent refuses or warns about in the mode's
 //! `[sandbox_overrides]` before rendering.
 
+use crate::diag::Code;
 use serde_json::Value;
 
 use crate::agent::claude::render::MANAGED_PATH_LISTS;
@@ -26,12 +27,20 @@ pub fn check(ctx: &Ctx, warnings: &mut Warnings) -> Result<()> {
     };
     for key in MANAGED_PATH_LISTS {
         if filesystem.contains_key(key) {
-            warnings.push(format!(
-                "sandbox_overrides.{mode}.filesystem.{key} has no effect: twsrt writes \
+            warnings.push(warning(
+                Code::ClaudeOverrideIgnored,
+                format!(
+                    "sandbox_overrides.{mode}.filesystem.{key} has no effect: twsrt writes \
                  Claude's sandbox.filesystem.{key} as an empty list and turns policy paths \
                  into permission rules; put these paths into the srt fragments instead"
+                ),
             ));
         }
     }
     Ok(())
+}
+
+/// A generation warning of this agent.
+fn warning(code: Code, message: impl Into<String>) -> crate::diag::Diagnostic {
+    crate::agent::warning("claude", code, message)
 }

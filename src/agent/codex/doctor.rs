@@ -15,7 +15,9 @@
 //!   Codex config layer, which silently switches the generated permission
 //!   profile off;
 //! * codex-layer-override: a key of the generated profile set by a layer
-//!   twsrt does not write.
+//!   twsrt does not write;
+//! * codex-glob-walk: deny globs, which Codex expands only when a command
+//!   starts (the generator's own warning, [`crate::agent::limits`]).
 //!
 //! The layers are the ones `audit` reads, from the same functions
 //! ([`super::layers`]): `$CODEX_HOME/config.toml` (else `~/.codex`), the
@@ -53,6 +55,7 @@ pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
     }
     missing_parents(input, out);
     legacy_layers(input, managed, out);
+    crate::agent::limits::doctor_findings(&super::Codex, input, &[Code::CodexGlobWalk], out);
 }
 
 fn selected(input: &Input, frag: &Frag) -> bool {

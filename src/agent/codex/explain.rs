@@ -176,7 +176,14 @@ fn profile_path(c: &Layers, path: &Path, write: bool) -> Decision {
     let blocking: &[&str] = if write { &["deny", "read"] } else { &["deny"] };
     if let Some((rule, access)) = found.iter().find(|(_, a)| blocking.contains(a)) {
         let list = srt_list(srt, rule, &["denyRead", "denyWrite"]);
-        let note = format!("profile entry \"{rule}\" = \"{access}\"");
+        let mut note = format!("profile entry \"{rule}\" = \"{access}\"");
+        if super::pathshape::has_codex_wildcard(rule) {
+            // The agent limit `generate -v` and doctor name codex-glob-walk.
+            note.push_str(
+                "; a glob, expanded only when a command starts: a matching file the command \
+                 creates is not covered (codex-glob-walk)",
+            );
+        }
         return Decision::rule(Verdict::Deny, (list, rule.clone()), Some(&note));
     }
     if !write {

@@ -1,6 +1,7 @@
 //! The canonical policy translated into the parts of a Codex permission
 //! profile, with a warning for everything Codex cannot express.
 
+use crate::diag::Code;
 use std::collections::{BTreeSet, HashMap};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -156,27 +157,33 @@ struct SkippedPaths {
 impl SkippedPaths {
     fn warn(self, warnings: &mut Warnings) {
         if self.deny_write_globs > 0 {
-            warnings.push(format!(
-                "{} denyWrite globs cannot be made read-only in Codex; they were \
+            warnings.push(warning(
+                Code::CodexDenyWriteGlob,
+                format!(
+                    "{} denyWrite globs cannot be made read-only in Codex; they were \
                  compiled as deny, which blocks reading as well as writing",
-                self.deny_write_globs
+                    self.deny_write_globs
+                ),
             ));
         }
         if !self.unsupported_roots.is_empty() {
-            warnings.push(format!(
-                "{} allowWrite pattern(s) skipped: a Codex workspace root must be one concrete \
+            warnings.push(warning(
+                Code::CodexRootSkipped,
+                format!(
+                    "{} allowWrite pattern(s) skipped: a Codex workspace root must be one concrete \
                  directory: {}",
-                self.unsupported_roots.len(),
-                join(&self.unsupported_roots)
+                    self.unsupported_roots.len(),
+                    join(&self.unsupported_roots)
+                ),
             ));
         }
         if !self.denied_roots.is_empty() {
-            warnings.push(format!(
+            warnings.push(warning(Code::CodexDeniedRoot, format!(
                 "{} allowWrite path(s) are also named by SRT deny rules; the deny stays and the \
                  workspace root(s) were skipped: {}",
                 self.denied_roots.len(),
                 join(&self.denied_roots)
-            ));
+            )));
         }
     }
 }
@@ -252,29 +259,30 @@ fn place_network(
         for entry in entries {
             match entry.as_str().and_then(|e| socket_path(e, home)) {
                 Some(path) => profile.unix_sockets.set(&path, ()),
-                None => warnings.push(format!(
+                None => warnings.push(warning(Code::CodexSocketSkipped, format!(
                     "allowUnixSockets entry {} skipped: Codex accepts only the exact absolute path \
                      of a socket, not a directory or a relative path",
                     entry
                         .as_str()
                         .map(str::to_string)
                         .unwrap_or_else(|| entry.to_string())
-                )),
+                ))),
             }
         }
     }
     profile.allow_all_unix_sockets = network_get("allowAllUnixSockets") == Some(&Value::Bool(true));
     if network_get("allowLocalBinding") == Some(&Value::Bool(true)) {
-        warnings.push(
+        warnings.push(warning(
+            Code::CodexLocalBindingSkipped,
             "allowLocalBinding skipped: SRT only lets commands bind local ports, while the Codex \
-             switch would also lift its wider local/private-network guard"
-                .into(),
-        );
+             switch would also lift its wider local/private-network guard",
+        ));
     }
     for port in ["httpProxyPort", "socksProxyPort"] {
         if network_get(port).is_some() {
-            warnings.push(format!(
-                "{port} skipped: Codex has no setting for an integer proxy port"
+            warnings.push(warning(
+                Code::CodexProxyPortSkipped,
+                format!("{port} skipped: Codex has no setting for an integer proxy port"),
             ));
         }
     }
@@ -293,9 +301,12 @@ fn unmapped_warning(srt: &Value, overrides: &Map<String, Value>, warnings: &mut 
             .filter(|k| *k != "enabled"),
     );
     if !unmapped.is_empty() {
-        warnings.push(format!(
-            "SRT sandbox fields with no Codex counterpart were skipped: {}",
-            unmapped.into_iter().collect::<Vec<_>>().join(", ")
+        warnings.push(warning(
+            Code::CodexUnmappedKey,
+            format!(
+                "SRT sandbox fields with no Codex counterpart were skipped: {}",
+                unmapped.into_iter().collect::<Vec<_>>().join(", ")
+            ),
         ));
     }
 }
@@ -320,12 +331,15 @@ fn runtime_warnings(profile: &Profile, home: &Path, warnings: &mut Warnings) {
         .map(|(key, _)| key.as_str())
         .collect();
     if !globs.is_empty() {
-        warnings.push(format!(
-            "Codex (measured with 0.171) expands deny globs only when a command starts, by \
+        warnings.push(warning(
+            Code::CodexGlobWalk,
+            format!(
+                "Codex (measured with 0.171) expands deny globs only when a command starts, by \
              walking every workspace root: a command can still create a new matching file and \
              write to it, and a file that vanishes during the walk (common in /tmp) makes the \
              command fail; keep busy directories out of allowWrite: {}",
-            globs.join(", ")
+                globs.join(", ")
+            ),
         ));
     }
 
@@ -340,22 +354,28 @@ fn runtime_warnings(profile: &Profile, home: &Path, warnings: &mut Warnings) {
         })
         .collect();
     if !protected.is_empty() {
-        warnings.push(format!(
-            "Codex (measured with 0.171) keeps .git, .codex and .agents read-only in each \
+        warnings.push(warning(
+            Code::CodexProtectedPath,
+            format!(
+                "Codex (measured with 0.171) keeps .git, .codex and .agents read-only in each \
              workspace and fails to start its sandbox in a workspace where one of these paths \
              does not exist: {}",
-            protected.join(", ")
+                protected.join(", ")
+            ),
         ));
     }
 
     let shared = shared_missing_parents(profile, home);
     if !shared.is_empty() {
-        warnings.push(format!(
-            "Codex (measured with 0.171) fails to start its sandbox when two or more rules lie \
+        warnings.push(warning(
+            Code::CodexMissingParent,
+            format!(
+                "Codex (measured with 0.171) fails to start its sandbox when two or more rules lie \
              under one directory that does not exist inside a writable place (the workspace it \
              runs in, a workspace root, /tmp); create these directories (a workspace-relative \
              one in each workspace): {}",
-            join(&shared)
+                join(&shared)
+            ),
         ));
     }
 }
@@ -495,22 +515,22 @@ fn bash_warnings(rules: &[SecurityRule], warnings: &mut Warnings) {
         .collect();
     allowed.sort_unstable();
     if !allowed.is_empty() {
-        warnings.push(format!(
+        warnings.push(warning(Code::CodexBashAllowSkipped, format!(
             "{} bash allow rule(s) skipped: in Codex an allow rule runs the command outside the \
              sandbox without asking: {}",
             allowed.len(),
             allowed.join(", ")
-        ));
+        )));
     }
     let asks = rules
         .iter()
         .filter(|r| r.is(Scope::Execute, Action::Ask))
         .count();
     if asks > 0 {
-        warnings.push(format!(
+        warnings.push(warning(Code::CodexBashAskSkipped, format!(
             "{asks} bash ask rule(s) skipped: Codex already asks before running anything outside \
              the sandbox, so they need no output"
-        ));
+        )));
     }
 }
 
@@ -611,7 +631,7 @@ mod runtime_tests {
     fn warnings_for(profile: &Profile, home: &Path) -> Vec<String> {
         let mut warnings = Vec::new();
         runtime_warnings(profile, home, &mut warnings);
-        warnings
+        crate::agent::messages(&warnings)
     }
 
     #[test]
@@ -687,4 +707,9 @@ mod runtime_tests {
         assert_eq!(listed, want.join(", "));
         assert!(!last.contains(".docker") && !last.contains("gcloud") && !last.contains("vault"));
     }
+}
+
+/// A generation warning of this agent.
+fn warning(code: Code, message: impl Into<String>) -> crate::diag::Diagnostic {
+    crate::agent::warning("codex", code, message)
 }

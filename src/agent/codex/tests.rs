@@ -143,21 +143,28 @@ impl Fixture {
         self.dir.path()
     }
 
-    fn preview(&self, yolo: bool) -> Result<(String, Warnings)> {
+    /// The preview and its warnings' messages.
+    fn preview(&self, yolo: bool) -> Result<(String, Vec<String>)> {
+        self.preview_warnings(yolo)
+            .map(|(p, w)| (p, crate::agent::messages(&w)))
+    }
+
+    fn preview_warnings(&self, yolo: bool) -> Result<(String, Warnings)> {
         let mut warnings = Vec::new();
         preview(&self.ctx(yolo), self.home(), &mut warnings).map(|p| (p, warnings))
     }
 
-    fn stage(&self) -> Result<(Plan, Warnings)> {
+    fn stage(&self) -> Result<(Plan, Vec<String>)> {
         let mut plan = Plan::default();
         let mut warnings = Vec::new();
-        stage(&self.ctx(false), &mut plan, self.home(), &mut warnings).map(|()| (plan, warnings))
+        stage(&self.ctx(false), &mut plan, self.home(), &mut warnings)
+            .map(|()| (plan, crate::agent::messages(&warnings)))
     }
 
-    fn diff(&self) -> (Result<AgentDiff>, Warnings) {
+    fn diff(&self) -> (Result<AgentDiff>, Vec<String>) {
         let mut warnings = Vec::new();
         let result = diff(&self.ctx(false), self.home(), &mut warnings);
-        (result, warnings)
+        (result, crate::agent::messages(&warnings))
     }
 
     /// Write what `generate codex -w` would write.
@@ -692,7 +699,7 @@ fn merge_into_dotted_permissions_keeps_the_document_valid() {
 #[test]
 fn the_network_proxy_warning_goes_only_when_the_managed_config_enables_the_feature() {
     let f = Fixture::case("merge");
-    let last = |w: &Warnings| w.last().cloned().unwrap_or_default();
+    let last = |w: &Vec<String>| w.last().cloned().unwrap_or_default();
     assert_eq!(last(&f.preview(false).unwrap().1), NETWORK_PROXY_REMINDER);
     assert_eq!(last(&f.stage().unwrap().1), NETWORK_PROXY_REMINDER);
     f.apply();
@@ -893,4 +900,40 @@ fn a_rules_file_drifts_rule_by_rule_named_by_pattern() {
         judged(format!("{text}# a note\n")),
         [rule(Extra, "(comments or layout)", Narrowing)]
     );
+}
+
+/// Each warning has its code: the ones 3.3.3 prints and those about the
+/// policy's entries are always shown, the measured limits only with -v.
+#[test]
+fn kitchen_sink_warnings_carry_their_codes_and_kinds() {
+    use crate::diag::Code::*;
+    let f = Fixture::case("kitchen_sink");
+    let (_, warnings) = f.preview_warnings(false).unwrap();
+    let codes: Vec<_> = warnings.iter().map(|w| w.code).collect();
+    assert_eq!(
+        codes,
+        [
+            CodexSocketSkipped,
+            CodexSocketSkipped,
+            CodexSocketSkipped,
+            CodexLocalBindingSkipped,
+            CodexProxyPortSkipped,
+            CodexProxyPortSkipped,
+            CodexUnmappedKey,
+            CodexDenyWriteGlob,
+            CodexRootSkipped,
+            CodexDeniedRoot,
+            CodexBashAllowSkipped,
+            CodexBashAskSkipped,
+            CodexGlobWalk,
+            CodexRulesOutsideSandbox,
+            CodexLegacyLayers,
+            CodexDomainsIgnored,
+        ]
+    );
+    let limits: Vec<_> = codes.into_iter().filter(|c| c.is_agent_limit()).collect();
+    assert_eq!(limits, [CodexGlobWalk, CodexDomainsIgnored]);
+    assert!(warnings.iter().all(|w| w.location == "codex"
+        && w.severity == crate::diag::Severity::Warning
+        && w.notes.is_empty()));
 }

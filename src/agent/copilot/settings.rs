@@ -20,6 +20,7 @@
 //! the position, and nothing is written. Errors never quote the file: it
 //! can hold tokens (`sandbox.userPolicy.network.proxy.password`).
 
+use crate::diag::Code;
 use std::path::Path;
 
 use jsonc_parser::ast;
@@ -60,10 +61,13 @@ impl Lists {
                 }
                 (Scope::Network, Action::Deny) => {
                     if skipped_by_copilot(rule.pattern) {
-                        warnings.push(format!(
-                            "Copilot ignores the {DENIED} entry {}: it is not a URL pattern \
+                        warnings.push(warning(
+                            Code::CopilotIgnoredUrl,
+                            format!(
+                                "Copilot ignores the {DENIED} entry {}: it is not a URL pattern \
                              Copilot accepts, so that deny does not apply in Copilot",
-                            crate::source::quoted(rule.pattern)
+                                crate::source::quoted(rule.pattern)
+                            ),
                         ));
                     }
                     push_once(&mut lists.denied, rule.pattern.to_string());
@@ -385,3 +389,8 @@ fn strings(value: &ast::Value) -> Option<Vec<String>> {
 
 #[cfg(test)]
 mod tests;
+
+/// A generation warning of this agent.
+fn warning(code: Code, message: impl Into<String>) -> crate::diag::Diagnostic {
+    crate::agent::warning("copilot", code, message)
+}

@@ -17,11 +17,14 @@ fn setup(srt: &str, bash: &str, targets: &str) -> (tempfile::TempDir, crate::con
     (dir, config)
 }
 
-fn preview(config: &crate::config::Config, yolo: bool) -> (String, Warnings) {
+fn preview(config: &crate::config::Config, yolo: bool) -> (String, Vec<String>) {
     let compiled = compile(config, None).unwrap();
     let ctx = Ctx::new(config, &compiled, yolo);
     let mut w = Vec::new();
-    (Copilot.preview(&ctx, &mut w).unwrap(), w)
+    (
+        Copilot.preview(&ctx, &mut w).unwrap(),
+        crate::agent::messages(&w),
+    )
 }
 
 const SRT: &str = r#"{"filesystem": {"allowWrite": [".", "/tmp"], "denyRead": ["~/.ssh"]},

@@ -12,6 +12,7 @@
 //! | deniedDomains     | deny `web_fetch` when its prompt holds a URL for the host      |
 //! | allowWrite, allowedDomains, the rest of srt | nothing: left to the sandbox         |
 
+use crate::diag::Code;
 use std::path::Path;
 
 use super::pattern::{self, Anchor};
@@ -240,34 +241,43 @@ struct Skipped<'a> {
 impl Skipped<'_> {
     fn warn(self, warnings: &mut Warnings) {
         if !self.allow.is_empty() {
-            warnings.push(format!(
-                "{} bash allow rule(s) skipped: {ALLOW_SKIPPED}: {}",
-                self.allow.len(),
-                list(&self.allow)
+            warnings.push(warning(
+                Code::GeminiBashAllowSkipped,
+                format!(
+                    "{} bash allow rule(s) skipped: {ALLOW_SKIPPED}: {}",
+                    self.allow.len(),
+                    list(&self.allow)
+                ),
             ));
         }
         if self.shell {
-            warnings.push(
+            warnings.push(warning(
+                Code::GeminiCommandText,
                 "Gemini CLI matches bash rules against the command's text: another spelling of \
                  the same command (`/usr/bin/rm`, `sudo rm`, `env rm`, `X=1 rm`, a tab after \
-                 `rm`) escapes a `rm` rule; only a sandbox stops what such a command does"
-                    .into(),
-            );
+                 `rm`) escapes a `rm` rule; only a sandbox stops what such a command does",
+            ));
         }
         if !self.compound.is_empty() {
-            warnings.push(format!(
-                "Gemini CLI checks each part of a compound command (joined by |, ; or &&) \
+            warnings.push(warning(
+                Code::GeminiCompoundRule,
+                format!(
+                    "Gemini CLI checks each part of a compound command (joined by |, ; or &&) \
                  against the rules on its own, so these bash rules match only a command that \
                  starts with their exact text: {}",
-                list(&self.compound)
+                    list(&self.compound)
+                ),
             ));
         }
         if !self.other_users.is_empty() {
-            warnings.push(format!(
-                "{} path(s) under another user's home (~user) skipped: Gemini CLI sees \
+            warnings.push(warning(
+                Code::GeminiOtherUserPath,
+                format!(
+                    "{} path(s) under another user's home (~user) skipped: Gemini CLI sees \
                  absolute paths and twsrt does not resolve ~user for it: {}",
-                self.other_users.len(),
-                list(&self.other_users)
+                    self.other_users.len(),
+                    list(&self.other_users)
+                ),
             ));
         }
         self.warn_paths_and_network(warnings);
@@ -275,44 +285,52 @@ impl Skipped<'_> {
 
     fn warn_paths_and_network(&self, warnings: &mut Warnings) {
         if self.paths {
-            warnings.push(
+            warnings.push(warning(
+                Code::GeminiPathSpelling,
                 "Gemini CLI matches path rules against the path as the model spells it in the \
                  tool call: another spelling of the same file (`..`, `//`, a symlink, a glob or \
                  a parent directory given to glob or grep) escapes them, and its shell tool is \
-                 not covered at all; only a sandbox enforces denyRead and denyWrite"
-                    .into(),
-            );
+                 not covered at all; only a sandbox enforces denyRead and denyWrite",
+            ));
         }
         if !self.relative.is_empty() {
-            warnings.push(format!(
+            warnings.push(warning(Code::GeminiRelativePath, format!(
                 "Relative paths are denied in every directory for Gemini CLI (twsrt cannot know \
                  the directory it runs in): `secrets/x` matches any path ending in /secrets/x: \
                  {}",
                 list(&self.relative)
-            ));
+            )));
         }
         if !self.domains.is_empty() {
-            warnings.push(format!(
+            warnings.push(warning(Code::GeminiDomainSkipped, format!(
                 "{} deniedDomains entr(ies) skipped: Gemini CLI rules can match only a host name \
                  or *.domain in a web_fetch URL: {}",
                 self.domains.len(),
                 list(&self.domains)
-            ));
+            )));
         }
         if self.fetch {
-            warnings.push(
+            warnings.push(warning(
+                Code::GeminiFetchOnly,
                 "Gemini CLI deny rules for deniedDomains cover only web_fetch, by the URL text \
                  in its prompt (a percent-encoded, Unicode or IP spelling of the host escapes \
-                 them); run_shell_command and google_web_search reach the network unchecked"
-                    .into(),
-            );
+                 them); run_shell_command and google_web_search reach the network unchecked",
+            ));
         }
         if self.allowed_domains > 0 {
-            warnings.push(format!(
-                "{} allowedDomains entr(ies) have no Gemini CLI counterpart: its rules cannot \
+            warnings.push(warning(
+                Code::GeminiAllowedDomains,
+                format!(
+                    "{} allowedDomains entr(ies) have no Gemini CLI counterpart: its rules cannot \
                  limit web_fetch or the shell to a list of hosts",
-                self.allowed_domains
+                    self.allowed_domains
+                ),
             ));
         }
     }
+}
+
+/// A generation warning of this agent.
+fn warning(code: Code, message: impl Into<String>) -> crate::diag::Diagnostic {
+    crate::agent::warning("gemini", code, message)
 }

@@ -20,10 +20,10 @@ fn rule(scope: Scope, action: Action, pattern: &str) -> SecurityRule<'_> {
     }
 }
 
-fn translate(rules: &[SecurityRule], yolo: bool) -> (Vec<Rule>, Warnings) {
+fn translate(rules: &[SecurityRule], yolo: bool) -> (Vec<Rule>, Vec<String>) {
     let mut warnings = Vec::new();
     let out = mapping::translate(rules, yolo, Path::new(HOME), &mut warnings).unwrap();
-    (out, warnings)
+    (out, crate::agent::messages(&warnings))
 }
 
 fn text(rules: &[SecurityRule], yolo: bool) -> String {
@@ -371,7 +371,8 @@ fn the_target_is_the_full_file_or_its_yolo_twin() {
     let mut w = Vec::new();
     render(&yolo, Path::new(HOME), &mut w).unwrap();
     assert!(
-        !w.iter().any(|w| w.contains("loads every .toml file")),
+        !w.iter()
+            .any(|w| w.message.contains("loads every .toml file")),
         "{w:?}"
     );
 }
@@ -383,7 +384,8 @@ fn yolo_beside_the_full_file_warns_that_gemini_loads_both() {
     let mut w = Vec::new();
     render(&Ctx::new(&config, &compiled, true), Path::new(HOME), &mut w).unwrap();
     assert!(
-        w.iter().any(|w| w.contains("loads every .toml file")),
+        w.iter()
+            .any(|w| w.message.contains("loads every .toml file")),
         "{w:?}"
     );
     let mut w = Vec::new();
@@ -394,7 +396,8 @@ fn yolo_beside_the_full_file_warns_that_gemini_loads_both() {
     )
     .unwrap();
     assert!(
-        !w.iter().any(|w| w.contains("loads every .toml file")),
+        !w.iter()
+            .any(|w| w.message.contains("loads every .toml file")),
         "{w:?}"
     );
 }
@@ -408,8 +411,9 @@ fn a_file_outside_the_policy_directory_is_warned_about() {
     render(&ctx, Path::new(HOME), &mut w).unwrap();
     let policy = dir.path().join("policies/twsrt.toml");
     assert!(
-        w.iter()
-            .any(|w| w.contains(&format!("`--policy {}`", policy.display()))),
+        w.iter().any(|w| w
+            .message
+            .contains(&format!("`--policy {}`", policy.display()))),
         "{w:?}"
     );
     // In the policy directory of the home it is rendered for: no warning.
@@ -418,7 +422,7 @@ fn a_file_outside_the_policy_directory_is_warned_about() {
     let mut w = Vec::new();
     let home = crate::paths::home_dir();
     render(&Ctx::new(&config, &compiled, false), &home, &mut w).unwrap();
-    assert!(!w.iter().any(|w| w.contains("--policy")), "{w:?}");
+    assert!(!w.iter().any(|w| w.message.contains("--policy")), "{w:?}");
 }
 
 #[test]
@@ -442,7 +446,10 @@ fn every_run_warns_that_gemini_has_no_sandbox_of_its_own() {
     Gemini
         .preview(&Ctx::new(&config, &compiled, false), &mut w)
         .unwrap();
-    assert_eq!(w.last().map(String::as_str), Some(NO_SANDBOX));
+    let last = w.last().unwrap();
+    assert_eq!(last.message, NO_SANDBOX);
+    assert_eq!(last.code, crate::diag::Code::GeminiNoSandbox);
+    assert!(last.code.is_agent_limit());
     assert!(NO_SANDBOX.contains("`twsrt run --srt -- gemini`"));
 }
 

@@ -79,7 +79,7 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
         ui::data(&protected[0]);
     }
     drop(ctx);
-    super::exit_without_freeing(compiled);
+    crate::heap::forget_until_exit(compiled);
     Ok(0)
 }
 

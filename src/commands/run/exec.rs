@@ -17,7 +17,7 @@ pub fn wrap_srt(compiled: &Compiled, argv: &[String]) -> Result<Vec<String>> {
         .find(|d| d.kind == SourceKind::Srt)
         .map(|d| d.output.display().to_string())
         .ok_or_else(|| super::refused("--srt needs the srt canonical output".into()))?;
-    let srt = crate::commands::test::find_srt().map_err(|e| Error::WithCode {
+    let srt = crate::probe::find_srt().map_err(|e| Error::WithCode {
         message: format!("--srt: {e}"),
         code: 127,
     })?;
@@ -54,7 +54,7 @@ pub fn exec(command: &[String]) -> Error {
         "there is no such file".to_string()
     } else {
         let path = std::env::var("PATH").unwrap_or_default();
-        match crate::commands::test::find_program(program) {
+        match crate::probe::find_program(program) {
             // Found now, so what failed was its interpreter (`#!`).
             Some(found) => format!("{} exists, but its interpreter does not", found.display()),
             None if path.is_empty() => "PATH is empty".to_string(),

@@ -62,7 +62,7 @@ fn filesystem_sits_after_network_and_mach_lookup_is_passed_through() {
     );
 }
 
-fn warnings_of(fixture: &Fixture, yolo: bool) -> Warnings {
+fn warnings_of(fixture: &Fixture, yolo: bool) -> Vec<String> {
     let mut warnings = Warnings::new();
     Claude.preview(&fixture.ctx(yolo), &mut warnings).unwrap();
     let mut staged = Warnings::new();
@@ -71,7 +71,12 @@ fn warnings_of(fixture: &Fixture, yolo: bool) -> Warnings {
         .stage(&fixture.ctx(yolo), &mut plan, &mut staged)
         .unwrap();
     assert_eq!(staged, warnings);
-    warnings
+    assert!(
+        warnings
+            .iter()
+            .all(|w| w.code == crate::diag::Code::ClaudeOverrideIgnored)
+    );
+    crate::agent::messages(&warnings)
 }
 
 #[test]

@@ -97,7 +97,11 @@ fn a_deny_copilot_would_skip_is_warned_about() {
     let (lists, warnings) = lists_for(r#"{"deniedDomains": ["https://"]}"#, "{}", false);
     assert_eq!(lists.denied, ["https://"]);
     assert_eq!(warnings.len(), 1, "{warnings:?}");
-    assert!(warnings[0].contains("'https://'") && warnings[0].contains("does not apply"));
+    assert!(
+        warnings[0].message.contains("'https://'")
+            && warnings[0].message.contains("does not apply")
+    );
+    assert_eq!(warnings[0].code, crate::diag::Code::CopilotIgnoredUrl);
     for skipped in ["", " ", "a b.com", "http://"] {
         assert!(skipped_by_copilot(skipped), "{skipped:?}");
     }
