@@ -7,7 +7,6 @@ use crate::commands::Global;
 use crate::error::Result;
 use crate::probe::{Options, Section};
 
-
 /// Prove with the real Sandbox Runtime (srt) that the srt settings are enforced.
 ///
 /// Each rule is probed plainly (the control) and inside `srt -s SETTINGS -c`,
