@@ -203,7 +203,8 @@ fn a_link_into_dotfiles_is_migrated_with_every_key() {
              Info: would migrate {{HOME}}/dotfiles/claude/settings.json into \
              {{HOME}}/.claude/settings.full.json\n\
              Info: would repoint the symlink {{HOME}}/.claude/settings.json to \
-             settings.full.json (it points to ../dotfiles/claude/settings.json)\n{PREVIEW_END}"
+             settings.full.json (it points to ../dotfiles/claude/settings.json): the agent \
+             would then load settings.full.json\n{PREVIEW_END}"
         ))
         .unchanged()
         .run();

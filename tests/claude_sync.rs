@@ -26,7 +26,8 @@ fn a_preview_says_it_synced_and_writes_nothing() {
         .stderr(&format!(
             "{INFO}{WOULD_WRITE_CANONICAL}Would write agent target: {{HOME}}/{CLAUDE_YOLO}\n\
              Info: would repoint the symlink {{HOME}}/{ANCHOR} to settings.yolo.json \
-             (it points to settings.full.json)\n{PREVIEW_END}"
+             (it points to settings.full.json): the agent would then load \
+             settings.yolo.json\n{PREVIEW_END}"
         ))
         .unchanged()
         .run();

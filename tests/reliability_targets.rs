@@ -61,6 +61,14 @@ fn wrote_all(claude: &str, copilot: &str) -> String {
     )
 }
 
+/// The line `-w` adds when the anchor pointed at the other mode's file.
+fn repointed(to: &str, from: &str) -> String {
+    format!(
+        "Info: repointed the symlink {{HOME}}/{ANCHOR} to {to} (it pointed to {from}): the \
+         agent now loads {to}\n"
+    )
+}
+
 /// A HOME where every kind of prepared entry occurs: files that exist
 /// (with modes other than 0600), files that are new (some in directories
 /// that are new), and an anchor symlink that must be repointed.
@@ -381,7 +389,17 @@ fn a_rename_failing_at_any_point_of_a_multi_file_write_restores_everything() {
             .symlink(ANCHOR, other)
             .env("TWSRT_FAULT_COMMIT", &order.len().to_string())
             .args(&args)
-            .stderr(&format!("{warnings}{}", wrote_all(target, copilot)))
+            .stderr(&format!(
+                "{warnings}{}{}",
+                wrote_all(target, copilot),
+                repointed(
+                    std::path::Path::new(target)
+                        .file_name()
+                        .and_then(|n| n.to_str())
+                        .unwrap_or_default(),
+                    other
+                )
+            ))
             .run();
         assert_no_temp(out.home());
         let after = out.snapshot();
@@ -439,9 +457,10 @@ fn modes_do_not_depend_on_the_umask() {
         .wrapper(&["sh", "-c", "umask 077 && exec \"$0\" \"$@\""])
         .args(&["generate", "-w"])
         .stderr(&format!(
-            "{}{}",
+            "{}{}{}",
             all_agents_warnings(),
-            wrote_all(CLAUDE_TARGET, COPILOT)
+            wrote_all(CLAUDE_TARGET, COPILOT),
+            repointed("settings.full.json", "settings.yolo.json")
         ))
         .run();
     let after = out.snapshot();

@@ -141,8 +141,22 @@ fn finish(plan: &Plan, warnings: &Warnings, writes: bool) -> Result<()> {
     }
     print_warnings(warnings);
     if writes {
+        // Read before the write: what each symlink pointed to.
+        // A migration says what happens to the link by itself.
+        let migrates = plan.steps.iter().any(|s| matches!(s, Step::Migrate { .. }));
+        let links: Vec<String> = plan
+            .steps
+            .iter()
+            .filter_map(|step| match step {
+                Step::Symlink { link, target } if !migrates => link_done(link, target),
+                _ => None,
+            })
+            .collect();
         let applied = crate::apply::apply(plan)?;
         plan.print_applied(&applied);
+        for line in &links {
+            ui::note(line);
+        }
     } else {
         print_preview(plan);
     }
@@ -189,6 +203,26 @@ fn print_preview(plan: &Plan) {
     );
 }
 
+/// What `-w` did to the symlink `link` (stored value `target`), said
+/// after the write, when it pointed elsewhere: repointing it switches
+/// which file the agent loads (the active mode changed).
+fn link_done(link: &std::path::Path, target: &std::path::Path) -> Option<String> {
+    let (link_shown, target_shown) = (link.display(), target.display());
+    // A link that leads nowhere loaded no file: no mode changes.
+    let loads = std::fs::metadata(link).is_ok();
+    match std::fs::read_link(link) {
+        Ok(now) if now == target || !loads => None,
+        Ok(now) => Some(format!(
+            "repointed the symlink {link_shown} to {target_shown} (it pointed to {}): the \
+             agent now loads {target_shown}",
+            now.display()
+        )),
+        // A new link, or one replacing a migrated file (`Migrated:` says
+        // so), changes no mode the agent was in.
+        Err(_) => None,
+    }
+}
+
 /// What `-w` would do to the symlink `link` (stored value `target`), when
 /// it is not already that link.
 fn link_change(link: &std::path::Path, target: &std::path::Path) -> Option<String> {
@@ -197,7 +231,8 @@ fn link_change(link: &std::path::Path, target: &std::path::Path) -> Option<Strin
     match std::fs::read_link(link) {
         Ok(now) if now == target => None,
         Ok(now) => Some(format!(
-            "would repoint the symlink {link_shown} to {target_shown} (it points to {})",
+            "would repoint the symlink {link_shown} to {target_shown} (it points to {}): the \
+             agent would then load {target_shown}",
             now.display()
         )),
         Err(_) if meta.is_some() => Some(format!(
