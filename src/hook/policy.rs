@@ -84,6 +84,9 @@ pub struct Policy {
     linked: OnceCell<Linked>,
     /// [`MAX_WALKED`], smaller in tests.
     walk_budget: usize,
+    /// The bash deny and ask rules, as written (see [`super::meaning`]).
+    bash_deny: Vec<String>,
+    bash_ask: Vec<String>,
 }
 
 /// How many directory entries the walk for hard links visits at most, over
@@ -120,12 +123,19 @@ impl Policy {
                 .map(|r| Entry::new(r.pattern, cwd, home))
                 .collect()
         };
+        let bash = |action| {
+            select(&rules, Scope::Execute, action)
+                .map(|r| r.pattern.to_string())
+                .collect()
+        };
         Policy {
             home: home.to_path_buf(),
             deny_read: entries(Scope::Read),
             deny_write: entries(Scope::Write),
             linked: OnceCell::new(),
             walk_budget: MAX_WALKED,
+            bash_deny: bash(Action::Deny),
+            bash_ask: bash(Action::Ask),
         }
     }
 
@@ -141,7 +151,18 @@ impl Policy {
             deny_write: all(&write),
             linked: OnceCell::new(),
             walk_budget: MAX_WALKED,
+            bash_deny: Vec::new(),
+            bash_ask: Vec::new(),
         }
+    }
+
+    /// The same policy with these bash deny and ask rules (tests).
+    #[cfg(test)]
+    pub fn with_bash_rules(mut self, deny: &[&str], ask: &[&str]) -> Policy {
+        let own = |list: &[&str]| list.iter().map(|r| r.to_string()).collect();
+        self.bash_deny = own(deny);
+        self.bash_ask = own(ask);
+        self
     }
 
     /// The same policy with a smaller walk for hard links (tests).
@@ -171,6 +192,16 @@ impl Policy {
 
     pub fn deny_write(&self) -> &[Entry] {
         &self.deny_write
+    }
+
+    /// The bash deny rules, as written.
+    pub fn bash_deny(&self) -> &[String] {
+        &self.bash_deny
+    }
+
+    /// The bash ask rules, as written.
+    pub fn bash_ask(&self) -> &[String] {
+        &self.bash_ask
     }
 
     /// Whether the file `path` opens is another name of a protected file:
