@@ -189,3 +189,80 @@ fn every_missed_spelling_is_caught_and_is_no_prefix_of_the_rule() {
         }
     }
 }
+
+fn verdict(command: &str) -> Verdict {
+    let policy = Policy::from_lists(
+        std::path::Path::new("/home/u"),
+        std::path::Path::new("/home/u/p"),
+        &[],
+        &[],
+    )
+    .with_bash_rules(&["rm -rf", "git push --force"], &[]);
+    let event = Event {
+        tool_name: "Bash".into(),
+        tool_input: serde_json::json!({ "command": command }),
+        cwd: "/home/u/p".into(),
+    };
+    crate::hook::decide(&event, &policy, crate::hook::Mode::Full)
+}
+
+/// What a prompt-injected agent would try: each is denied or asked about.
+#[test]
+fn an_agents_evasions_are_denied_or_asked_about() {
+    for command in [
+        "command rm -fr x",
+        "exec -a foo rm -fr x",
+        "env rm -fr x",
+        "nice -n 5 rm -fr x",
+        "timeout 5 rm -fr x",
+        "nohup rm -fr x",
+        "echo x | xargs -0 rm -fr",
+        "eval \"rm -r\" -f x",
+        "bash <<EOF\nrm -fr x\nEOF\n",
+        "busybox rm -fr x",
+        "time rm -fr x",
+        "(rm -fr x)",
+        "for i in 1; do rm -fr x; done",
+        "rm -fr x &",
+        "watch rm -fr x",
+        "git --no-pager push -f",
+        "git -P push -f",
+        "trap 'rm -fr x' EXIT",
+        "su -c 'rm -fr x'",
+        "X=1 rm -fr x 2>/dev/null",
+        "find . -exec rm -fr {} +",
+        "chroot / rm -fr x",
+        "flock /tmp/l rm -fr x",
+        "parallel rm -fr ::: x",
+    ] {
+        assert!(matches!(verdict(command), Verdict::Deny(_)), "{command}");
+    }
+    for command in [
+        "rm -fr${IFS}x",
+        "r=rm; $r -fr x",
+        "source <(echo rm -fr x)",
+        "sh -c \"$(echo rm -fr x)\"",
+        "f() { rm \"$@\"; }; f -fr x",
+        "git -c alias.p='push --force' p",
+        "git --config-env=alias.p=P p",
+    ] {
+        assert!(matches!(verdict(command), Verdict::Ask(_)), "{command}");
+    }
+    // Any git rule, not only the ones with an option table.
+    let policy = Policy::from_lists(
+        std::path::Path::new("/home/u"),
+        std::path::Path::new("/home/u/p"),
+        &[],
+        &[],
+    )
+    .with_bash_rules(&["git reset --hard"], &[]);
+    for command in ["git -c alias.r='reset --hard' r", "git -calias.r=x r"] {
+        let event = Event {
+            tool_name: "Bash".into(),
+            tool_input: serde_json::json!({ "command": command }),
+            cwd: "/home/u/p".into(),
+        };
+        let answer = crate::hook::decide(&event, &policy, crate::hook::Mode::Full);
+        assert!(matches!(answer, Verdict::Ask(_)), "{command}: {answer:?}");
+    }
+}
