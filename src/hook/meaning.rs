@@ -183,16 +183,39 @@ pub fn judge(event: &Event, policy: &Policy) -> Verdict {
     let ask: Vec<Rule> = policy.bash_ask().iter().filter_map(|r| rule(r)).collect();
     let mut verdict = Verdict::Pass;
     for words in bash::simple_commands(command) {
+        let Some(Arg::Lit(name)) = words.first() else {
+            // A name the text does not determine is asked about by the walk.
+            continue;
+        };
+        // The command's words by each grammar a rule of its program reads
+        // them with, parsed once.
+        let mut parsed: Vec<(Option<&'static Program>, Parsed)> = Vec::new();
         for (rules, list) in [(&deny, "deny"), (&ask, "ask")] {
-            for rule in rules {
-                verdict = verdict.stricter(answer(rule, list, &words));
+            for rule in rules.iter().filter(|r| r.program == basename(name)) {
+                let at = match parsed.iter().position(|(e, _)| same_entry(*e, rule.entry)) {
+                    Some(at) => at,
+                    None => {
+                        parsed.push((rule.entry, parse(rule.entry, &words[1..])));
+                        parsed.len() - 1
+                    }
+                };
+                let fit = fit_parsed(rule, &words, &parsed[at].1);
+                verdict = verdict.stricter(answer(rule, list, &words, fit));
             }
         }
     }
     verdict
 }
 
-fn answer(rule: &Rule, list: &str, words: &[Arg]) -> Verdict {
+fn same_entry(a: Option<&Program>, b: Option<&Program>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => std::ptr::eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+fn answer(rule: &Rule, list: &str, words: &[Arg], fit: Fit) -> Verdict {
     let shown = || {
         words
             .iter()
@@ -202,7 +225,7 @@ fn answer(rule: &Rule, list: &str, words: &[Arg]) -> Verdict {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    match fit(rule, words) {
+    match fit {
         Fit::No => Verdict::Pass,
         Fit::Sure if list == "deny" => Verdict::Deny(format!(
             "twsrt: `{}` falls under the policy's bash deny rule '{}' (options and operands matched by meaning)",
@@ -250,7 +273,9 @@ fn basename(word: &str) -> &str {
     word.rsplit('/').find(|s| !s.is_empty()).unwrap_or(word)
 }
 
-/// How the command `words` (the name first) stands to `rule`.
+/// How the command `words` (the name first) stands to `rule` (the tests'
+/// entry; [`judge`] parses each command once per grammar).
+#[cfg(test)]
 fn fit(rule: &Rule, words: &[Arg]) -> Fit {
     let Some(Arg::Lit(name)) = words.first() else {
         // A name the text does not determine is asked about by the walk.
@@ -259,7 +284,12 @@ fn fit(rule: &Rule, words: &[Arg]) -> Fit {
     if basename(name) != rule.program {
         return Fit::No;
     }
-    let command = parse(rule.entry, &words[1..]);
+    fit_parsed(rule, words, &parse(rule.entry, &words[1..]))
+}
+
+/// As [`fit`], the command's words after the name already `parse`d with
+/// the rule's grammar.
+fn fit_parsed(rule: &Rule, words: &[Arg], command: &Parsed) -> Fit {
     if let Some(alias) = git_alias(&rule.program, words) {
         return Fit::Unless(alias);
     }
@@ -277,7 +307,7 @@ fn fit(rule: &Rule, words: &[Arg]) -> Fit {
         (true, true) => Fit::Sure,
         (false, _) if command.may_be_options.is_none() => Fit::No,
         (_, false) if command.unknown.is_none() => Fit::No,
-        _ => match command.may_be_options.or(command.unknown) {
+        _ => match command.may_be_options.clone().or(command.unknown.clone()) {
             Some(word) => Fit::Unless(word),
             None => Fit::No,
         },

@@ -4,6 +4,8 @@
 //! entry is spelled as written (for the reason shown), and as an absolute
 //! path split into segments, once as written and once with its existing
 //! symlinks followed, so an entry that is itself a link is still caught.
+//! The bash deny and ask rules are kept as written, for the meaning match
+//! ([`super::meaning`]).
 //!
 //! A hard link has no path to compare: an operand that is a file with more
 //! than one name is looked up by device and inode among the protected
