@@ -266,3 +266,37 @@ fn an_agents_evasions_are_denied_or_asked_about() {
         assert!(matches!(answer, Verdict::Ask(_)), "{command}: {answer:?}");
     }
 }
+
+/// The exact examples doctor prints, in order.
+#[test]
+fn missed_spellings_are_listed_in_a_fixed_order() {
+    assert_eq!(
+        missed_spellings("rm -rf"),
+        [
+            "rm -fr",
+            "rm -r -f",
+            "rm -Rf",
+            "rm --recursive --force",
+            "rm --r --f"
+        ]
+    );
+    assert_eq!(
+        missed_spellings("git push --force"),
+        [
+            "git push -f",
+            "git push origin +HEAD",
+            "git push origin HEAD -f"
+        ]
+    );
+    assert_eq!(
+        missed_spellings("rm -rf /"),
+        [
+            "rm -fr /",
+            "rm -r -f /",
+            "rm -Rf /",
+            "rm --recursive --force /",
+            "rm --r --f /",
+            "rm / -r -f"
+        ]
+    );
+}
