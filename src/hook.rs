@@ -9,7 +9,9 @@
 //! operands the command table ([`commands`]) sorts into reads and writes
 //! ([`operands`]). Each access is then compared with the compiled policy
 //! ([`policy`]) by path segment. The strictest verdict wins: deny over ask
-//! over pass. In yolo mode nobody is there to be asked, so every ask is a
+//! over pass. Each simple command is also matched against the bash deny
+//! and ask rules by meaning ([`meaning`]): `rm -fr` falls under `rm -rf`.
+//! In yolo mode nobody is there to be asked, so every ask is a
 //! deny.
 
 mod bash;
@@ -24,6 +26,7 @@ mod grammar_help;
 #[rustfmt::skip]
 mod grammars;
 mod matcher;
+mod meaning;
 mod named;
 mod operands;
 mod policy;
@@ -36,6 +39,7 @@ mod wrappers;
 
 pub use deadline::{ANALYSIS_STACK, DEADLINE, on_analysis_thread};
 pub use event::{Event, parse_event};
+pub use meaning::missed_spellings;
 pub use policy::Policy;
 pub use sandbox::Sandbox;
 
@@ -93,7 +97,7 @@ pub fn decide(event: &Event, policy: &Policy, mode: Mode) -> Verdict {
     let verdict = touches
         .iter()
         .map(|t| judge(t, event, policy))
-        .fold(Verdict::Pass, Verdict::stricter);
+        .fold(meaning::judge(event, policy), Verdict::stricter);
     match (verdict, mode) {
         (Verdict::Ask(reason), Mode::Yolo) => Verdict::Deny(reason),
         (v, _) => v,
@@ -111,8 +115,11 @@ pub fn decide_sandboxed(
     mode: Mode,
     sandbox: &Result<Sandbox, String>,
 ) -> Verdict {
+    // What a bash rule asks about is asked, never run inside srt, where
+    // Claude Code's own rules would not see it.
+    let by_rule = meaning::judge(event, policy);
     let verdict = match decide(event, policy, Mode::Full) {
-        Verdict::Ask(reason) if event.tool_name == "Bash" => {
+        Verdict::Ask(reason) if event.tool_name == "Bash" && by_rule == Verdict::Pass => {
             let command = event.tool_input.get("command").and_then(|c| c.as_str());
             let held = sandbox
                 .as_ref()

@@ -669,3 +669,33 @@ fn every_layer_is_listed_in_one_fixed_order_for_each_access() {
     let expected: Vec<String> = each("read").into_iter().chain(each("write")).collect();
     assert_eq!(rows, expected, "{doc}");
 }
+
+#[test]
+fn the_guard_hook_row_shows_a_bash_deny_rule_matched_by_meaning() {
+    let hooked = || {
+        Test::with_policy()
+            .file(SRT_FRAGMENT, POLICY)
+            .file(BASH_FRAGMENT, r#"{"deny": ["rm -rf"]}"#)
+            .targets()
+            .config_append("claude_hook = true\n")
+    };
+    let doc = explain(hooked(), &["--command", "rm -fr x"]);
+    // Claude's prefix rule `Bash(rm -rf:*)` does not match `rm -fr`.
+    assert_eq!(
+        row(&doc, "permissions", "claude", "command").0,
+        "not covered",
+        "{doc}"
+    );
+    assert_eq!(row(&doc, "hook", "claude", "command").0, "deny", "{doc}");
+    assert!(
+        doc.to_string()
+            .contains("falls under the policy's bash deny rule 'rm -rf'"),
+        "{doc}"
+    );
+    let doc = explain(hooked(), &["--command", "rm -r x"]);
+    assert_eq!(
+        row(&doc, "hook", "claude", "command").0,
+        "not covered",
+        "{doc}"
+    );
+}

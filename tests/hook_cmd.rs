@@ -808,3 +808,107 @@ fn a_hard_link_to_a_protected_file_is_denied() {
     );
     assert_eq!(stdout, "");
 }
+
+/// A HOME whose bash rules are `bash` (a fragment's JSON).
+fn rules_home(bash: &str) -> tempfile::TempDir {
+    let home = policy_home();
+    std::fs::write(home.path().join(BASH_FRAGMENT), bash).expect("the fragment");
+    home
+}
+
+const MEANING_RULES: &str = r#"{"deny": ["rm -rf", "git push --force"], "ask": ["git push"]}"#;
+
+fn reason(stdout: &str) -> String {
+    let answer: Value = serde_json::from_str(stdout).expect("the answer is JSON");
+    answer["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn bash_deny_rules_are_matched_by_meaning() {
+    let home = rules_home(MEANING_RULES);
+    let h = home.path();
+    for command in [
+        "rm -fr x",
+        "rm -r -f x",
+        "rm --recursive --force x",
+        "rm -Rf x",
+        "sudo rm -rf x",
+        "bash -c 'rm -fr x'",
+        "git push --force origin main",
+        "git push origin main -f",
+        "git push origin +main",
+    ] {
+        let e = event(h, "Bash", json!({ "command": command }));
+        let (status, stdout, stderr) = hook(h, &[], &e);
+        assert_eq!((status, stderr.as_str()), (0, ""), "{command}");
+        assert_eq!(decision(&stdout), "deny", "{command}: {stdout}");
+    }
+    let e = event(h, "Bash", json!({"command": "rm -fr x"}));
+    assert_eq!(
+        reason(&hook(h, &[], &e).1),
+        "twsrt: `rm -fr x` falls under the policy's bash deny rule 'rm -rf' (options and operands matched by meaning)"
+    );
+}
+
+#[test]
+fn what_is_not_the_rule_is_not_denied_by_it() {
+    let home = rules_home(MEANING_RULES);
+    let h = home.path();
+    for command in ["rm -r x", "rmdir -rf x", "rm -- -rf"] {
+        let e = event(h, "Bash", json!({ "command": command }));
+        assert_eq!(hook(h, &[], &e).1, "", "{command}");
+    }
+    // `--force-with-lease` is its own option (git push -h), under the ask rule.
+    let e = event(
+        h,
+        "Bash",
+        json!({"command": "git push --force-with-lease origin main"}),
+    );
+    let out = hook(h, &[], &e).1;
+    assert_eq!(decision(&out), "ask", "{out}");
+    assert_eq!(
+        reason(&out),
+        "twsrt: `git push --force-with-lease origin main` falls under the policy's bash ask rule 'git push' (options and operands matched by meaning)"
+    );
+    assert_eq!(decision(&hook(h, &["--yolo"], &e).1), "deny");
+}
+
+#[test]
+fn an_undetermined_word_that_may_complete_a_deny_rule_is_asked_about() {
+    let home = rules_home(MEANING_RULES);
+    let h = home.path();
+    let e = event(h, "Bash", json!({"command": "rm -f $F x"}));
+    let out = hook(h, &[], &e).1;
+    assert_eq!(decision(&out), "ask", "{out}");
+    assert_eq!(
+        reason(&out),
+        "twsrt: cannot tell whether `rm -f $F x` falls under the policy's bash deny rule 'rm -rf': `$F` is not known before it runs"
+    );
+    assert_eq!(decision(&hook(h, &["--yolo"], &e).1), "deny");
+}
+
+#[test]
+fn sandbox_mode_does_not_wrap_what_a_bash_rule_asks_about() {
+    let home = rules_home(MEANING_RULES);
+    let h = home.path();
+    let status = Command::new(env!("CARGO_BIN_EXE_twsrt"))
+        .args(["-c", &h.join(CONFIG).to_string_lossy()])
+        .args(["generate", "all", "-w"])
+        .env("HOME", h)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("twsrt runs");
+    assert!(status.success());
+    let srt = fake_srt(h);
+    // The words of `rm -rf` are not in it, so only the meaning match holds it.
+    let e = event(h, "Bash", json!({"command": "rm -f $F x"}));
+    let out = sandboxed(h, &[], Some(&srt), "/bin", &e);
+    assert_eq!(decision(&out), "ask", "{out}");
+    assert!(!out.contains("updatedInput"), "{out}");
+    let out = sandboxed(h, &["--yolo"], Some(&srt), "/bin", &e);
+    assert_eq!(decision(&out), "deny", "{out}");
+}

@@ -49,6 +49,17 @@ pub const MAX_STEPS: usize = 20_000;
 
 /// Every file access `command` makes, as far as its text says.
 pub fn touches(command: &str) -> Vec<Touch> {
+    walk(command).out
+}
+
+/// Every simple command the walk of `command` finds (the name first), the
+/// wrappers' and the commands they run alike, inside `bash -c` strings,
+/// substitutions, pipelines and lists.
+pub fn simple_commands(command: &str) -> Vec<Vec<Arg>> {
+    walk(command).commands
+}
+
+fn walk(command: &str) -> Walker {
     let mut walker = Walker {
         options: ParserOptions::default(),
         out: Vec::new(),
@@ -59,6 +70,7 @@ pub fn touches(command: &str) -> Vec<Touch> {
         steps: 0,
         nest: 0,
         stdin: Stdin::Opaque("the input the command inherits"),
+        commands: Vec::new(),
     };
     if command.len() > MAX_COMMAND_BYTES {
         walker.unknown(
@@ -68,7 +80,7 @@ pub fn touches(command: &str) -> Vec<Touch> {
     } else {
         walker.script(command, 0);
     }
-    walker.out
+    walker
 }
 
 struct Walker {
@@ -90,6 +102,8 @@ struct Walker {
     nest: usize,
     /// What the command being walked reads on its standard input.
     stdin: Stdin,
+    /// The simple commands walked, each as its words (see [`simple_commands`]).
+    commands: Vec<Vec<Arg>>,
 }
 
 impl Walker {
@@ -364,6 +378,7 @@ impl Walker {
 
     fn command_words(&mut self, args: &[Arg], depth: usize) {
         let Some(first) = args.first() else { return };
+        self.commands.push(args.to_vec());
         let name = match first {
             Arg::Lit(t) => t.rsplit('/').next().unwrap_or(t).to_string(),
             Arg::Unknown(t) => return self.unknown("a command named by an expansion", t),

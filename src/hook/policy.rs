@@ -4,6 +4,8 @@
 //! entry is spelled as written (for the reason shown), and as an absolute
 //! path split into segments, once as written and once with its existing
 //! symlinks followed, so an entry that is itself a link is still caught.
+//! The bash deny and ask rules are kept as written, for the meaning match
+//! ([`super::meaning`]).
 //!
 //! A hard link has no path to compare: an operand that is a file with more
 //! than one name is looked up by device and inode among the protected
@@ -84,6 +86,9 @@ pub struct Policy {
     linked: OnceCell<Linked>,
     /// [`MAX_WALKED`], smaller in tests.
     walk_budget: usize,
+    /// The bash deny and ask rules, as written (see [`super::meaning`]).
+    bash_deny: Vec<String>,
+    bash_ask: Vec<String>,
 }
 
 /// How many directory entries the walk for hard links visits at most, over
@@ -120,12 +125,19 @@ impl Policy {
                 .map(|r| Entry::new(r.pattern, cwd, home))
                 .collect()
         };
+        let bash = |action| {
+            select(&rules, Scope::Execute, action)
+                .map(|r| r.pattern.to_string())
+                .collect()
+        };
         Policy {
             home: home.to_path_buf(),
             deny_read: entries(Scope::Read),
             deny_write: entries(Scope::Write),
             linked: OnceCell::new(),
             walk_budget: MAX_WALKED,
+            bash_deny: bash(Action::Deny),
+            bash_ask: bash(Action::Ask),
         }
     }
 
@@ -141,7 +153,18 @@ impl Policy {
             deny_write: all(&write),
             linked: OnceCell::new(),
             walk_budget: MAX_WALKED,
+            bash_deny: Vec::new(),
+            bash_ask: Vec::new(),
         }
+    }
+
+    /// The same policy with these bash deny and ask rules (tests).
+    #[cfg(test)]
+    pub fn with_bash_rules(mut self, deny: &[&str], ask: &[&str]) -> Policy {
+        let own = |list: &[&str]| list.iter().map(|r| r.to_string()).collect();
+        self.bash_deny = own(deny);
+        self.bash_ask = own(ask);
+        self
     }
 
     /// The same policy with a smaller walk for hard links (tests).
@@ -171,6 +194,16 @@ impl Policy {
 
     pub fn deny_write(&self) -> &[Entry] {
         &self.deny_write
+    }
+
+    /// The bash deny rules, as written.
+    pub fn bash_deny(&self) -> &[String] {
+        &self.bash_deny
+    }
+
+    /// The bash ask rules, as written.
+    pub fn bash_ask(&self) -> &[String] {
+        &self.bash_ask
     }
 
     /// Whether the file `path` opens is another name of a protected file:

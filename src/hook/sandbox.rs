@@ -19,7 +19,8 @@
 //! rewritten command (measured with 2.1.332), where they never match. So a
 //! command that may fall under a bash deny or ask rule is never wrapped: it
 //! mentions the rule's words in order ([`Sandbox::held_by`], a match on
-//! words after quote removal, wider than Claude's own).
+//! words after quote removal, wider than Claude's own), nor one the meaning
+//! match ([`super::meaning`]) asks about.
 
 use std::path::{Path, PathBuf};
 
