@@ -105,6 +105,7 @@ codes! {
     GeminiPolicyElsewhere = "gemini-policy-elsewhere", "A Gemini policy file outside the directory Gemini CLI reads by default.";
     GeminiBothLoaded = "gemini-both-loaded", "Full and yolo Gemini policy files in one directory, both loaded.";
     GeminiNoSandbox = "gemini-no-sandbox", "Gemini CLI starts no sandbox: its rules only decide which tool calls run.";
+    PrefixSpellings = "prefix-spellings", "A bash deny rule the agents match as a prefix: other spellings of the command pass it.";
     // audit: launch findings
     YoloFlag = "yolo-flag", "The launch runs every command without the sandbox and without asking.";
     SandboxReplaced = "sandbox-replaced", "The launch selects the agent's own sandbox mode in place of the generated profile.";

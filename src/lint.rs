@@ -18,6 +18,7 @@ mod input;
 mod overlap;
 mod profiles;
 pub mod report;
+mod spellings;
 mod srt_paths;
 mod traps;
 mod words;
@@ -37,6 +38,7 @@ pub fn check(input: &Input, agents: impl FnOnce(&Input, &mut Vec<Diagnostic>)) -
     overlap::check(input, &mut out);
     traps::check(input, &mut out);
     srt_paths::check(input, &mut out);
+    spellings::check(input, &mut out);
     agents(input, &mut out);
     dedup(out)
 }

@@ -120,7 +120,7 @@ fn the_codex_layers_are_read_from_codex_home_as_audit_reads_them() {
             "{HOME}/ch/config.toml\n  \
              error    codex-legacy-sandbox  1 legacy setting switching the generated permission \
              profile off: Codex ignores default_permissions while one is set\n\
-             \x20                                • 'sandbox_mode' ({HOME}/ch/config.toml:2:1)\n\n\
+             \x20                            • 'sandbox_mode' ({HOME}/ch/config.toml:2:1)\n\n\
              doctor: 1 error, 0 warnings, 0 info\n",
         )
         .run()
@@ -129,5 +129,28 @@ fn the_codex_layers_are_read_from_codex_home_as_audit_reads_them() {
         // holds no legacy key: $CODEX_HOME/config.toml is not read.
         .args(&["doctor"])
         .stdout("doctor: no findings\n")
+        .run();
+}
+
+/// A bash deny rule with options is a prefix in every agent: doctor names
+/// it (info) with spellings of the same command that pass the prefix; a
+/// rule without options has none and is not named.
+#[test]
+fn deny_rules_whose_other_spellings_pass_the_prefix_are_named() {
+    Test::with_policy()
+        .file(BASH_FRAGMENT, r#"{"deny": ["rm -rf", "dd"]}"#)
+        .args(&["doctor", "--info"])
+        .stdout(
+            "bash/base.jsonc\n  info     prefix-spellings  deny: 'rm -rf' is matched as a prefix by \
+             every agent, so the same command spelt differently runs (only the guard hook \
+             matches it by meaning)\n\
+             \x20                            • 'rm -fr'\n\
+             \x20                            • 'rm -r -f'\n\
+             \x20                            • 'rm -Rf'\n\
+             \x20                            • 'rm --recursive --force'\n\
+             \x20                            • 'rm --r --f'\n\
+             \ndoctor: 0 errors, 0 warnings, 1 info\n",
+        )
+        .unchanged()
         .run();
 }
