@@ -165,12 +165,12 @@ fn comment_markers_in_strings_and_crlf_are_fine() {
         )
         .config_append(COPILOT_ONLY)
         .args(&["generate", "-w", "copilot"])
-        .stderr(&format!(
-            "{NO_ASK_TIER}\
-             Wrote canonical: {{HOME}}/.srt-settings.json\n\
-             Wrote canonical: {{HOME}}/.config/twsrt/bash-rules.json\n\
-             Wrote: {{HOME}}/flags/copilot.txt\n"
-        ))
+        .stderr(
+            "Warning: Copilot has no ask tier: bash ask rule 'git push' becomes --deny-tool\n\
+             Wrote canonical: {HOME}/.srt-settings.json\n\
+             Wrote canonical: {HOME}/.config/twsrt/bash-rules.json\n\
+             Wrote: {HOME}/flags/copilot.txt\n",
+        )
         .run();
     assert_eq!(
         out.read(COPILOT),

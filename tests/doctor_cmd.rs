@@ -120,7 +120,7 @@ fn the_codex_layers_are_read_from_codex_home_as_audit_reads_them() {
             "{HOME}/ch/config.toml\n  \
              error    codex-legacy-sandbox  1 legacy setting switching the generated permission \
              profile off: Codex ignores default_permissions while one is set\n\
-             \x20                            • 'sandbox_mode' ({HOME}/ch/config.toml:2:1)\n\n\
+             \x20                                • 'sandbox_mode' ({HOME}/ch/config.toml:2:1)\n\n\
              doctor: 1 error, 0 warnings, 0 info\n",
         )
         .run()

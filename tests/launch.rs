@@ -60,14 +60,15 @@ fn a_stale_target_is_written_before_the_agent_starts() {
 
 #[test]
 fn generation_warnings_are_one_line() {
-    // The base policy's ask rule makes Copilot warn; run counts it.
+    // The base policy's allowWrite and ask rule make Copilot warn; run
+    // counts them.
     launch()
         .args(&["run", "--", "copilot", "-p", "x"])
         .any_stdout()
         .stderr_contains(
             "Info: the policy changed since the last generate: wrote 3 file(s) for copilot",
         )
-        .stderr_contains("Info: 1 generation warning(s); `twsrt generate copilot -v` lists them")
+        .stderr_contains("Info: 2 generation warning(s); `twsrt generate copilot -v` lists them")
         .lacks("Warning: Copilot has no ask tier")
         .run();
 }

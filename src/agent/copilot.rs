@@ -56,6 +56,15 @@ impl Copilot {
             match (rule.scope, rule.action) {
                 (Scope::Write, Action::Allow) if !ctx.yolo && !write_tools_done => {
                     write_tools_done = true;
+                    warnings.push(warning(
+                        Code::CopilotShellAllowed,
+                        format!(
+                            "allowWrite {} emits --allow-tool 'shell' (with read, edit and \
+                             write), which lets Copilot run every shell command without asking; \
+                             only the --deny-tool rules still stop one",
+                            crate::source::quoted(rule.pattern)
+                        ),
+                    ));
                     for tool in WRITE_TOOLS {
                         flags.push(flag("--allow-tool", tool));
                     }

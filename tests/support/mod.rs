@@ -53,8 +53,10 @@ pub const BASE_SRT: &str = r#"{
 pub const BASE_BASH: &str = r#"{"ask": ["git push"], "deny": ["rm"]}"#;
 
 /// What every run that renders Copilot from the base policy warns.
-pub const NO_ASK_TIER: &str =
-    "Warning: Copilot has no ask tier: bash ask rule 'git push' becomes --deny-tool\n";
+pub const NO_ASK_TIER: &str = "Warning: allowWrite '.' emits --allow-tool 'shell' (with read, \
+     edit and write), which lets Copilot run every shell command without asking; only the \
+     --deny-tool rules still stop one\n\
+     Warning: Copilot has no ask tier: bash ask rule 'git push' becomes --deny-tool\n";
 
 /// The note of every run of `all` while Gemini CLI is not configured (the
 /// scenarios predating the agent leave `gemini_policy` unset).

@@ -47,8 +47,18 @@ fn full_mode_matches_the_reference_and_warns_per_ask_rule() {
     let (_d, config) = setup(SRT, BASH, "");
     let (text, warnings) = preview(&config, false);
     assert_eq!(text, FULL);
-    assert_eq!(warnings.len(), 1);
-    assert!(warnings[0].contains("'git push'") && warnings[0].contains("--deny-tool"));
+    // The first allowWrite entry opens the shell tool: said once, for it.
+    assert_eq!(warnings.len(), 2);
+    assert!(
+        warnings[0].starts_with("allowWrite '.' emits --allow-tool 'shell'")
+            && warnings[0].contains("every shell command without asking"),
+        "{}",
+        warnings[0]
+    );
+    assert!(warnings[1].contains("'git push'") && warnings[1].contains("--deny-tool"));
+    // Yolo writes no --allow-tool, so nothing is said.
+    let (_, yolo) = preview(&config, true);
+    assert!(yolo.iter().all(|w| !w.contains("--allow-tool")), "{yolo:?}");
 }
 
 #[test]
