@@ -12,6 +12,8 @@
 //! parent domains, its word prefixes), so a list is checked in about linear
 //! time, not by comparing every pair.
 
+/// A glob as srt reads one (one meaning, with explain, drift and `twsrt test`).
+pub use crate::srt::glob::is_glob;
 use std::collections::HashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,16 +32,6 @@ pub fn family(pointer: &str) -> Family {
     } else {
         Family::Command
     }
-}
-
-/// Whether a path rule is a glob once the `/**` suffix srt strips is gone
-/// (`~/.aws/**` is the directory `~/.aws`, not a glob).
-pub fn is_glob(path: &str) -> bool {
-    let mut stem = path;
-    while let Some(rest) = stem.strip_suffix("/**") {
-        stem = rest;
-    }
-    stem.contains(['*', '?', '['])
 }
 
 /// A path rule as the sandbox reads it, for comparing rules.
