@@ -46,6 +46,23 @@ fn entries<'a>(doc: &'a Map<String, Value>, section: &str) -> impl Iterator<Item
     list(doc, section).iter().filter_map(Value::as_str)
 }
 
+/// Whether the written list holds `entry` itself, or for Claude Code's
+/// legacy prefix spelling `Bash(CMD:*)` the two rules that mean the same
+/// (`Bash(CMD)` and `Bash(CMD *)`, as twsrt writes a bash rule).
+fn held(kept: &HashSet<&str>, entry: &str) -> bool {
+    if kept.contains(entry) {
+        return true;
+    }
+    let Some(command) = entry
+        .strip_prefix("Bash(")
+        .and_then(|rest| rest.strip_suffix(":*)"))
+    else {
+        return false;
+    };
+    kept.contains(format!("Bash({command})").as_str())
+        && kept.contains(format!("Bash({command} *)").as_str())
+}
+
 /// The guarded entries of `before` (each file with the document read from
 /// it) that `after` (what the written file holds there) does not hold and
 /// twsrt's record does not know, each once, in file and document order.
@@ -69,7 +86,7 @@ pub fn removals(
         let kept: HashSet<&str> = entries(after, section).collect();
         for (path, doc) in before {
             for entry in entries(doc, section) {
-                if !kept.contains(entry) && seen.insert((section, entry)) {
+                if !held(&kept, entry) && seen.insert((section, entry)) {
                     lost.push(Removal {
                         agent: "claude",
                         path: path.clone(),
