@@ -699,3 +699,16 @@ fn the_guard_hook_row_shows_a_bash_deny_rule_matched_by_meaning() {
         "{doc}"
     );
 }
+
+/// The usage line names both forms of the query: a path, domain or URL,
+/// or `--command`.
+#[test]
+fn the_usage_line_names_the_command_form() {
+    Test::new()
+        .args(&["explain", "--help"])
+        .stdout_contains(
+            "Usage: twsrt explain [OPTIONS] <PATH|DOMAIN|URL>\n       \
+             twsrt explain [OPTIONS] --command <CMD>\n",
+        )
+        .run();
+}
