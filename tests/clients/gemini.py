@@ -26,8 +26,9 @@ scratch HOME, and:
   rule (the user tier, priority 4.x) is the row's deny or ask with that
   rule, and where no twsrt rule decides the row says so ("not covered", or
   "allow" in yolo mode).
-- gemini-warned: generate warned that Gemini runs commands unconfined and
-  named `twsrt run --srt -- gemini`, and that bash rules match the text.
+- gemini-warned: `generate -v` warned that Gemini runs commands unconfined
+  and named `twsrt run --srt -- gemini`, and that bash rules match the text
+  (measured agent limits: shown with -v, listed by doctor).
 
 Then each mutant breaks one generated file and its check must fail.
 """

@@ -392,8 +392,10 @@ def build_world(case: Case, root: Path, bin_dir: Path, twsrt_bin: Path,
     env.home.mkdir()
     if plant_files:
         plant(world)
-    # The run under test: the secrets exist, as they would for a user.
-    result = twsrt(world, twsrt_bin, "-w")
+    # The run under test: the secrets exist, as they would for a user. With
+    # -v, so its stderr holds the measured agent limits too (shown only
+    # with -v since issue 30), which the gap checks look for.
+    result = twsrt(world, twsrt_bin, "-w", "-v")
     if result.returncode != 0:
         raise CheckFailed(f"twsrt generate -w failed: {one_line(result.stderr)}")
     world.generate_stderr = result.stderr
