@@ -45,7 +45,7 @@ pub struct Plan {
     /// (agent name, rendering): the generated configuration the preview
     /// prints (also for `-n`, the 1.0.0 dry run, hence the name). Read it
     /// through [`Plan::renderings`].
-    dry_run: Vec<(String, Shown)>,
+    previews: Vec<(String, Shown)>,
     /// `Info:` lines raised while staging (a settings sync, say), printed
     /// by the preview and by `-w` alike, before any other status line.
     pub notes: Vec<String>,
@@ -86,12 +86,12 @@ impl Plan {
     }
 
     /// An `Info:` line for after the writes of `-w` ([`Step::Notice`]).
-    pub fn notice(&mut self, text: impl Into<String>) {
+    pub fn note_after_writes(&mut self, text: impl Into<String>) {
         self.steps.push(Step::Notice(text.into()));
     }
 
     /// An `Info:` line that staging raised, shown in both modes.
-    pub fn note(&mut self, text: impl Into<String>) {
+    pub fn note_before_writes(&mut self, text: impl Into<String>) {
         self.notes.push(text.into());
     }
 
@@ -100,8 +100,8 @@ impl Plan {
         self.removals.push(removal);
     }
 
-    pub fn dry_run(&mut self, agent: &str, rendering: impl Into<String>) {
-        self.dry_run
+    pub fn show_preview(&mut self, agent: &str, rendering: impl Into<String>) {
+        self.previews
             .push((agent.to_string(), Shown::Text(rendering.into())));
     }
 
@@ -112,7 +112,7 @@ impl Plan {
     pub fn write_shown(&mut self, agent: &str, path: PathBuf, rendering: String, kind: FileKind) {
         let mut content = rendering.into_bytes();
         content.push(b'\n');
-        self.dry_run
+        self.previews
             .push((agent.to_string(), Shown::Step(self.steps.len())));
         self.write(path, content, kind);
     }
@@ -160,7 +160,7 @@ impl Plan {
 
     /// Each agent's preview text, in staging order.
     pub fn renderings(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.dry_run.iter().map(|(agent, shown)| {
+        self.previews.iter().map(|(agent, shown)| {
             let text = match shown {
                 Shown::Text(text) => text.as_str(),
                 Shown::Step(i) => match self.steps.get(*i) {
@@ -212,7 +212,7 @@ mod tests {
     #[test]
     fn a_shown_write_is_held_once_and_previewed_without_its_newline() {
         let mut plan = Plan::default();
-        plan.dry_run("codex", "flags");
+        plan.show_preview("codex", "flags");
         plan.write_shown(
             "claude",
             "s.json".into(),

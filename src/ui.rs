@@ -149,7 +149,7 @@ pub fn warning(text: &str) {
 
 /// Informational line on stdout (cyan): the `--- NAME ---` headers of a
 /// preview, the `test` banner.
-pub fn info(text: &str) {
+pub fn heading(text: &str) {
     styled_line(false, CYAN, text);
 }
 

@@ -166,7 +166,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
         ctx.config.claude_sync.is_some(),
     )?;
     if let Some(file) = &layout.foreign {
-        plan.note(adopted_note(&layout, file));
+        plan.note_before_writes(adopted_note(&layout, file));
     }
     // The preview shows the generated settings, not the merged file. A new
     // target is exactly that text, so it is printed once and not built as a
@@ -188,7 +188,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     match merged {
         Some(text) => {
             plan.write(layout.target, text, FileKind::AgentTarget);
-            plan.dry_run("claude", generated_text);
+            plan.show_preview("claude", generated_text);
         }
         None => plan.write_shown(
             "claude",

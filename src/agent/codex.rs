@@ -248,8 +248,8 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
         )?;
         plan.write(rules_path.clone(), text.clone(), FileKind::AgentTarget);
     }
-    plan.notice(RESTART);
-    plan.dry_run(Codex.name(), preview_text(path, &fragment, rules.as_ref()));
+    plan.note_after_writes(RESTART);
+    plan.show_preview(Codex.name(), preview_text(path, &fragment, rules.as_ref()));
     warnings.extend(found);
     Ok(())
 }

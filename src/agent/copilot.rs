@@ -221,7 +221,7 @@ impl Agent for Copilot {
         content.push('\n');
         plan.write(path, content, FileKind::AgentTarget);
         let Some(settings_path) = Self::settings_target(ctx) else {
-            plan.dry_run(self.name(), rendering);
+            plan.show_preview(self.name(), rendering);
             return Ok(());
         };
         let lists = settings::Lists::of(ctx, warnings);
@@ -232,7 +232,7 @@ impl Agent for Copilot {
         let merged = settings::merge(existing.as_deref(), &lists, &settings_path)?;
         plan.write(settings_path.clone(), merged, FileKind::AgentTarget);
         let rendered = settings::render(&lists);
-        plan.dry_run(
+        plan.show_preview(
             self.name(),
             Self::preview_text(ctx, &rendering, Some((&settings_path, &rendered))),
         );

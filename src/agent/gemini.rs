@@ -226,7 +226,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
     let existing = crate::apply::read_existing_text(&path, Error::toml_not_utf8)?;
     adoption::guard(ctx, plan, &path, existing.as_deref(), &text, home)?;
     plan.write_shown(Gemini.name(), path, text, FileKind::AgentTarget);
-    plan.notice(RESTART);
+    plan.note_after_writes(RESTART);
     Ok(())
 }
 

@@ -136,12 +136,12 @@ pub trait Agent {
     /// The generated configuration the preview prints to stdout (followed
     /// by one newline): what this agent contributes, never the file it is
     /// merged into. [`Agent::stage`] records the same text in
-    /// [`Plan::dry_run`], which is what `generate` prints.
+    /// [`Plan::show_preview`], which is what `generate` prints.
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String>;
 
     /// Add this agent's writes to the plan: read the existing target, merge,
     /// and stage every file fully rendered, plus the preview text
-    /// ([`Plan::dry_run`]). The preview and `-w` both stage, so a target
+    /// ([`Plan::show_preview`]). The preview and `-w` both stage, so a target
     /// that cannot be merged fails either before anything is written.
     fn stage(&self, ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()>;
 

@@ -169,7 +169,7 @@ fn print_preview(plan: &Plan) {
     let several = plan.renderings().count() > 1;
     for (name, text) in plan.renderings() {
         if several {
-            ui::info(&format!("--- {name} ---"));
+            ui::heading(&format!("--- {name} ---"));
         }
         ui::data(text);
     }

@@ -49,7 +49,7 @@ fn stage_in(ctx: &Ctx, plan: &mut Plan, dest: PathBuf, home: &Path) -> Result<()
         to_pretty(&Value::Object(merged)) + "\n",
         FileKind::AgentTarget,
     );
-    plan.dry_run("claude", preview(ctx, home));
+    plan.show_preview("claude", preview(ctx, home));
     Ok(())
 }
 

@@ -46,7 +46,7 @@ pub fn base(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    plan.note(format!("Synced invariant settings from {name}"));
+    plan.note_before_writes(format!("Synced invariant settings from {name}"));
     match existing::read(&donor_path)? {
         Some(donor) => Ok(Some(rebuild(donor, target.as_ref(), &sync.mode_specific))),
         // Gone since it was found: no sync after all, and the target is
