@@ -12,6 +12,10 @@ use std::io::{Read, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+mod outcome;
+
+pub use outcome::finish;
+
 use crate::error::{Error, Result};
 use crate::plan::{Applied, Plan, Step};
 

@@ -207,6 +207,23 @@ impl Diagnostic {
     }
 }
 
+/// The generation warnings on stderr in the order raised, each as
+/// `Warning: MESSAGE`: the agent limits
+/// ([`Code::is_agent_limit`]) only with `-v`, the others
+/// always (`-q` drops them all).
+pub fn print_warnings(warnings: &[Diagnostic]) {
+    for w in shown_warnings(warnings, crate::ui::verbose()) {
+        crate::ui::warning(&w.message);
+    }
+}
+
+/// The warnings [`print_warnings`] prints, with `-v` or without.
+pub fn shown_warnings(warnings: &[Diagnostic], verbose: bool) -> impl Iterator<Item = &Diagnostic> {
+    warnings
+        .iter()
+        .filter(move |w| verbose || !w.code.is_agent_limit())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,11 +8,11 @@ mod canonical;
 use clap::{Args, ValueEnum};
 
 use crate::agent::{AgentDiff, Ctx, Warnings};
-use crate::commands::generate::print_warnings;
 use crate::commands::{Global, lifecycle_facts, select_agents};
 use crate::compile::compile;
-use crate::drift::report::{self, Status, Target};
-use crate::drift::{Difference, Side, widening};
+use crate::diag::print_warnings;
+use crate::drift::report::{self, Status, Target, print_agent, print_canonical, widening_line};
+use crate::drift::{Difference, Side};
 use crate::error::{Error, Result};
 use crate::ui;
 
@@ -168,88 +168,5 @@ fn exit_code(targets: &[Target], canonical: usize, fail_on: FailOn) -> i32 {
             0
         }
         _ => 0,
-    }
-}
-
-fn print_canonical(target: &Target) {
-    let label = format!("{} canonical", target.name);
-    if target.status == Status::NoDrift {
-        ui::success(&format!("{label}: no drift"));
-        return;
-    }
-    ui::drift(&format!("{label}: drift"));
-}
-
-fn print_agent(target: &Target) {
-    if target.differences.is_empty() {
-        ui::success(&format!("{}: no drift", target.name));
-        return;
-    }
-    let sorted = report::sorted(&target.differences);
-    let shown = |side: Side| -> Vec<&str> {
-        match &target.listed {
-            Some(lines) => {
-                let mut these: Vec<&str> = lines
-                    .iter()
-                    .filter(|(s, _)| *s == side)
-                    .map(|(_, t)| t.as_str())
-                    .collect();
-                these.sort_unstable();
-                these
-            }
-            None => sorted
-                .iter()
-                .filter(|d| d.side == side)
-                .map(|d| d.shown.as_str())
-                .collect(),
-        }
-    };
-    let (missing, extra) = (shown(Side::Missing), shown(Side::Extra));
-    ui::drift_header(
-        &target.name,
-        &format!("{} missing, {} extra", missing.len(), extra.len()),
-        &target.path,
-    );
-    for m in &missing {
-        ui::missing(&format!("  + {m}"));
-    }
-    for e in &extra {
-        ui::extra(&format!("  - {e}"));
-    }
-    ui::plain("");
-}
-
-/// The stderr lines of a drifted target: when stdout did not list its
-/// differences one by one (a canonical output, Codex's whole keys), one
-/// line per difference saying what changed and which way it points; then
-/// how many of them widen.
-fn widening_line(target: &Target, canonical: bool) {
-    let label = if canonical {
-        format!("{} canonical", target.name)
-    } else {
-        target.name.clone()
-    };
-    // A canonical output is twsrt's own file, so its entries are shown; a
-    // listed target's differences spell their own line (`shown`).
-    if canonical {
-        for d in report::sorted(&target.differences) {
-            ui::note(&format!("{label}: {}", d.describe()));
-        }
-    } else if target.listed.is_some() {
-        for d in report::sorted(&target.differences) {
-            ui::note(&format!("{label}: {} ({})", d.shown, d.direction.name()));
-        }
-    }
-    match target.status {
-        Status::NoDrift => {}
-        Status::Missing => ui::note(&format!(
-            "{label}: {} is missing, which widens",
-            target.path
-        )),
-        Status::Drift => {
-            let n = target.differences.len();
-            let w = widening(&target.differences);
-            ui::note(&format!("{label}: {w} of {n} differences widen"));
-        }
     }
 }

@@ -2,7 +2,8 @@
 
 use serde_json::{Value, json};
 
-use super::{Difference, Direction, Side};
+use super::{Difference, Direction, Side, widening};
+use crate::ui;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -85,4 +86,90 @@ pub fn sorted(differences: &[Difference]) -> Vec<&Difference> {
     let mut out: Vec<&Difference> = differences.iter().collect();
     out.sort_by(|a, b| (a.side, &a.shown, &a.section).cmp(&(b.side, &b.shown, &b.section)));
     out
+}
+
+/// A canonical output's one line: `NAME canonical: no drift` or `: drift`.
+pub fn print_canonical(target: &Target) {
+    let label = format!("{} canonical", target.name);
+    if target.status == Status::NoDrift {
+        ui::success(&format!("{label}: no drift"));
+        return;
+    }
+    ui::drift(&format!("{label}: drift"));
+}
+
+/// An agent's text report: `NAME: no drift`, or the header, one `+`/`-`
+/// line per difference (or per listed line) and a blank line.
+pub fn print_agent(target: &Target) {
+    if target.differences.is_empty() {
+        ui::success(&format!("{}: no drift", target.name));
+        return;
+    }
+    let sorted = sorted(&target.differences);
+    let shown = |side: Side| -> Vec<&str> {
+        match &target.listed {
+            Some(lines) => {
+                let mut these: Vec<&str> = lines
+                    .iter()
+                    .filter(|(s, _)| *s == side)
+                    .map(|(_, t)| t.as_str())
+                    .collect();
+                these.sort_unstable();
+                these
+            }
+            None => sorted
+                .iter()
+                .filter(|d| d.side == side)
+                .map(|d| d.shown.as_str())
+                .collect(),
+        }
+    };
+    let (missing, extra) = (shown(Side::Missing), shown(Side::Extra));
+    ui::drift_header(
+        &target.name,
+        &format!("{} missing, {} extra", missing.len(), extra.len()),
+        &target.path,
+    );
+    for m in &missing {
+        ui::missing(&format!("  + {m}"));
+    }
+    for e in &extra {
+        ui::extra(&format!("  - {e}"));
+    }
+    ui::plain("");
+}
+
+/// The stderr lines of a drifted target: when stdout did not list its
+/// differences one by one (a canonical output, Codex's whole keys), one
+/// line per difference saying what changed and which way it points; then
+/// how many of them widen.
+pub fn widening_line(target: &Target, canonical: bool) {
+    let label = if canonical {
+        format!("{} canonical", target.name)
+    } else {
+        target.name.clone()
+    };
+    // A canonical output is twsrt's own file, so its entries are shown; a
+    // listed target's differences spell their own line (`shown`).
+    if canonical {
+        for d in sorted(&target.differences) {
+            ui::note(&format!("{label}: {}", d.describe()));
+        }
+    } else if target.listed.is_some() {
+        for d in sorted(&target.differences) {
+            ui::note(&format!("{label}: {} ({})", d.shown, d.direction.name()));
+        }
+    }
+    match target.status {
+        Status::NoDrift => {}
+        Status::Missing => ui::note(&format!(
+            "{label}: {} is missing, which widens",
+            target.path
+        )),
+        Status::Drift => {
+            let n = target.differences.len();
+            let w = widening(&target.differences);
+            ui::note(&format!("{label}: {w} of {n} differences widen"));
+        }
+    }
 }

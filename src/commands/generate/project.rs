@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{GenerateArgs, finish};
+use super::GenerateArgs;
 use crate::agent::claude::{self, Claude};
 use crate::agent::{Agent, Ctx, Warnings};
 use crate::commands::{Global, unknown_agent};
@@ -73,7 +73,7 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
         // The directory is generated output: keep it out of the project's git.
         plan.write(dir.join(".gitignore"), "*\n", FileKind::Support);
     }
-    finish(&plan, &warnings, args.writes())?;
+    crate::apply::finish(&plan, &warnings, args.writes())?;
     if args.writes() {
         // The one thing a launcher script reads.
         ui::data(&protected[0]);
