@@ -77,8 +77,9 @@ pub enum Error {
     #[error("{0}")]
     Unreadable(String),
 
-    /// `twsrt test` cannot start probing (no srt, unreadable settings, a
-    /// policy that does not load): exit 2.
+    /// The command cannot start: `twsrt test` without srt, unreadable
+    /// settings or a policy that does not load; `twsrt config` without a
+    /// config.toml: exit 2.
     #[error("{0}")]
     Setup(String),
 
@@ -86,17 +87,34 @@ pub enum Error {
     #[error("{0}")]
     Editor(String),
 
-    /// A failure that carries its own exit code (for example `diff`'s exit 2
-    /// for a missing target, or the editor's status for `config`).
-    #[error("{message}")]
-    WithCode { message: String, code: i32 },
+    /// `diff`'s text report stops at an agent target that does not exist:
+    /// exit 2.
+    #[error("{0}")]
+    TargetMissing(String),
+
+    /// `twsrt run` refuses to start the agent (an error finding, a stale
+    /// setup with --no-generate): exit 1.
+    #[error("{0}")]
+    Refused(String),
+
+    /// `twsrt run` found the agent (or srt) but could not start it: exit
+    /// 126, as a shell says.
+    #[error("{0}")]
+    CannotStart(String),
+
+    /// `twsrt run` found no agent (or srt) to start: exit 127, as a shell
+    /// says.
+    #[error("{0}")]
+    NotFound(String),
 }
 
 impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Usage(_) | Error::StdoutFailed(_) | Error::Unreadable(_) | Error::Setup(_) => 2,
-            Error::WithCode { code, .. } => *code,
+            Error::TargetMissing(_) => 2,
+            Error::CannotStart(_) => 126,
+            Error::NotFound(_) => 127,
             _ => 1,
         }
     }

@@ -28,13 +28,10 @@ pub fn run(global: &Global, args: &ConfigArgs) -> Result<i32> {
     if args.init {
         init(config_path)?;
     } else if !config_path.exists() {
-        return Err(Error::WithCode {
-            message: format!(
-                "config file not found: {}; run `twsrt config --init` to create a starter",
-                config_path.display()
-            ),
-            code: 2,
-        });
+        return Err(Error::Setup(format!(
+            "config file not found: {}; run `twsrt config --init` to create a starter",
+            config_path.display()
+        )));
     }
     // One file: no tabs, the editor as `$EDITOR` names it.
     let status = Editor::from_env()?.open(std::slice::from_ref(config_path), false)?;

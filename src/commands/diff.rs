@@ -94,10 +94,7 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
             // In the text report a missing target ends it; the warnings of
             // a report that never finished are not worth reading.
             AgentDiff::TargetMissing(message) if !args.json => {
-                return Err(Error::WithCode {
-                    message,
-                    code: EXIT_MISSING,
-                });
+                return Err(Error::TargetMissing(message));
             }
             AgentDiff::TargetMissing(message) => {
                 ui::error(&message);

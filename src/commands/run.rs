@@ -148,5 +148,5 @@ fn generate_line(agent: &str, args: &RunArgs, write: bool) -> String {
 
 /// The error of a command that cannot be launched: exit 1.
 pub(crate) fn refused(message: String) -> Error {
-    Error::WithCode { message, code: 1 }
+    Error::Refused(message)
 }

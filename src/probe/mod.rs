@@ -63,7 +63,7 @@ pub struct Options<'a> {
 /// command maps loading config.toml through it too).
 pub fn setup(e: Error) -> Error {
     match e {
-        Error::Setup(_) | Error::WithCode { .. } => e,
+        Error::Setup(_) => e,
         other => setup_error(other.to_string()),
     }
 }

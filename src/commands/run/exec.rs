@@ -17,10 +17,7 @@ pub fn wrap_srt(compiled: &Compiled, argv: &[String]) -> Result<Vec<String>> {
         .find(|d| d.kind == SourceKind::Srt)
         .map(|d| d.output.display().to_string())
         .ok_or_else(|| super::refused("--srt needs the srt canonical output".into()))?;
-    let srt = crate::probe::find_srt().map_err(|e| Error::WithCode {
-        message: format!("--srt: {e}"),
-        code: 127,
-    })?;
+    let srt = crate::probe::find_srt().map_err(|e| Error::NotFound(format!("--srt: {e}")))?;
     ui::debug(|| format!("srt: {}", srt.display()));
     let command: Vec<String> = argv.iter().map(|w| quote(w)).collect();
     Ok(vec![
@@ -32,10 +29,7 @@ pub fn wrap_srt(compiled: &Compiled, argv: &[String]) -> Result<Vec<String>> {
     ])
 }
 
-/// `word` in single quotes, each `'` inside closed, escaped and reopened.
-pub fn quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', r"'\''"))
-}
+pub use crate::shellwords::single_quote as quote;
 
 /// Replace this process with `command`; returns only when that failed. A
 /// program that is not there is named with where it was looked for.
@@ -45,10 +39,7 @@ pub fn exec(command: &[String]) -> Error {
     };
     let err = std::process::Command::new(program).args(rest).exec();
     if err.kind() != std::io::ErrorKind::NotFound {
-        return Error::WithCode {
-            message: format!("cannot start {program}: {err}"),
-            code: 126,
-        };
+        return Error::CannotStart(format!("cannot start {program}: {err}"));
     }
     let place = if program.contains('/') {
         "there is no such file".to_string()
@@ -61,10 +52,7 @@ pub fn exec(command: &[String]) -> Error {
             None => format!("looked for an executable {program} in PATH={path}"),
         }
     };
-    Error::WithCode {
-        message: format!("cannot start {program}: not found ({place})"),
-        code: 127,
-    }
+    Error::NotFound(format!("cannot start {program}: not found ({place})"))
 }
 
 #[cfg(test)]
