@@ -224,6 +224,43 @@ pub fn narrowing_unless(widens: bool) -> Direction {
     }
 }
 
+/// What each side holds that the other lacks, as multisets: an entry of
+/// `want` pairs with one entry of `have` of the same `key`, and what is
+/// left on each side is returned in its own order (missing from `have`,
+/// then extra in `have`). Linear in the sizes, for lists of any length.
+pub fn unpaired<'a, T>(
+    want: &'a [T],
+    have: &'a [T],
+    key: impl Fn(&T) -> String,
+) -> (Vec<&'a T>, Vec<&'a T>) {
+    let keys_want: Vec<String> = want.iter().map(&key).collect();
+    let keys_have: Vec<String> = have.iter().map(&key).collect();
+    (
+        left_over(want, &keys_want, &keys_have),
+        left_over(have, &keys_have, &keys_want),
+    )
+}
+
+/// The items of `these` (keyed `mine`) that no key of `theirs` pairs with.
+fn left_over<'a, T>(these: &'a [T], mine: &[String], theirs: &[String]) -> Vec<&'a T> {
+    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for k in theirs {
+        *counts.entry(k.as_str()).or_default() += 1;
+    }
+    these
+        .iter()
+        .zip(mine)
+        .filter(|(_, k)| match counts.get_mut(k.as_str()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        })
+        .map(|(item, _)| item)
+        .collect()
+}
+
 /// How many of `differences` widen.
 pub fn widening(differences: &[Difference]) -> usize {
     differences

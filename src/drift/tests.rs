@@ -248,3 +248,20 @@ fn a_value_of_another_shape_is_one_difference_and_the_policy_entries_are_named()
     let odd = compare(&json!({"a": {"b": []}}), &json!({"a": 3}), SRT_SCHEMA);
     assert!(odd.iter().all(|d| !d.entry.is_empty()), "{odd:?}");
 }
+
+#[test]
+fn unpaired_pairs_equal_entries_once_each_and_keeps_each_sides_order() {
+    let want = ["a", "b", "b", "c"];
+    let have = ["b", "d", "a", "d"];
+    let (missing, extra) = unpaired(&want, &have, |s| s.to_string());
+    assert_eq!(missing, [&"b", &"c"]);
+    assert_eq!(extra, [&"d", &"d"]);
+    // Large lists in one pass: 200,000 entries each, all paired but one.
+    let want: Vec<String> = (0..200_000).map(|i| format!("r{i}")).collect();
+    let mut have = want.clone();
+    have.reverse();
+    have[0] = "other".into();
+    let (missing, extra) = unpaired(&want, &have, Clone::clone);
+    assert_eq!(missing, [&"r199999".to_string()]);
+    assert_eq!(extra, [&"other".to_string()]);
+}

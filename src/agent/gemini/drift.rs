@@ -13,7 +13,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::drift::canonical::shown;
-use crate::drift::{Difference, Direction, Side, narrowing_unless};
+use crate::drift::{Difference, Direction, Side, narrowing_unless, unpaired};
 use crate::error::Result;
 use crate::tomltext::{parse_document, toml_to_json};
 
@@ -28,21 +28,37 @@ pub fn compare(generated: &str, on_disk: &str, path: &Path) -> Result<Vec<Differ
     }
     let want = entries(&parse_document(generated, path)?);
     let have = entries(&parse_document(on_disk, path)?);
+    let (missing, extra) = unpaired(&want, &have, key);
     let mut out = Vec::new();
-    for (side, these, others) in [(Side::Missing, &want, &have), (Side::Extra, &have, &want)] {
-        let mut rest: Vec<&Value> = others.iter().collect();
-        for entry in these {
-            // A multiset: each rule on the other side pairs with one here.
-            if let Some(i) = rest.iter().position(|o| *o == entry) {
-                rest.swap_remove(i);
-                continue;
-            }
+    for (side, entries) in [(Side::Missing, missing), (Side::Extra, extra)] {
+        for entry in entries {
             let text = shown(entry);
             let direction = direction(entry, side);
             out.push(Difference::new(SECTION, &text, &text, side, direction));
         }
     }
     Ok(out)
+}
+
+/// A rule's identity for pairing: its JSON with every object's keys sorted,
+/// so the same rule written with its keys in another order is the same.
+fn key(entry: &Value) -> String {
+    match entry {
+        Value::Object(map) => {
+            let mut pairs: Vec<(&String, String)> = map.iter().map(|(k, v)| (k, key(v))).collect();
+            pairs.sort();
+            let inner: Vec<String> = pairs
+                .iter()
+                .map(|(k, v)| format!("{}:{v}", Value::String((*k).clone())))
+                .collect();
+            format!("{{{}}}", inner.join(","))
+        }
+        Value::Array(items) => {
+            let inner: Vec<String> = items.iter().map(key).collect();
+            format!("[{}]", inner.join(","))
+        }
+        other => other.to_string(),
+    }
 }
 
 /// Each `[[rule]]` as a JSON object, and every other top-level key as

@@ -513,6 +513,29 @@ fn an_unchanged_or_reordered_file_has_no_drift() {
         format!("{head}\n[[rule]]{}", rules.join("\n[[rule]]"))
     };
     assert!(drift_of(reordered).is_empty());
+    // The keys of one rule in another order: the same rule.
+    let keys_swapped = |t: &str| {
+        t.replacen(
+            "decision = \"deny\"\npriority = 999\n",
+            "priority = 999\ndecision = \"deny\"\n",
+            1,
+        )
+    };
+    assert_ne!(keys_swapped(&drift_of_text()), drift_of_text());
+    assert!(drift_of(keys_swapped).is_empty());
+}
+
+/// The file `stage` writes for the test policy.
+fn drift_of_text() -> String {
+    let (_dir, config) = setup(SRT, BASH, TARGET);
+    let compiled = compile(&config, None).unwrap();
+    let ctx = Ctx::new(&config, &compiled, false);
+    let mut plan = Plan::default();
+    stage(&ctx, &mut plan, Path::new(HOME), &mut Vec::new()).unwrap();
+    let Step::Write { content, .. } = &plan.steps[0] else {
+        panic!()
+    };
+    String::from_utf8(content.clone()).unwrap()
 }
 
 #[test]
