@@ -311,43 +311,6 @@ pub fn domain_matches(pattern: &str, domain: &str) -> bool {
         && domain::host_matches(&query_host(domain), &pattern_host)
 }
 
-/// The most specific rule of the srt lists `keys` of `section` covering
-/// `path`, glob or not (the agents' own rules match globs): (list, rule).
-pub fn covered_by(
-    srt: &Value,
-    section: &str,
-    keys: &[&str],
-    path: &Path,
-    places: &Places,
-) -> Option<(String, String)> {
-    let rules: Vec<(String, &str)> = keys
-        .iter()
-        .flat_map(|key| {
-            let list = format!("{section}.{key}");
-            srt.get(section)
-                .and_then(|s| s.get(key))
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(move |item| (list.clone(), item))
-        })
-        .collect();
-    covering(&rules, path, places).map(|(l, r)| (l.clone(), r.to_string()))
-}
-
-/// The first rule of the srt network list `key` covering `domain`.
-pub fn domain_in(srt: &Value, key: &str, domain: &str) -> Option<String> {
-    srt.get("network")
-        .and_then(|n| n.get(key))
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .find(|p| domain_matches(p, domain))
-        .map(str::to_string)
-}
-
 impl Decision {
     /// `verdict` by `rule` of `list`, with a note.
     pub fn rule(verdict: Verdict, (list, rule): (String, String), note: Option<&str>) -> Self {

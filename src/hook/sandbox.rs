@@ -28,6 +28,7 @@ use serde_json::Value;
 
 use crate::compile::Compiled;
 use crate::rules::{Action, Scope};
+use crate::shellwords::single_quote;
 use crate::source::SourceKind;
 
 /// Where a wrapped command's srt and settings are.
@@ -150,26 +151,26 @@ impl Sandbox {
     /// which is how Claude Code's Bash tool runs every command.
     pub fn wrap(&self, command: &str) -> String {
         let text = if command.starts_with(['-', '+']) {
-            format!("eval {}", quote(command))
+            format!("eval {}", single_quote(command))
         } else {
             command.to_string()
         };
         let runner = match &self.node {
             Some(node) => format!(
                 "{} {}",
-                quote(&node.to_string_lossy()),
-                quote(
+                single_quote(&node.to_string_lossy()),
+                single_quote(
                     &std::fs::canonicalize(&self.srt)
                         .unwrap_or_else(|_| self.srt.clone())
                         .to_string_lossy()
                 )
             ),
-            None => quote(&self.srt.to_string_lossy()),
+            None => single_quote(&self.srt.to_string_lossy()),
         };
         format!(
             "{runner} -s {} -c {}",
-            quote(&self.settings.to_string_lossy()),
-            quote(&text)
+            single_quote(&self.settings.to_string_lossy()),
+            single_quote(&text)
         )
     }
 }
@@ -261,11 +262,6 @@ fn is_node_script(path: &Path) -> bool {
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
-/// `text` as one POSIX shell word: single quotes, each `'` as `'\''`.
-pub fn quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use std::os::unix::process::CommandExt;
 
 use crate::compile::Compiled;
 use crate::error::{Error, Result};
+use crate::shellwords::single_quote;
 use crate::source::SourceKind;
 use crate::ui;
 
@@ -19,7 +20,7 @@ pub fn wrap_srt(compiled: &Compiled, argv: &[String]) -> Result<Vec<String>> {
         .ok_or_else(|| super::refused("--srt needs the srt canonical output".into()))?;
     let srt = crate::probe::find_srt().map_err(|e| Error::NotFound(format!("--srt: {e}")))?;
     ui::debug(|| format!("srt: {}", srt.display()));
-    let command: Vec<String> = argv.iter().map(|w| quote(w)).collect();
+    let command: Vec<String> = argv.iter().map(|w| single_quote(w)).collect();
     Ok(vec![
         srt.display().to_string(),
         "-s".into(),
@@ -28,8 +29,6 @@ pub fn wrap_srt(compiled: &Compiled, argv: &[String]) -> Result<Vec<String>> {
         command.join(" "),
     ])
 }
-
-pub use crate::shellwords::single_quote as quote;
 
 /// Replace this process with `command`; returns only when that failed. A
 /// program that is not there is named with where it was looked for.
@@ -62,7 +61,7 @@ mod tests {
     #[test]
     fn a_quoted_word_survives_spaces_and_quotes() {
         let words = ["a b", "it's", "\"x\"", ""];
-        let line: Vec<String> = words.iter().map(|w| quote(w)).collect();
+        let line: Vec<String> = words.iter().map(|w| single_quote(w)).collect();
         let back = crate::shellwords::split(&line.join(" ")).unwrap();
         assert_eq!(back, words);
     }
