@@ -1,5 +1,6 @@
 //! The decision table (testdata/decisions.txt) and the file tools.
 
+use crate::shellwords::single_quote;
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
@@ -307,7 +308,7 @@ fn nesting_past_the_limit_is_undetermined() {
     let w = world();
     let mut command = "echo hi".to_string();
     for _ in 0..=bash::MAX_DEPTH + 1 {
-        command = format!("sh -c {}", shell_quote(&command));
+        command = format!("sh -c {}", single_quote(&command));
     }
     let got = decide(
         &event(&w, "Bash", json!({ "command": command })),
@@ -322,10 +323,6 @@ fn nesting_past_the_limit_is_undetermined() {
         Mode::Full,
     );
     assert_eq!(got, Verdict::Pass);
-}
-
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 #[test]

@@ -415,5 +415,5 @@ fn quote(text: &str) -> String {
         Some(rest) => ("~/", rest),
         None => ("", text),
     };
-    format!("{home}'{}'", rest.replace('\'', "'\\''"))
+    format!("{home}{}", crate::shellwords::single_quote(rest))
 }
