@@ -28,7 +28,9 @@ pub fn compare(generated: &str, on_disk: &str, path: &Path) -> Result<Vec<Differ
     }
     let want = entries(&parse_document(generated, path)?);
     let have = entries(&parse_document(on_disk, path)?);
-    let (missing, extra) = unpaired(&want, &have, key);
+    // A rule's identity: its JSON with every object's keys sorted, so the
+    // same rule with its keys in another order pairs.
+    let (missing, extra) = unpaired(&want, &have, super::engine::sorted);
     let mut out = Vec::new();
     for (side, entries) in [(Side::Missing, missing), (Side::Extra, extra)] {
         for entry in entries {
@@ -38,27 +40,6 @@ pub fn compare(generated: &str, on_disk: &str, path: &Path) -> Result<Vec<Differ
         }
     }
     Ok(out)
-}
-
-/// A rule's identity for pairing: its JSON with every object's keys sorted,
-/// so the same rule written with its keys in another order is the same.
-fn key(entry: &Value) -> String {
-    match entry {
-        Value::Object(map) => {
-            let mut pairs: Vec<(&String, String)> = map.iter().map(|(k, v)| (k, key(v))).collect();
-            pairs.sort();
-            let inner: Vec<String> = pairs
-                .iter()
-                .map(|(k, v)| format!("{}:{v}", Value::String((*k).clone())))
-                .collect();
-            format!("{{{}}}", inner.join(","))
-        }
-        Value::Array(items) => {
-            let inner: Vec<String> = items.iter().map(key).collect();
-            format!("[{}]", inner.join(","))
-        }
-        other => other.to_string(),
-    }
 }
 
 /// Each `[[rule]]` as a JSON object, and every other top-level key as

@@ -195,7 +195,7 @@ fn stable_stringify(args: &Value) -> String {
 }
 
 /// `value` as JSON with every object's keys sorted.
-fn sorted(value: &Value) -> String {
+pub(super) fn sorted(value: &Value) -> String {
     match value {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
