@@ -169,3 +169,21 @@ fn add_rendered(
 /// How a Claude entry gets into the policy, for the refusal.
 pub const KEEP: &str = "a Bash(...) rule to a bash fragment's deny or ask list, a Read(...) or \
     Edit(...) path to an srt fragment's filesystem lists";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Bash(CMD:*)` is held only when both rules it means are written.
+    #[test]
+    fn a_legacy_prefix_rule_is_held_by_both_rules_it_means() {
+        let kept = |list: &[&'static str]| list.iter().copied().collect::<HashSet<&str>>();
+        let both = kept(&["Bash(curl)", "Bash(curl *)"]);
+        assert!(held(&both, "Bash(curl:*)"));
+        assert!(held(&kept(&["Bash(curl:*)"]), "Bash(curl:*)"));
+        assert!(!held(&kept(&["Bash(curl *)"]), "Bash(curl:*)"));
+        assert!(!held(&kept(&["Bash(curl)"]), "Bash(curl:*)"));
+        assert!(!held(&both, "Bash(curlx:*)"));
+        assert!(!held(&both, "Read(curl:*)"));
+    }
+}
