@@ -4,9 +4,13 @@
 //! brace or extended pattern); its literal directory is resolved like any
 //! path, and each pattern segment is matched against the denied entries'
 //! segments below it, with bash's rules (`*`, `?` and `[...]` do not match
-//! a leading `.` unless `dotglob` or `GLOBIGNORE` appears in the command).
+//! a leading `.` unless `dotglob` or `GLOBIGNORE` appears in the command),
+//! through srt's glob matcher with bash's classes
+//! ([`crate::srt::glob::Classes::Bash`]).
 
 use std::path::Path;
+
+use crate::srt::glob::{self, Classes};
 
 use super::operands::Access;
 use super::policy::{self, Policy};
@@ -108,86 +112,8 @@ impl Rules {
             }
         };
         let (p, n) = (lower(pattern), lower(name));
-        fnmatch(
-            &p.chars().collect::<Vec<_>>(),
-            &n.chars().collect::<Vec<_>>(),
-        )
+        glob::segment_matches(&p, &n, Classes::Bash)
     }
-}
-
-/// `*`, `?` and `[...]` (with `!`/`^` and ranges) against one name.
-fn fnmatch(pattern: &[char], name: &[char]) -> bool {
-    let (mut p, mut n) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while n < name.len() {
-        match pattern.get(p) {
-            Some('*') => {
-                star = Some((p, n));
-                p += 1;
-                continue;
-            }
-            Some('?') => {
-                p += 1;
-                n += 1;
-                continue;
-            }
-            Some('[') => {
-                if let Some((matched, end)) = class(&pattern[p..], name[n]) {
-                    if matched {
-                        p += end;
-                        n += 1;
-                        continue;
-                    }
-                } else if name[n] == '[' {
-                    p += 1;
-                    n += 1;
-                    continue;
-                }
-            }
-            Some(c) if *c == name[n] => {
-                p += 1;
-                n += 1;
-                continue;
-            }
-            _ => {}
-        }
-        match star {
-            Some((sp, sn)) => {
-                p = sp + 1;
-                n = sn + 1;
-                star = Some((sp, sn + 1));
-            }
-            None => return false,
-        }
-    }
-    pattern[p..].iter().all(|c| *c == '*')
-}
-
-/// A bracket class at the start of `pattern`: whether `c` is in it, and
-/// its length; `None` when the bracket does not close.
-fn class(pattern: &[char], c: char) -> Option<(bool, usize)> {
-    let mut i = 1;
-    let negated = matches!(pattern.get(1), Some('!' | '^'));
-    if negated {
-        i += 1;
-    }
-    let mut found = false;
-    let mut first = true;
-    while let Some(&x) = pattern.get(i) {
-        if x == ']' && !first {
-            return Some((found != negated, i + 1));
-        }
-        if pattern.get(i + 1) == Some(&'-') && pattern.get(i + 2).is_some_and(|e| *e != ']') {
-            let end = pattern[i + 2];
-            found |= x <= c && c <= end;
-            i += 3;
-        } else {
-            found |= x == c;
-            i += 1;
-        }
-        first = false;
-    }
-    None
 }
 
 /// `written` is a plain glob that, from `cwd`, can name no path the

@@ -1,7 +1,9 @@
 //! Path-segment comparison of an absolute path with a policy entry. Never a
 //! string prefix: `/dev/muse-other` is not under `/dev/muse`. An entry may
 //! be a glob as srt spells one: `*`, `?` and `[...]` within a segment, `**`
-//! for any number of segments.
+//! for any number of segments, matched by srt's glob matcher.
+
+use crate::srt::glob::{self, Classes};
 
 /// Whether `path` is `pattern` or lies below something `pattern` names.
 pub fn covers(pattern: &[String], path: &[&str]) -> bool {
@@ -30,64 +32,14 @@ pub fn below(pattern: &[String], path: &[&str]) -> bool {
     }
 }
 
-/// One segment against one glob segment: `*` any run, `?` one character,
-/// `[...]` one of a set (`!` or `^` negates, `a-z` ranges).
+/// One segment against one glob segment, through srt's glob matcher
+/// ([`crate::srt::glob::segment_matches`]). A class is read both as srt
+/// reads it and as bash does, and the segment matches when either reading
+/// does: the entry denies what srt denies, and what its writer meant when
+/// that was bash's reading (`[]a]`), so neither reading leaves a gap.
 pub fn segment_matches(glob: &str, text: &str) -> bool {
-    if !glob.contains(['*', '?', '[']) {
-        return glob == text;
-    }
-    let g: Vec<char> = glob.chars().collect();
-    let t: Vec<char> = text.chars().collect();
-    wildcard(&g, &t)
-}
-
-fn wildcard(g: &[char], t: &[char]) -> bool {
-    match g.first() {
-        None => t.is_empty(),
-        Some('*') => (0..=t.len()).any(|i| wildcard(&g[1..], &t[i..])),
-        Some('?') => !t.is_empty() && wildcard(&g[1..], &t[1..]),
-        Some('[') => match (class(&g[1..]), t.first()) {
-            (Some((set_len, negated, set)), Some(c)) => {
-                in_set(set, *c) != negated && wildcard(&g[set_len + 2..], &t[1..])
-            }
-            // An unclosed `[` is a literal character.
-            (None, Some('[')) => wildcard(&g[1..], &t[1..]),
-            _ => false,
-        },
-        Some(c) => t.first() == Some(c) && wildcard(&g[1..], &t[1..]),
-    }
-}
-
-/// The set of a `[...]` class after its `[`: (length up to the `]`,
-/// negated, the members).
-fn class(g: &[char]) -> Option<(usize, bool, &[char])> {
-    let negated = matches!(g.first(), Some('!' | '^'));
-    let start = usize::from(negated);
-    // A `]` right after the opening is a member, not the end.
-    let end = g
-        .iter()
-        .skip(start + 1)
-        .position(|c| *c == ']')
-        .map(|p| p + start + 1)?;
-    Some((end, negated, &g[start..end]))
-}
-
-fn in_set(set: &[char], c: char) -> bool {
-    let mut i = 0;
-    while i < set.len() {
-        if i + 2 < set.len() && set[i + 1] == '-' {
-            if set[i] <= c && c <= set[i + 2] {
-                return true;
-            }
-            i += 3;
-        } else {
-            if set[i] == c {
-                return true;
-            }
-            i += 1;
-        }
-    }
-    false
+    glob::segment_matches(glob, text, Classes::Srt)
+        || glob::segment_matches(glob, text, Classes::Bash)
 }
 
 #[cfg(test)]
@@ -129,5 +81,20 @@ mod tests {
         assert!(below(&pat("**/.env"), &segs("/a")));
         assert!(!segment_matches("[x", "y"));
         assert!(segment_matches("[x", "[x"));
+    }
+
+    #[test]
+    fn a_class_matches_as_srt_or_as_bash_reads_it() {
+        // bash: a `]` first is a member.
+        assert!(covers(&pat("/h/[]a]"), &segs("/h/a")));
+        assert!(covers(&pat("/h/[]a]"), &segs("/h/]")));
+        // srt: `[]` is text, so the entry is also the name `[]a]`.
+        assert!(covers(&pat("/h/[]a]"), &segs("/h/[]a]")));
+        // bash: `[!]a]` is one character but `]` or `a`; srt: any
+        // character, then `a]`.
+        assert!(covers(&pat("/h/[!]a]"), &segs("/h/b")));
+        assert!(covers(&pat("/h/[!]a]"), &segs("/h/xa]")));
+        assert!(!covers(&pat("/h/[!]a]"), &segs("/h/a")));
+        assert!(below(&pat("/h/[]a]/k"), &segs("/h/[]a]")));
     }
 }
