@@ -4,7 +4,6 @@
 use clap::Args;
 
 use crate::commands::Global;
-use crate::compile::compile;
 use crate::error::{Error, Result};
 use crate::explain::{ExplainLayers, Format, Query};
 use crate::srt::path::Places;
@@ -51,7 +50,7 @@ pub struct ExplainArgs {
 
 pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
     let config = crate::commands::load_config(&global.config_path)?;
-    let compiled = compile(&config, args.profile.as_deref())?;
+    let compiled = crate::explain::compile(&config, args.profile.as_deref())?;
     let home = crate::paths::home_dir();
     let cwd = std::env::current_dir().map_err(|e| Error::io(std::path::Path::new("."), e))?;
     let places = Places {

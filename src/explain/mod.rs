@@ -35,6 +35,7 @@ use crate::drift::access::{Decision, Verdict};
 use crate::srt::path::Places;
 pub use query::Query;
 use source::Sources;
+pub use source::compile;
 
 /// What is asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,33 +1,46 @@
 //! Where a rule was written: the first fragment of the profile (in
 //! composition order) that lists it, as `file:line` with the file relative
-//! to config.toml's directory when it is below it.
+//! to config.toml's directory when it is below it. The lines are the ones
+//! the compile's parse recorded ([`compile`]): no fragment is parsed twice.
 
 use std::path::Path;
+use std::rc::Rc;
 
 use crate::compile::Compiled;
+use crate::config::Config;
 use crate::drift::access::Decision;
+use crate::error::Result;
 use crate::fragment::Located;
 use crate::source::SourceKind;
 
+/// Compiles `profile` of `config` keeping each fragment's positions, for
+/// [`Sources::load`].
+pub fn compile(config: &Config, profile: Option<&str>) -> Result<Compiled> {
+    crate::fragment::keep_positions();
+    crate::compile::compile(config, profile)
+}
+
 pub struct Sources {
     /// (kind, shown path, the fragment with its positions), in order.
-    fragments: Vec<(SourceKind, String, Located)>,
+    fragments: Vec<(SourceKind, String, Rc<Located>)>,
     /// The agents' guard files the compile write-denied.
     guard_files: Vec<String>,
 }
 
 impl Sources {
-    /// Every fragment of the profile that reads and parses (one that does
-    /// not was already refused by the compile).
+    /// Every fragment of the profile, with the positions its parse in
+    /// [`compile`] recorded. After a compile that kept none, each fragment
+    /// is read and parsed here (one that does not parse was already refused
+    /// by the compile).
     pub fn load(compiled: &Compiled, config_path: &Path) -> Sources {
         let base = config_path.parent().unwrap_or(Path::new(""));
         let mut fragments = Vec::new();
         for (kind, list) in &compiled.profile.fragments {
             for fragment in list {
-                let Ok(text) = std::fs::read_to_string(&fragment.path) else {
-                    continue;
-                };
-                let Ok(located) = crate::fragment::parse_located(&text, &fragment.path) else {
+                let Some(located) = crate::fragment::kept(&fragment.path).or_else(|| {
+                    let text = std::fs::read_to_string(&fragment.path).ok()?;
+                    crate::fragment::parse_located(&text, &fragment.path).ok()
+                }) else {
                     continue;
                 };
                 let shown = fragment.path.strip_prefix(base).unwrap_or(&fragment.path);

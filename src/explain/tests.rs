@@ -114,3 +114,27 @@ fn every_registered_layer_has_a_rank_of_its_own_after_srt() {
         "two layers share a rank: {ranks:?}"
     );
 }
+
+#[test]
+fn the_source_lines_are_the_compile_s_parse() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = every_target(dir.path());
+    let compiled = super::compile(&config, None).unwrap();
+    for (_, list) in &compiled.profile.fragments {
+        for fragment in list {
+            assert!(
+                crate::fragment::kept(&fragment.path).is_some(),
+                "{fragment:?}"
+            );
+        }
+    }
+    let sources = Sources::load(&compiled, &config.path);
+    assert_eq!(
+        sources.find(
+            crate::source::SourceKind::Srt,
+            "filesystem.denyRead",
+            "~/.ssh"
+        ),
+        Some("srt.jsonc:1".to_string())
+    );
+}

@@ -8,6 +8,7 @@
 
 use std::collections::HashSet;
 use std::path::Path;
+use std::rc::Rc;
 
 use jsonc_parser::ast;
 use jsonc_parser::common::Ranged;
@@ -60,8 +61,19 @@ impl Located {
     }
 }
 
-/// [`super::parse`], keeping the positions of every string literal.
-pub fn parse_located(text: &str, path: &Path) -> Result<Located> {
+/// [`super::parse`], keeping the positions of every string literal. While
+/// positions are kept ([`super::keep_positions`]) the parse is recorded, and
+/// a text already recorded at `path` is not parsed again.
+pub fn parse_located(text: &str, path: &Path) -> Result<Rc<Located>> {
+    if let Some(located) = super::kept::recorded(path, text) {
+        return Ok(located);
+    }
+    let located = Rc::new(parse_fresh(text, path)?);
+    super::kept::record(path, text, &located);
+    Ok(located)
+}
+
+fn parse_fresh(text: &str, path: &Path) -> Result<Located> {
     let mut raw: Vec<(String, Option<usize>, bool, String, usize)> = Vec::new();
     let value = parse_inner(text, &mut |object| walk_object(object, "", &mut raw)).map_err(
         |(pos, message)| {
@@ -225,7 +237,7 @@ impl LineIndex {
 mod tests {
     use super::*;
 
-    fn located(text: &str) -> Located {
+    fn located(text: &str) -> Rc<Located> {
         parse_located(text, Path::new("f.jsonc")).unwrap()
     }
 

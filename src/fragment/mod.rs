@@ -32,6 +32,7 @@
 
 mod convert;
 mod describe;
+mod kept;
 mod lexical;
 mod located;
 #[cfg(test)]
@@ -48,6 +49,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::text_position::line_column;
 
+pub use kept::{keep_positions, kept};
 pub use located::{Located, LocatedString, parse_located};
 
 /// The most digits an integer literal may have (Python's default
@@ -55,8 +57,12 @@ pub use located::{Located, LocatedString, parse_located};
 pub const MAX_INT_DIGITS: usize = 4300;
 
 /// Parses strict JSONC `text` (read from `path`, named in errors) into a
-/// JSON object.
+/// JSON object. While positions are kept ([`keep_positions`]) this is
+/// [`parse_located`]'s value, so the text is parsed once.
 pub fn parse(text: &str, path: &Path) -> Result<Value> {
+    if kept::keeping() {
+        return parse_located(text, path).map(|located| located.value.clone());
+    }
     parse_inner(text, &mut |_| {}).map_err(|(pos, message)| {
         let (line, column) = line_column(text, pos);
         Error::Jsonc {

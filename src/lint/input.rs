@@ -1,10 +1,12 @@
 //! What every check reads: the config, each registered fragment parsed once
-//! with its positions ([`crate::fragment::parse_located`]), the home and
+//! with its positions ([`crate::fragment::parse_located`], kept for the
+//! profiles' compiles too: [`crate::fragment::keep_positions`]), the home and
 //! working directories the checks resolve paths against, and the profile
 //! graph walked in the reference's order.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use crate::config::Config;
 use crate::diag::{Code, Diagnostic, Severity, Span};
@@ -21,7 +23,7 @@ pub struct Frag {
     /// lies below it, else the full path.
     pub shown: String,
     /// The parsed fragment, `None` when it could not be read or parsed.
-    pub located: Option<Located>,
+    pub located: Option<Rc<Located>>,
     load_error: Option<LoadError>,
 }
 
@@ -67,6 +69,8 @@ pub struct Input<'a> {
 
 impl<'a> Input<'a> {
     pub fn new(config: &'a Config) -> Self {
+        // The checks compile profiles: those compiles take these parses.
+        crate::fragment::keep_positions();
         let dir = config.path.parent().unwrap_or(Path::new("")).to_path_buf();
         let frags = config
             .sources
@@ -192,7 +196,7 @@ impl<'a> Input<'a> {
     }
 }
 
-fn load(path: &Path) -> Result<Located, LoadError> {
+fn load(path: &Path) -> Result<Rc<Located>, LoadError> {
     let plain = |message: String| LoadError {
         message,
         span: None,
