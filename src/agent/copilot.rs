@@ -6,6 +6,7 @@
 //! in the flags as in the settings file: Copilot reads a bare pattern as
 //! HTTPS only (twsrt 3.3.3 emits the bare `--deny-url` alone).
 
+mod drift;
 mod explain;
 mod grammar;
 pub mod launch;
@@ -17,13 +18,13 @@ use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentDiff, Ctx, Warnings};
 use crate::config::TargetKey;
-use crate::drift::{self, Difference, Side};
 use crate::error::{Error, Result};
 use crate::explain::ExplainLayers;
 use crate::plan::{FileKind, Plan};
 use crate::rules::{Action, Scope};
 use crate::shellwords::single_quote;
 use crate::srt::path::Places;
+use drift::{compare, flag_lines};
 
 pub struct Copilot;
 
@@ -329,79 +330,6 @@ fn keep_foreign_denies(
 /// The settings file's text, `None` when it does not exist.
 fn read_settings(path: &Path) -> Result<Option<String>> {
     crate::apply::read_existing_text(path, Error::jsonc_not_utf8)
-}
-
-/// The flags in a written file, one per entry, without the ` \`
-/// continuation. A line break inside a quoted value (a pattern may hold one)
-/// continues the flag, so a value written with a line break reads back whole.
-fn flag_lines(text: &str) -> Vec<&str> {
-    let mut flags = Vec::new();
-    // Where the flag being read starts; it runs to the end of the current
-    // line (its lines are consecutive in `text`).
-    let mut start = None;
-    let mut in_quote = false;
-    let mut offset = 0;
-    for line in text.split('\n') {
-        let line_start = offset;
-        offset += line.len() + 1;
-        let mut chars = line.chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '\'' => in_quote = !in_quote,
-                '\\' if !in_quote => {
-                    chars.next();
-                }
-                _ => {}
-            }
-        }
-        let from = *start.get_or_insert(line_start);
-        if in_quote {
-            continue;
-        }
-        let flag = text[from..line_start + line.len()].trim();
-        let flag = flag.strip_suffix('\\').unwrap_or(flag).trim_end();
-        if !flag.is_empty() {
-            flags.push(flag);
-        }
-        start = None;
-    }
-    // An unclosed quote: what is left is one (broken) flag.
-    if let Some(from) = start {
-        let flag = text[from..].trim();
-        if !flag.is_empty() {
-            flags.push(flag);
-        }
-    }
-    flags
-}
-
-/// The flags as sets: generated but not in the file are missing, in the
-/// file but not generated are extra (each once). A file twsrt wrote holds
-/// the flags in the order they are generated, so the leading flags both
-/// sides share are set aside without a lookup. A `--deny-*` flag restricts
-/// and an `--allow-*` flag grants (see [`crate::drift`]); any other flag
-/// fails closed.
-fn compare(generated: &[String], existing: &[&str]) -> AgentDiff {
-    let shared = generated
-        .iter()
-        .zip(existing)
-        .take_while(|(g, e)| g.as_str() == **e)
-        .count();
-    if shared == generated.len() && shared == existing.len() {
-        return AgentDiff::Compared(Vec::new());
-    }
-    let want: HashSet<&str> = generated.iter().map(String::as_str).collect();
-    let have: HashSet<&str> = existing.iter().copied().collect();
-    let mut differences = Vec::new();
-    for (side, these, others) in [(Side::Missing, &want, &have), (Side::Extra, &have, &want)] {
-        for flag in these.iter().filter(|f| !others.contains(*f)) {
-            let (name, value) = flag.split_once(' ').unwrap_or((flag, ""));
-            let direction = drift::entry_direction(drift::list_meaning(name), side);
-            differences.push(Difference::new(name, value, flag, side, direction));
-        }
-    }
-    differences.sort_by(|a, b| (a.side, &a.shown).cmp(&(b.side, &b.shown)));
-    AgentDiff::Compared(differences)
 }
 
 #[cfg(test)]

@@ -224,25 +224,55 @@ pub fn narrowing_unless(widens: bool) -> Direction {
     }
 }
 
-/// What each side holds that the other lacks, as multisets: an entry of
-/// `want` pairs with one entry of `have` of the same `key`, and what is
-/// left on each side is returned in its own order (missing from `have`,
-/// then extra in `have`). Linear in the sizes, for lists of any length.
+/// How [`unpaired`] pairs an entry with the other side's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pairing {
+    /// As multisets: an entry pairs with one entry of the same key, so a
+    /// second copy on one side is left over (a list where each copy counts:
+    /// Gemini's rules).
+    Multiset,
+    /// As sets: an entry is paired when the other side holds its key at
+    /// all, and every copy of an unpaired key is left over (a list the agent
+    /// reads as a set: Copilot's flags and URL lists).
+    Set,
+}
+
+/// What each side holds that the other lacks, as multisets
+/// ([`Pairing::Multiset`]); see [`unpaired_as`].
 pub fn unpaired<'a, T>(
     want: &'a [T],
     have: &'a [T],
     key: impl Fn(&T) -> String,
 ) -> (Vec<&'a T>, Vec<&'a T>) {
+    unpaired_as(want, have, key, Pairing::Multiset)
+}
+
+/// What each side holds that the other lacks, paired as `pairing` says:
+/// what is left on each side is returned in its own order (missing from
+/// `have`, then extra in `have`). Linear in the sizes, for lists of any
+/// length. Every generated-vs-on-disk comparison of a list goes through
+/// here.
+pub fn unpaired_as<'a, T>(
+    want: &'a [T],
+    have: &'a [T],
+    key: impl Fn(&T) -> String,
+    pairing: Pairing,
+) -> (Vec<&'a T>, Vec<&'a T>) {
     let keys_want: Vec<String> = want.iter().map(&key).collect();
     let keys_have: Vec<String> = have.iter().map(&key).collect();
     (
-        left_over(want, &keys_want, &keys_have),
-        left_over(have, &keys_have, &keys_want),
+        left_over(want, &keys_want, &keys_have, pairing),
+        left_over(have, &keys_have, &keys_want, pairing),
     )
 }
 
 /// The items of `these` (keyed `mine`) that no key of `theirs` pairs with.
-fn left_over<'a, T>(these: &'a [T], mine: &[String], theirs: &[String]) -> Vec<&'a T> {
+fn left_over<'a, T>(
+    these: &'a [T],
+    mine: &[String],
+    theirs: &[String],
+    pairing: Pairing,
+) -> Vec<&'a T> {
     let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for k in theirs {
         *counts.entry(k.as_str()).or_default() += 1;
@@ -251,6 +281,7 @@ fn left_over<'a, T>(these: &'a [T], mine: &[String], theirs: &[String]) -> Vec<&
         .iter()
         .zip(mine)
         .filter(|(_, k)| match counts.get_mut(k.as_str()) {
+            Some(_) if pairing == Pairing::Set => false,
             Some(n) if *n > 0 => {
                 *n -= 1;
                 false

@@ -265,3 +265,14 @@ fn unpaired_pairs_equal_entries_once_each_and_keeps_each_sides_order() {
     assert_eq!(missing, [&"r199999".to_string()]);
     assert_eq!(extra, [&"other".to_string()]);
 }
+
+#[test]
+fn unpaired_as_sets_pairs_a_key_the_other_side_holds_at_all_and_keeps_every_copy_left() {
+    let want = ["a", "b", "b", "c", "c"];
+    let have = ["b", "d", "a", "d"];
+    let (missing, extra) = unpaired_as(&want, &have, |s| s.to_string(), Pairing::Set);
+    assert_eq!(missing, [&"c", &"c"]);
+    assert_eq!(extra, [&"d", &"d"]);
+    let (missing, extra) = unpaired_as(&["x", "x"], &["x"], |s| s.to_string(), Pairing::Set);
+    assert!(missing.is_empty() && extra.is_empty());
+}

@@ -29,7 +29,7 @@ use jsonc_parser::{CollectOptions, ParseOptions};
 use serde_json::Value;
 
 use crate::agent::{Ctx, Warnings};
-use crate::drift::{self, Difference, Direction, Side};
+use crate::drift::{Difference, Direction, Side};
 use crate::error::{Error, Result};
 use crate::rules::{Action, Scope};
 use crate::text_position::line_column;
@@ -351,22 +351,7 @@ pub fn compare(text: &str, lists: &Lists, path: &Path) -> Result<Vec<Difference>
                 }
             },
         };
-        let meaning = drift::list_meaning(key);
-        for (side, these, others) in [
-            (Side::Missing, want, have.as_slice()),
-            (Side::Extra, have.as_slice(), want),
-        ] {
-            for entry in these.iter().filter(|e| !others.contains(e)) {
-                let direction = drift::entry_direction(meaning, side);
-                differences.push(Difference::new(
-                    key,
-                    entry,
-                    &format!("{key}:{entry}"),
-                    side,
-                    direction,
-                ));
-            }
-        }
+        differences.extend(super::drift::list(key, want, &have));
     }
     Ok(differences)
 }
