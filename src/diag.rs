@@ -28,28 +28,66 @@ impl Severity {
     }
 }
 
-/// Declares [`Code`]: each variant with its stable name and what it means.
+/// Declares [`Code`]: each variant with its stable name and what it means,
+/// and [`Code::Agent`] for the codes each agent declares in its folder.
 macro_rules! codes {
     ($($variant:ident = $name:literal, $doc:literal;)*) => {
-        /// Every diagnostic code twsrt has, one variant each.
+        /// Every diagnostic code twsrt has: the ones no agent owns, one
+        /// variant each, and an agent's own codes ([`agent_codes!`]).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code {
             $(#[doc = $doc] $variant,)*
+            /// A code an agent declares in its own folder.
+            Agent(&'static AgentCode),
         }
 
         impl Code {
-            /// Every code, in declaration order.
+            /// Every code no agent owns, in declaration order (an agent's
+            /// own codes are its `codes::ALL`, [`crate::agent::Agent::codes`]).
             pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
 
             /// The stable name (`subsumed-rule`).
             pub fn name(self) -> &'static str {
                 match self {
                     $(Code::$variant => $name,)*
+                    Code::Agent(code) => code.name,
                 }
             }
         }
     };
 }
+
+/// A code an agent declares in its folder with [`agent_codes!`]: its stable
+/// name starts with the agent's (`codex-glob-walk`).
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AgentCode {
+    pub name: &'static str,
+    /// A measured agent limit ([`Code::is_agent_limit`]).
+    pub limit: bool,
+}
+
+/// Declares an agent's codes, each a `pub const NAME: Code` with its doc
+/// comment and stable name, `, limit` after a measured agent limit; and
+/// `pub const ALL: &[Code]`, every one of them in order.
+macro_rules! agent_codes {
+    (@limit) => { false };
+    (@limit limit) => { true };
+    ($($(#[doc = $doc:literal])* $konst:ident = $name:literal $(, $limit:ident)?;)*) => {
+        $(
+            $(#[doc = $doc])*
+            pub const $konst: $crate::diag::Code = {
+                const CODE: $crate::diag::AgentCode = $crate::diag::AgentCode {
+                    name: $name,
+                    limit: $crate::diag::agent_codes!(@limit $($limit)?),
+                };
+                $crate::diag::Code::Agent(&CODE)
+            };
+        )*
+        /// Every code of this agent, in declaration order.
+        pub const ALL: &[$crate::diag::Code] = &[$($konst,)*];
+    };
+}
+pub(crate) use agent_codes;
 
 codes! {
     // doctor: the policy's fragments and profiles
@@ -62,7 +100,7 @@ codes! {
     DuplicateRule = "duplicate-rule", "The same entry in one list of two or more fragments of a profile.";
     SubsumedRule = "subsumed-rule", "An entry another entry of the same list already covers.";
     UnknownSrtKey = "unknown-srt-key", "A key srt does not know and twsrt maps to no agent.";
-    // doctor: how the platform and the agents read the rules
+    // doctor: how the platform reads the rules
     BroadAllowWrite = "broad-allow-write", "An allowWrite entry at or above `/`, home, `~/.config` or `~/Library`.";
     NarrowAllowGlob = "narrow-allow-glob", "A `*` in an allow path: exact matches on macOS, dropped on Linux.";
     NoopGlobSuffix = "noop-glob-suffix", "A trailing `/**`, which srt strips anyway.";
@@ -71,41 +109,7 @@ codes! {
     SymlinkedDenyPath = "symlinked-deny-path", "A deny path through a symlink whose real path is not listed.";
     WildcardApex = "wildcard-apex", "An allowed `*.domain` without the domain itself.";
     WildcardDenyApex = "wildcard-deny-apex", "A denied `*.domain` that leaves the domain itself open.";
-    ClaudeRelativeSandboxPath = "claude-relative-sandbox-path", "A relative `sandbox.filesystem` path in a Claude settings file, resolved against the file.";
-    CodexDomainsIgnored = "codex-domains-ignored", "Domain lists Codex ignores: the managed config does not turn `network_proxy` on.";
-    CodexLayerOverride = "codex-layer-override", "A Codex config layer twsrt does not write sets a key of the generated profile.";
-    CodexLegacySandbox = "codex-legacy-sandbox", "A legacy sandbox key in a Codex config layer switches the generated profile off.";
-    CodexMissingParent = "codex-missing-parent", "Two or more rules under one missing directory, where Codex's sandbox fails to start.";
-    CodexProtectedPath = "codex-protected-path", "A workspace rule inside `.git`, `.codex` or `.agents`, which Codex keeps read-only.";
-    // generate: what an agent cannot express or enforce
-    CodexSocketSkipped = "codex-socket-skipped", "An allowUnixSockets entry that is not the exact absolute path of a socket, skipped for Codex.";
-    CodexLocalBindingSkipped = "codex-local-binding-skipped", "allowLocalBinding, skipped for Codex (its switch lifts a wider guard).";
-    CodexProxyPortSkipped = "codex-proxy-port-skipped", "An srt proxy port, which Codex has no setting for.";
-    CodexUnmappedKey = "codex-unmapped-key", "srt sandbox fields or mode overrides with no Codex counterpart, skipped.";
-    CodexDenyWriteGlob = "codex-deny-write-glob", "denyWrite globs Codex cannot make read-only: compiled as deny read and write.";
-    CodexRootSkipped = "codex-root-skipped", "allowWrite patterns that are not one concrete directory, skipped as Codex workspace roots.";
-    CodexDeniedRoot = "codex-denied-root", "allowWrite paths a deny rule also names: the deny stays, the workspace root is skipped.";
-    CodexBashAllowSkipped = "codex-bash-allow-skipped", "Bash allow rules, skipped for Codex (an allow rule would run outside the sandbox).";
-    CodexBashAskSkipped = "codex-bash-ask-skipped", "Bash ask rules, which need no Codex output.";
-    CodexRulesOutsideSandbox = "codex-rules-outside-sandbox", "Codex consults its execution rules only for requests to run outside the sandbox.";
-    CodexLegacyLayers = "codex-legacy-layers", "A legacy sandbox setting in a Codex layer twsrt does not check would switch the profile off.";
-    CodexGlobWalk = "codex-glob-walk", "Codex expands deny globs only when a command starts, by walking the workspace roots.";
-    CopilotShellAllowed = "copilot-shell-allowed", "An allowWrite entry makes Copilot approve every shell command (`--allow-tool 'shell'`).";
-    CopilotAskAsDeny = "copilot-ask-as-deny", "A bash ask rule Copilot gets as --deny-tool (it has no ask tier).";
-    CopilotIgnoredUrl = "copilot-ignored-url", "A deniedDomains entry Copilot's settings would ignore.";
-    ClaudeOverrideIgnored = "claude-override-ignored", "A `[sandbox_overrides.*.filesystem]` path list that has no effect on Claude.";
-    GeminiBashAllowSkipped = "gemini-bash-allow-skipped", "Bash allow rules, skipped for Gemini CLI.";
-    GeminiCommandText = "gemini-command-text", "Gemini CLI matches bash rules against the command's text.";
-    GeminiCompoundRule = "gemini-compound-rule", "Bash rules joining commands, which Gemini CLI matches only as their exact start.";
-    GeminiOtherUserPath = "gemini-other-user-path", "Paths under another user's home, skipped for Gemini CLI.";
-    GeminiPathSpelling = "gemini-path-spelling", "Gemini CLI matches path rules against the path as the model spells it.";
-    GeminiRelativePath = "gemini-relative-path", "Relative paths, denied in every directory for Gemini CLI.";
-    GeminiDomainSkipped = "gemini-domain-skipped", "deniedDomains entries Gemini CLI rules cannot match, skipped.";
-    GeminiFetchOnly = "gemini-fetch-only", "Gemini CLI's domain deny rules cover only web_fetch.";
-    GeminiAllowedDomains = "gemini-allowed-domains", "allowedDomains entries, which Gemini CLI rules cannot enforce.";
-    GeminiPolicyElsewhere = "gemini-policy-elsewhere", "A Gemini policy file outside the directory Gemini CLI reads by default.";
-    GeminiBothLoaded = "gemini-both-loaded", "Full and yolo Gemini policy files in one directory, both loaded.";
-    GeminiNoSandbox = "gemini-no-sandbox", "Gemini CLI starts no sandbox: its rules only decide which tool calls run.";
+    // doctor and generate: how the agents read the rules
     PrefixSpellings = "prefix-spellings", "A bash deny rule the agents match as a prefix: other spellings of the command pass it.";
     // audit: launch findings
     YoloFlag = "yolo-flag", "The launch runs every command without the sandbox and without asking.";
@@ -138,17 +142,7 @@ impl Code {
     /// generation warning (an entry the agent cannot express, a rule
     /// dropped, and every warning 3.3.3 prints) is always printed.
     pub fn is_agent_limit(self) -> bool {
-        matches!(
-            self,
-            Code::CodexGlobWalk
-                | Code::CodexProtectedPath
-                | Code::CodexMissingParent
-                | Code::CodexDomainsIgnored
-                | Code::GeminiCommandText
-                | Code::GeminiPathSpelling
-                | Code::GeminiFetchOnly
-                | Code::GeminiNoSandbox
-        )
+        matches!(self, Code::Agent(code) if code.limit)
     }
 }
 

@@ -8,6 +8,7 @@
 
 mod adoption;
 mod anchor;
+pub mod codes;
 mod deny_path;
 mod diff;
 mod doctor;
@@ -63,6 +64,10 @@ const TARGET_KEYS: [TargetKey; 3] = [
 ];
 
 impl Agent for Claude {
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        codes::ALL
+    }
+
     fn name(&self) -> &'static str {
         "claude"
     }

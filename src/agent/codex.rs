@@ -4,6 +4,7 @@
 //! Output does not depend on the mode: yolo and full render the same files.
 
 mod adoption;
+pub mod codes;
 mod directions;
 mod doctor;
 mod drift;
@@ -121,13 +122,13 @@ fn render_rules(ctx: &Ctx) -> Result<Option<(PathBuf, String)>> {
 fn reminders(ctx: &Ctx, warnings: &mut Warnings) {
     if ctx.config.targets.contains("codex_rules") {
         warnings.push(warning(
-            Code::CodexRulesOutsideSandbox,
+            codes::RULES_OUTSIDE_SANDBOX,
             "Codex execution rules are consulted only for requests to run outside the sandbox; \
              commands inside the sandbox never see them.",
         ));
     }
     warnings.push(warning(
-        Code::CodexLegacyLayers,
+        codes::LEGACY_LAYERS,
         "A legacy sandbox_mode setting (or the --sandbox flag) in any other Codex config layer \
          silently switches the twsrt permission profile off; twsrt checks only the managed \
          config.toml, so run `codex doctor` after changing other layers.",
@@ -139,7 +140,7 @@ fn reminders(ctx: &Ctx, warnings: &mut Warnings) {
 fn network_reminder(fragment: &str, managed: Option<&str>, warnings: &mut Warnings) {
     warnings.extend(
         policy::network_proxy_warning(fragment, managed)
-            .map(|m| warning(Code::CodexDomainsIgnored, m)),
+            .map(|m| warning(codes::DOMAINS_IGNORED, m)),
     );
 }
 
@@ -165,6 +166,10 @@ fn read_text(path: &Path) -> Result<Option<String>> {
 }
 
 impl Agent for Codex {
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        codes::ALL
+    }
+
     fn name(&self) -> &'static str {
         "codex"
     }

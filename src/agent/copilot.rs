@@ -6,6 +6,7 @@
 //! in the flags as in the settings file: Copilot reads a bare pattern as
 //! HTTPS only (twsrt 3.3.3 emits the bare `--deny-url` alone).
 
+pub mod codes;
 mod drift;
 mod explain;
 mod grammar;
@@ -58,7 +59,7 @@ impl Copilot {
                 (Scope::Write, Action::Allow) if !ctx.yolo && !write_tools_done => {
                     write_tools_done = true;
                     warnings.push(warning(
-                        Code::CopilotShellAllowed,
+                        codes::SHELL_ALLOWED,
                         format!(
                             "allowWrite {} emits --allow-tool 'shell' (with read, edit and \
                              write), which lets Copilot run every shell command without asking; \
@@ -87,7 +88,7 @@ impl Copilot {
                 }
                 (Scope::Execute, Action::Ask) if !ctx.yolo => {
                     warnings.push(warning(
-                        Code::CopilotAskAsDeny,
+                        codes::ASK_AS_DENY,
                         format!(
                             "Copilot has no ask tier: bash ask rule {} becomes --deny-tool",
                             crate::source::quoted(rule.pattern)
@@ -190,6 +191,10 @@ fn shell_flag(name: &str, command: &str) -> String {
 }
 
 impl Agent for Copilot {
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        codes::ALL
+    }
+
     fn name(&self) -> &'static str {
         "copilot"
     }

@@ -106,14 +106,6 @@ const ALLOWED: &[(&str, usize, &str)] = &[
         "TODO(lead) warnings helper: a Codex doctor test expects Claude's relative-path finding",
     ),
     (
-        "src/diag.rs",
-        42,
-        "the one table of diagnostic codes (doctor, audit, generation warnings): a code is a \
-         stable name scripts read, and an agent's own codes carry its name (`codex-glob-walk`); \
-         one enum keeps them unique. Moving each agent's codes into its folder needs a code type \
-         the agents extend: open (issue 30)",
-    ),
-    (
         "src/commands/generate/project.rs",
         9,
         "TODO(lead) warnings helper: `generate --project` is Claude's; move it behind an Agent method",

@@ -7,6 +7,7 @@
 //! the facts from the pinned client behind each choice.
 
 mod adoption;
+pub mod codes;
 mod drift;
 pub mod engine;
 mod explain;
@@ -80,10 +81,10 @@ pub const NO_SANDBOX: &str = "Gemini CLI confines shell commands only inside a s
 /// The generation warnings doctor lists for Gemini (every agent limit it
 /// raises).
 const DOCTOR_LIMITS: [Code; 4] = [
-    Code::GeminiCommandText,
-    Code::GeminiPathSpelling,
-    Code::GeminiFetchOnly,
-    Code::GeminiNoSandbox,
+    codes::COMMAND_TEXT,
+    codes::PATH_SPELLING,
+    codes::FETCH_ONLY,
+    codes::NO_SANDBOX,
 ];
 
 /// The policy file of the mode: `gemini_policy`, or in yolo mode
@@ -111,12 +112,12 @@ impl Gemini {
 /// `home`.
 fn render(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
     let rules = mapping::translate(ctx.rules(), ctx.yolo, home, warnings)?;
-    warnings.extend(elsewhere(ctx, home).map(|m| warning(Code::GeminiPolicyElsewhere, m)));
+    warnings.extend(elsewhere(ctx, home).map(|m| warning(codes::POLICY_ELSEWHERE, m)));
     if ctx.yolo {
-        warnings.extend(both_loaded(ctx).map(|m| warning(Code::GeminiBothLoaded, m)));
+        warnings.extend(both_loaded(ctx).map(|m| warning(codes::BOTH_LOADED, m)));
     }
     // Last: what every Gemini run comes down to.
-    warnings.push(warning(Code::GeminiNoSandbox, NO_SANDBOX));
+    warnings.push(warning(codes::NO_SANDBOX, NO_SANDBOX));
     Ok(render::file(&rules))
 }
 
@@ -170,6 +171,10 @@ fn both_loaded(ctx: &Ctx) -> Option<String> {
 }
 
 impl Agent for Gemini {
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        codes::ALL
+    }
+
     fn name(&self) -> &'static str {
         "gemini"
     }

@@ -167,6 +167,12 @@ pub trait Agent {
     /// layers a launch here loads whether or not a Claude target is set).
     /// By default an agent adds nothing.
     fn doctor_checks(&self, _input: &crate::lint::Input, _out: &mut Vec<crate::diag::Diagnostic>) {}
+    /// The diagnostic codes this agent declares in its folder (its
+    /// `codes::ALL`), each named after the agent; the registry test holds
+    /// them unique across every agent and the codes no agent owns.
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        &[]
+    }
     /// What `twsrt audit` and `twsrt run` know about starting this agent:
     /// its binary, launch grammar, audit checks and launch arguments.
     /// `None` for an agent whose command line twsrt cannot read.

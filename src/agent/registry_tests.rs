@@ -33,3 +33,31 @@ fn a_secondary_key_refines_a_primary_key_of_its_own_agent() {
         }
     }
 }
+
+#[test]
+fn every_diagnostic_code_of_every_agent_is_unique_and_named_after_its_agent() {
+    use crate::diag::Code;
+    let mut names: Vec<&str> = Code::ALL.iter().map(|c| c.name()).collect();
+    assert!(Code::ALL.iter().all(|c| !matches!(c, Code::Agent(_))));
+    for agent in registry() {
+        for code in agent.codes() {
+            assert!(matches!(code, Code::Agent(_)), "{code}");
+            let prefix = format!("{}-", agent.name());
+            assert!(
+                code.name().starts_with(&prefix),
+                "{code} of {}",
+                agent.name()
+            );
+            names.push(code.name());
+        }
+    }
+    assert!(names.iter().all(|n| {
+        n.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && !n.ends_with('-')
+    }));
+    let count = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), count, "two codes share a name");
+}

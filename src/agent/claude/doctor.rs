@@ -6,9 +6,10 @@
 //! whether or not a Claude target is set); a file that is absent or not
 //! JSON is skipped (the other commands report that).
 
+use crate::agent::claude::codes;
 use std::path::PathBuf;
 
-use crate::diag::{Code, Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity};
 use crate::lint::{Input, entries, quoted};
 
 const LISTS: [&str; 4] = ["allowWrite", "denyWrite", "denyRead", "allowRead"];
@@ -62,7 +63,7 @@ pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
                 out.push(
                     Diagnostic::new(
                         Severity::Warning,
-                        Code::ClaudeRelativeSandboxPath,
+                        codes::RELATIVE_SANDBOX_PATH,
                         &at,
                         message,
                     )

@@ -1,6 +1,6 @@
 //! The Claude doctor check on a small policy (`crate::lint::tests::Policy`).
 
-use crate::diag::Code;
+use crate::agent::claude::codes;
 use crate::lint::tests::{Policy, SRT_ONLY};
 
 #[test]
@@ -19,7 +19,7 @@ fn claude_relative_sandbox_path_reads_the_target_and_the_project_settings() {
         "{\"sandbox\": {\"filesystem\": {\"denyRead\": [\"./x\"]}}}",
     );
     assert_eq!(
-        p.of(Code::ClaudeRelativeSandboxPath),
+        p.of(codes::RELATIVE_SANDBOX_PATH),
         [
             "{HOME}/.claude/settings.full.json sandbox.filesystem.allowWrite: 1 entry anchored at the settings-file root, not the launch directory; use Read()/Edit() rules instead: 'rel'",
             "{HOME}/.claude/settings.local.json sandbox.filesystem.denyRead: 1 entry anchored at the settings-file root, not the launch directory; use Read()/Edit() rules instead: './x'",

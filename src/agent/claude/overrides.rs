@@ -1,6 +1,7 @@
 //! What the Claude agent refuses or warns about in the mode's
 //! `[sandbox_overrides]` before rendering.
 
+use crate::agent::claude::codes;
 use crate::diag::Code;
 use serde_json::Value;
 
@@ -28,7 +29,7 @@ pub fn check(ctx: &Ctx, warnings: &mut Warnings) -> Result<()> {
     for key in MANAGED_PATH_LISTS {
         if filesystem.contains_key(key) {
             warnings.push(warning(
-                Code::ClaudeOverrideIgnored,
+                codes::OVERRIDE_IGNORED,
                 format!(
                     "sandbox_overrides.{mode}.filesystem.{key} has no effect: twsrt writes \
                  Claude's sandbox.filesystem.{key} as an empty list and turns policy paths \

@@ -23,6 +23,7 @@
 //! ([`super::layers`]): `$CODEX_HOME/config.toml` (else `~/.codex`), the
 //! managed config, the project files from the repository root down.
 
+use crate::agent::codex::codes;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -55,7 +56,7 @@ pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
     }
     missing_parents(input, out);
     legacy_layers(input, managed, out);
-    crate::agent::limits::doctor_findings(&super::Codex, input, &[Code::CodexGlobWalk], out);
+    crate::agent::limits::doctor_findings(&super::Codex, input, &[codes::GLOB_WALK], out);
 }
 
 fn selected(input: &Input, frag: &Frag) -> bool {
@@ -117,7 +118,7 @@ fn domains_ignored(managed: &Path, frags: &[&Frag], out: &mut Vec<Diagnostic>) {
     for frag in frags {
         for pointer in ["/network/allowedDomains", "/network/deniedDomains"] {
             let items = located_items(frag, pointer, |_| true);
-            push(out, Code::CodexDomainsIgnored, frag, pointer, items, &says);
+            push(out, codes::DOMAINS_IGNORED, frag, pointer, items, &says);
         }
     }
 }
@@ -132,7 +133,7 @@ fn protected(frag: &Frag, out: &mut Vec<Diagnostic>) {
         });
         push(
             out,
-            Code::CodexProtectedPath,
+            codes::PROTECTED_PATH,
             frag,
             pointer,
             items,
@@ -178,7 +179,7 @@ fn missing_parents(input: &Input, out: &mut Vec<Diagnostic>) {
                 let items = located_items(f, pointer, |v| flagged.contains(v));
                 push(
                     out,
-                    Code::CodexMissingParent,
+                    codes::MISSING_PARENT,
                     f,
                     pointer,
                     items,
@@ -255,7 +256,7 @@ fn legacy_layers(input: &Input, managed: &Path, out: &mut Vec<Diagnostic>) {
                 count(legacy.len(), "legacy setting", "legacy settings")
             );
             out.push(
-                Diagnostic::new(Severity::Error, Code::CodexLegacySandbox, &shown, message)
+                Diagnostic::new(Severity::Error, codes::LEGACY_SANDBOX, &shown, message)
                     .with_notes(legacy),
             );
         }
@@ -272,8 +273,7 @@ fn legacy_layers(input: &Input, managed: &Path, out: &mut Vec<Diagnostic>) {
             );
             let items = owned.into_iter().map(|(i, _)| i).collect();
             out.push(
-                Diagnostic::new(severity, Code::CodexLayerOverride, &shown, message)
-                    .with_notes(items),
+                Diagnostic::new(severity, codes::LAYER_OVERRIDE, &shown, message).with_notes(items),
             );
         }
     }

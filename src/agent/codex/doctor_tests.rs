@@ -2,6 +2,7 @@
 //! each fires with its entries' positions, only with a Codex target, and
 //! reads the config layers `audit` reads.
 
+use crate::agent::codex::codes;
 use crate::diag::{Code, Severity};
 use crate::lint::tests::{Policy, SRT_ONLY, srt_lists};
 
@@ -19,12 +20,12 @@ fn codex_domains_ignored_fires_while_the_managed_config_lacks_network_proxy() {
         "{\"network\": {\n  \"allowedDomains\": [\"a.io\",\n    \"b.io\" // doctor-ignore\n  ]}}",
     );
     assert_eq!(
-        p.of(Code::CodexDomainsIgnored),
+        p.of(codes::DOMAINS_IGNORED),
         Vec::<String>::new(),
         "no managed config yet"
     );
     p.file("home/.codex/config.toml", "model = \"x\"\n");
-    let found = p.of(Code::CodexDomainsIgnored);
+    let found = p.of(codes::DOMAINS_IGNORED);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
         found[0].ends_with(
@@ -38,7 +39,7 @@ fn codex_domains_ignored_fires_while_the_managed_config_lacks_network_proxy() {
         "home/.codex/config.toml",
         "[features]\nnetwork_proxy = true\n",
     );
-    assert_eq!(p.of(Code::CodexDomainsIgnored), Vec::<String>::new());
+    assert_eq!(p.of(codes::DOMAINS_IGNORED), Vec::<String>::new());
 }
 
 #[test]
@@ -48,7 +49,7 @@ fn codex_protected_path_flags_workspace_rules_in_git_codex_and_agents() {
         "",
         "",
     ));
-    let found = p.of(Code::CodexProtectedPath);
+    let found = p.of(codes::PROTECTED_PATH);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
         found[0].contains("2 entries")
@@ -69,7 +70,7 @@ fn codex_missing_parent_flags_two_rules_under_one_missing_directory() {
         "",
         "",
     ));
-    let found = p.of(Code::CodexMissingParent);
+    let found = p.of(codes::MISSING_PARENT);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
         found[0].contains("'~/.kube/a' (")
@@ -91,7 +92,7 @@ fn codex_legacy_sandbox_is_found_in_every_layer_with_its_position() {
         "home/proj/.codex/config.toml",
         "\n\n  sandbox_workspace_write = {}\n",
     );
-    let found = p.of_in(Code::CodexLegacySandbox, "home/proj");
+    let found = p.of_in(codes::LEGACY_SANDBOX, "home/proj");
     assert_eq!(
         found,
         [
@@ -126,7 +127,7 @@ fn codex_missing_parent_counts_a_rule_two_fragments_share_once() {
         .with("cfg/srt/base.jsonc", &srt_lists("\"~/.solo/x\"", "", ""))
         .with("cfg/srt/two.jsonc", &srt_lists("\"~/.solo/x\"", "", ""));
     p.file("cfg/config.toml", &format!("{config}{CODEX}"));
-    assert_eq!(p.of(Code::CodexMissingParent), Vec::<String>::new());
+    assert_eq!(p.of(codes::MISSING_PARENT), Vec::<String>::new());
     assert_eq!(p.of(Code::DuplicateRule).len(), 1);
 }
 
@@ -162,12 +163,12 @@ fn codex_layers_are_the_ones_audit_reads_with_the_same_weight() {
         [
             (
                 Severity::Error,
-                Code::CodexLegacySandbox,
+                codes::LEGACY_SANDBOX,
                 "~/repo/.codex/config.toml".to_string()
             ),
             (
                 Severity::Warning,
-                Code::CodexLayerOverride,
+                codes::LAYER_OVERRIDE,
                 "~/repo/sub/.codex/config.toml".to_string()
             ),
         ]
@@ -197,8 +198,8 @@ fn the_agents_checks_run_in_registry_order_after_the_generic_ones() {
         codes,
         [
             Code::BroadAllowWrite,
-            Code::ClaudeRelativeSandboxPath,
-            Code::CodexLayerOverride
+            crate::agent::claude::codes::RELATIVE_SANDBOX_PATH,
+            codes::LAYER_OVERRIDE
         ]
     );
 }

@@ -1,6 +1,7 @@
 //! The canonical policy translated into the parts of a Codex permission
 //! profile, with a warning for everything Codex cannot express.
 
+use crate::agent::codex::codes;
 use crate::diag::Code;
 use std::collections::{BTreeSet, HashMap};
 use std::os::unix::ffi::OsStrExt;
@@ -158,7 +159,7 @@ impl SkippedPaths {
     fn warn(self, warnings: &mut Warnings) {
         if self.deny_write_globs > 0 {
             warnings.push(warning(
-                Code::CodexDenyWriteGlob,
+                codes::DENY_WRITE_GLOB,
                 format!(
                     "{} denyWrite globs cannot be made read-only in Codex; they were \
                  compiled as deny, which blocks reading as well as writing",
@@ -168,7 +169,7 @@ impl SkippedPaths {
         }
         if !self.unsupported_roots.is_empty() {
             warnings.push(warning(
-                Code::CodexRootSkipped,
+                codes::ROOT_SKIPPED,
                 format!(
                     "{} allowWrite pattern(s) skipped: a Codex workspace root must be one concrete \
                  directory: {}",
@@ -178,7 +179,7 @@ impl SkippedPaths {
             ));
         }
         if !self.denied_roots.is_empty() {
-            warnings.push(warning(Code::CodexDeniedRoot, format!(
+            warnings.push(warning(codes::DENIED_ROOT, format!(
                 "{} allowWrite path(s) are also named by SRT deny rules; the deny stays and the \
                  workspace root(s) were skipped: {}",
                 self.denied_roots.len(),
@@ -259,7 +260,7 @@ fn place_network(
         for entry in entries {
             match entry.as_str().and_then(|e| socket_path(e, home)) {
                 Some(path) => profile.unix_sockets.set(&path, ()),
-                None => warnings.push(warning(Code::CodexSocketSkipped, format!(
+                None => warnings.push(warning(codes::SOCKET_SKIPPED, format!(
                     "allowUnixSockets entry {} skipped: Codex accepts only the exact absolute path \
                      of a socket, not a directory or a relative path",
                     entry
@@ -273,7 +274,7 @@ fn place_network(
     profile.allow_all_unix_sockets = network_get("allowAllUnixSockets") == Some(&Value::Bool(true));
     if network_get("allowLocalBinding") == Some(&Value::Bool(true)) {
         warnings.push(warning(
-            Code::CodexLocalBindingSkipped,
+            codes::LOCAL_BINDING_SKIPPED,
             "allowLocalBinding skipped: SRT only lets commands bind local ports, while the Codex \
              switch would also lift its wider local/private-network guard",
         ));
@@ -281,7 +282,7 @@ fn place_network(
     for port in ["httpProxyPort", "socksProxyPort"] {
         if network_get(port).is_some() {
             warnings.push(warning(
-                Code::CodexProxyPortSkipped,
+                codes::PROXY_PORT_SKIPPED,
                 format!("{port} skipped: Codex has no setting for an integer proxy port"),
             ));
         }
@@ -302,7 +303,7 @@ fn unmapped_warning(srt: &Value, overrides: &Map<String, Value>, warnings: &mut 
     );
     if !unmapped.is_empty() {
         warnings.push(warning(
-            Code::CodexUnmappedKey,
+            codes::UNMAPPED_KEY,
             format!(
                 "SRT sandbox fields with no Codex counterpart were skipped: {}",
                 unmapped.into_iter().collect::<Vec<_>>().join(", ")
@@ -332,7 +333,7 @@ fn runtime_warnings(profile: &Profile, home: &Path, warnings: &mut Warnings) {
         .collect();
     if !globs.is_empty() {
         warnings.push(warning(
-            Code::CodexGlobWalk,
+            codes::GLOB_WALK,
             format!(
                 "Codex (measured with 0.171) expands deny globs only when a command starts, by \
              walking every workspace root: a command can still create a new matching file and \
@@ -355,7 +356,7 @@ fn runtime_warnings(profile: &Profile, home: &Path, warnings: &mut Warnings) {
         .collect();
     if !protected.is_empty() {
         warnings.push(warning(
-            Code::CodexProtectedPath,
+            codes::PROTECTED_PATH,
             format!(
                 "Codex (measured with 0.171) keeps .git, .codex and .agents read-only in each \
              workspace and fails to start its sandbox in a workspace where one of these paths \
@@ -368,7 +369,7 @@ fn runtime_warnings(profile: &Profile, home: &Path, warnings: &mut Warnings) {
     let shared = shared_missing_parents(profile, home);
     if !shared.is_empty() {
         warnings.push(warning(
-            Code::CodexMissingParent,
+            codes::MISSING_PARENT,
             format!(
                 "Codex (measured with 0.171) fails to start its sandbox when two or more rules lie \
              under one directory that does not exist inside a writable place (the workspace it \
@@ -515,7 +516,7 @@ fn bash_warnings(rules: &[SecurityRule], warnings: &mut Warnings) {
         .collect();
     allowed.sort_unstable();
     if !allowed.is_empty() {
-        warnings.push(warning(Code::CodexBashAllowSkipped, format!(
+        warnings.push(warning(codes::BASH_ALLOW_SKIPPED, format!(
             "{} bash allow rule(s) skipped: in Codex an allow rule runs the command outside the \
              sandbox without asking: {}",
             allowed.len(),
@@ -527,7 +528,7 @@ fn bash_warnings(rules: &[SecurityRule], warnings: &mut Warnings) {
         .filter(|r| r.is(Scope::Execute, Action::Ask))
         .count();
     if asks > 0 {
-        warnings.push(warning(Code::CodexBashAskSkipped, format!(
+        warnings.push(warning(codes::BASH_ASK_SKIPPED, format!(
             "{asks} bash ask rule(s) skipped: Codex already asks before running anything outside \
              the sandbox, so they need no output"
         )));

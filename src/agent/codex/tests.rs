@@ -906,33 +906,33 @@ fn a_rules_file_drifts_rule_by_rule_named_by_pattern() {
 /// policy's entries are always shown, the measured limits only with -v.
 #[test]
 fn kitchen_sink_warnings_carry_their_codes_and_kinds() {
-    use crate::diag::Code::*;
+    use crate::agent::codex::codes::*;
     let f = Fixture::case("kitchen_sink");
     let (_, warnings) = f.preview_warnings(false).unwrap();
     let codes: Vec<_> = warnings.iter().map(|w| w.code).collect();
     assert_eq!(
         codes,
         [
-            CodexSocketSkipped,
-            CodexSocketSkipped,
-            CodexSocketSkipped,
-            CodexLocalBindingSkipped,
-            CodexProxyPortSkipped,
-            CodexProxyPortSkipped,
-            CodexUnmappedKey,
-            CodexDenyWriteGlob,
-            CodexRootSkipped,
-            CodexDeniedRoot,
-            CodexBashAllowSkipped,
-            CodexBashAskSkipped,
-            CodexGlobWalk,
-            CodexRulesOutsideSandbox,
-            CodexLegacyLayers,
-            CodexDomainsIgnored,
+            SOCKET_SKIPPED,
+            SOCKET_SKIPPED,
+            SOCKET_SKIPPED,
+            LOCAL_BINDING_SKIPPED,
+            PROXY_PORT_SKIPPED,
+            PROXY_PORT_SKIPPED,
+            UNMAPPED_KEY,
+            DENY_WRITE_GLOB,
+            ROOT_SKIPPED,
+            DENIED_ROOT,
+            BASH_ALLOW_SKIPPED,
+            BASH_ASK_SKIPPED,
+            GLOB_WALK,
+            RULES_OUTSIDE_SANDBOX,
+            LEGACY_LAYERS,
+            DOMAINS_IGNORED,
         ]
     );
     let limits: Vec<_> = codes.into_iter().filter(|c| c.is_agent_limit()).collect();
-    assert_eq!(limits, [CodexGlobWalk, CodexDomainsIgnored]);
+    assert_eq!(limits, [GLOB_WALK, DOMAINS_IGNORED]);
     assert!(warnings.iter().all(|w| w.location == "codex"
         && w.severity == crate::diag::Severity::Warning
         && w.notes.is_empty()));

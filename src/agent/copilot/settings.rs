@@ -20,6 +20,7 @@
 //! the position, and nothing is written. Errors never quote the file: it
 //! can hold tokens (`sandbox.userPolicy.network.proxy.password`).
 
+use crate::agent::copilot::codes;
 use crate::diag::Code;
 use std::path::Path;
 
@@ -62,7 +63,7 @@ impl Lists {
                 (Scope::Network, Action::Deny) => {
                     if skipped_by_copilot(rule.pattern) {
                         warnings.push(warning(
-                            Code::CopilotIgnoredUrl,
+                            codes::IGNORED_URL,
                             format!(
                                 "Copilot ignores the {DENIED} entry {}: it is not a URL pattern \
                              Copilot accepts, so that deny does not apply in Copilot",

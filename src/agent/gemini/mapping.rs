@@ -12,6 +12,7 @@
 //! | deniedDomains     | deny `web_fetch` when its prompt holds a URL for the host      |
 //! | allowWrite, allowedDomains, the rest of srt | nothing: left to the sandbox         |
 
+use crate::agent::gemini::codes;
 use crate::diag::Code;
 use std::path::Path;
 
@@ -242,7 +243,7 @@ impl Skipped<'_> {
     fn warn(self, warnings: &mut Warnings) {
         if !self.allow.is_empty() {
             warnings.push(warning(
-                Code::GeminiBashAllowSkipped,
+                codes::BASH_ALLOW_SKIPPED,
                 format!(
                     "{} bash allow rule(s) skipped: {ALLOW_SKIPPED}: {}",
                     self.allow.len(),
@@ -252,7 +253,7 @@ impl Skipped<'_> {
         }
         if self.shell {
             warnings.push(warning(
-                Code::GeminiCommandText,
+                codes::COMMAND_TEXT,
                 "Gemini CLI matches bash rules against the command's text: another spelling of \
                  the same command (`/usr/bin/rm`, `sudo rm`, `env rm`, `X=1 rm`, a tab after \
                  `rm`) escapes a `rm` rule; only a sandbox stops what such a command does",
@@ -260,7 +261,7 @@ impl Skipped<'_> {
         }
         if !self.compound.is_empty() {
             warnings.push(warning(
-                Code::GeminiCompoundRule,
+                codes::COMPOUND_RULE,
                 format!(
                     "Gemini CLI checks each part of a compound command (joined by |, ; or &&) \
                  against the rules on its own, so these bash rules match only a command that \
@@ -271,7 +272,7 @@ impl Skipped<'_> {
         }
         if !self.other_users.is_empty() {
             warnings.push(warning(
-                Code::GeminiOtherUserPath,
+                codes::OTHER_USER_PATH,
                 format!(
                     "{} path(s) under another user's home (~user) skipped: Gemini CLI sees \
                  absolute paths and twsrt does not resolve ~user for it: {}",
@@ -286,7 +287,7 @@ impl Skipped<'_> {
     fn warn_paths_and_network(&self, warnings: &mut Warnings) {
         if self.paths {
             warnings.push(warning(
-                Code::GeminiPathSpelling,
+                codes::PATH_SPELLING,
                 "Gemini CLI matches path rules against the path as the model spells it in the \
                  tool call: another spelling of the same file (`..`, `//`, a symlink, a glob or \
                  a parent directory given to glob or grep) escapes them, and its shell tool is \
@@ -294,7 +295,7 @@ impl Skipped<'_> {
             ));
         }
         if !self.relative.is_empty() {
-            warnings.push(warning(Code::GeminiRelativePath, format!(
+            warnings.push(warning(codes::RELATIVE_PATH, format!(
                 "Relative paths are denied in every directory for Gemini CLI (twsrt cannot know \
                  the directory it runs in): `secrets/x` matches any path ending in /secrets/x: \
                  {}",
@@ -302,7 +303,7 @@ impl Skipped<'_> {
             )));
         }
         if !self.domains.is_empty() {
-            warnings.push(warning(Code::GeminiDomainSkipped, format!(
+            warnings.push(warning(codes::DOMAIN_SKIPPED, format!(
                 "{} deniedDomains entr(ies) skipped: Gemini CLI rules can match only a host name \
                  or *.domain in a web_fetch URL: {}",
                 self.domains.len(),
@@ -311,7 +312,7 @@ impl Skipped<'_> {
         }
         if self.fetch {
             warnings.push(warning(
-                Code::GeminiFetchOnly,
+                codes::FETCH_ONLY,
                 "Gemini CLI deny rules for deniedDomains cover only web_fetch, by the URL text \
                  in its prompt (a percent-encoded, Unicode or IP spelling of the host escapes \
                  them); run_shell_command and google_web_search reach the network unchecked",
@@ -319,7 +320,7 @@ impl Skipped<'_> {
         }
         if self.allowed_domains > 0 {
             warnings.push(warning(
-                Code::GeminiAllowedDomains,
+                codes::ALLOWED_DOMAINS,
                 format!(
                     "{} allowedDomains entr(ies) have no Gemini CLI counterpart: its rules cannot \
                  limit web_fetch or the shell to a list of hosts",

@@ -448,7 +448,7 @@ fn every_run_warns_that_gemini_has_no_sandbox_of_its_own() {
         .unwrap();
     let last = w.last().unwrap();
     assert_eq!(last.message, NO_SANDBOX);
-    assert_eq!(last.code, crate::diag::Code::GeminiNoSandbox);
+    assert_eq!(last.code, crate::agent::gemini::codes::NO_SANDBOX);
     assert!(last.code.is_agent_limit());
     assert!(NO_SANDBOX.contains("`twsrt run --srt -- gemini`"));
 }

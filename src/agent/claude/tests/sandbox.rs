@@ -74,7 +74,7 @@ fn warnings_of(fixture: &Fixture, yolo: bool) -> Vec<String> {
     assert!(
         warnings
             .iter()
-            .all(|w| w.code == crate::diag::Code::ClaudeOverrideIgnored)
+            .all(|w| w.code == crate::agent::claude::codes::OVERRIDE_IGNORED)
     );
     crate::agent::messages(&warnings)
 }

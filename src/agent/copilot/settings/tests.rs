@@ -101,7 +101,7 @@ fn a_deny_copilot_would_skip_is_warned_about() {
         warnings[0].message.contains("'https://'")
             && warnings[0].message.contains("does not apply")
     );
-    assert_eq!(warnings[0].code, crate::diag::Code::CopilotIgnoredUrl);
+    assert_eq!(warnings[0].code, crate::agent::copilot::codes::IGNORED_URL);
     for skipped in ["", " ", "a b.com", "http://"] {
         assert!(skipped_by_copilot(skipped), "{skipped:?}");
     }

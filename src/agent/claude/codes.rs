@@ -1,0 +1,10 @@
+//! The diagnostic codes Claude raises (doctor findings and generation warnings), declared
+//! here in its folder; [`crate::diag::Code::Agent`] carries them, and the
+//! registry test holds every code of every agent unique.
+
+crate::diag::agent_codes! {
+    /// A relative `sandbox.filesystem` path in a Claude settings file, resolved against the file.
+    RELATIVE_SANDBOX_PATH = "claude-relative-sandbox-path";
+    /// A `[sandbox_overrides.*.filesystem]` path list that has no effect on Claude.
+    OVERRIDE_IGNORED = "claude-override-ignored";
+}

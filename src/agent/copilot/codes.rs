@@ -1,0 +1,12 @@
+//! The diagnostic codes Copilot raises (doctor findings and generation warnings), declared
+//! here in its folder; [`crate::diag::Code::Agent`] carries them, and the
+//! registry test holds every code of every agent unique.
+
+crate::diag::agent_codes! {
+    /// An allowWrite entry makes Copilot approve every shell command (`--allow-tool 'shell'`).
+    SHELL_ALLOWED = "copilot-shell-allowed";
+    /// A bash ask rule Copilot gets as --deny-tool (it has no ask tier).
+    ASK_AS_DENY = "copilot-ask-as-deny";
+    /// A deniedDomains entry Copilot's settings would ignore.
+    IGNORED_URL = "copilot-ignored-url";
+}
