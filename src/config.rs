@@ -17,13 +17,13 @@ use crate::paths::{expand_tilde, resolve_config_path, tidy};
 use crate::source::SourceKind;
 use crate::tomltext::toml_to_json;
 
-mod claude_sync;
+mod agent_tables;
 mod keys;
 mod sandbox_keys;
 mod sources;
 mod targets;
 
-pub use claude_sync::ClaudeSync;
+pub use agent_tables::{AgentTable, AgentTables, TableReader, TableValue};
 pub use targets::{TargetKey, TargetKind, Targets};
 
 pub const DEFAULT_CONFIG_PATH: &str = "~/.config/twsrt/config.toml";
@@ -70,8 +70,9 @@ pub struct Config {
     pub targets: Targets,
     pub overrides_full: Map<String, Value>,
     pub overrides_yolo: Map<String, Value>,
-    /// `[claude_sync]`, `None` when the table is absent (no sync).
-    pub claude_sync: Option<ClaudeSync>,
+    /// The agents' own top-level tables config.toml holds
+    /// ([`AgentTable`]), each read by the agent that declares it.
+    pub agent_tables: AgentTables,
     /// The files the configured agents' targets write, in both modes (the
     /// agent's guard: its settings, rules, flags, policy). config.toml does
     /// not know the agents, so the loader of the commands fills this in
@@ -112,7 +113,10 @@ pub fn config_path(arg: Option<&str>) -> PathBuf {
     tidy(&expand_tilde(arg.unwrap_or(DEFAULT_CONFIG_PATH)))
 }
 
-pub fn load(path: &Path) -> Result<Config> {
+/// Loads config.toml at `path`; `tables` are the top-level tables the
+/// agents declare (`crate::agent::config_tables`), the other keys
+/// config.toml may hold.
+pub fn load(path: &Path, tables: &[&AgentTable]) -> Result<Config> {
     let text = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -121,10 +125,17 @@ pub fn load(path: &Path) -> Result<Config> {
         Err(e) => return Err(Error::io(path, e)),
     };
     let text = crate::text_position::utf8(text).map_err(|at| Error::toml_not_utf8(path, at))?;
-    parse(&text, path)
+    parse_with(&text, path, tables)
 }
 
+/// [`parse_with`] for a config.toml that holds no agent's table.
 pub fn parse(text: &str, path: &Path) -> Result<Config> {
+    parse_with(text, path, &[])
+}
+
+/// Parses config.toml's `text` (read from `path`), `tables` the top-level
+/// tables the agents declare.
+pub fn parse_with(text: &str, path: &Path, tables: &[&AgentTable]) -> Result<Config> {
     let doc = crate::tomltext::parse_spanned(text, path)?;
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
     Loader {
@@ -133,7 +144,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config> {
         dir: &dir,
         root: doc.as_table(),
     }
-    .load()
+    .load(tables)
 }
 
 struct Loader<'a> {
@@ -149,8 +160,10 @@ impl Loader<'_> {
         Error::config(self.path, message)
     }
 
-    fn load(&self) -> Result<Config> {
-        self.check_keys(self.root, "config.toml's top level", keys::ROOT)?;
+    fn load(&self, tables: &[&AgentTable]) -> Result<Config> {
+        let mut root_keys = keys::ROOT.to_vec();
+        root_keys.extend(tables.iter().map(|t| t.key));
+        self.check_keys(self.root, "config.toml's top level", &root_keys)?;
         self.reject_legacy_sources()?;
         self.check_schema_version()?;
         let sources = self.sources()?;
@@ -158,7 +171,7 @@ impl Loader<'_> {
         let default_profile = self.default_profile(&profiles)?;
         self.check_profile_graph(&profiles, &sources)?;
         let targets = self.targets();
-        let claude_sync = self.claude_sync()?;
+        let agent_tables = self.agent_tables(tables)?;
         let (overrides_full, overrides_yolo) = self.overrides()?;
         Ok(Config {
             path: self.path.to_path_buf(),
@@ -168,7 +181,7 @@ impl Loader<'_> {
             targets,
             overrides_full,
             overrides_yolo,
-            claude_sync,
+            agent_tables,
             guard_files: Vec::new(),
         })
     }

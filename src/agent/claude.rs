@@ -26,6 +26,7 @@ mod overrides;
 mod project;
 mod render;
 mod sync;
+mod sync_table;
 #[cfg(test)]
 mod tests;
 
@@ -64,6 +65,10 @@ const TARGET_KEYS: [TargetKey; 3] = [
 ];
 
 impl Agent for Claude {
+    fn config_table(&self) -> Option<&'static crate::config::AgentTable> {
+        Some(&sync_table::TABLE)
+    }
+
     fn codes(&self) -> &'static [crate::diag::Code] {
         codes::ALL
     }
@@ -168,7 +173,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
         anchor::target_path(ctx.config, ctx.yolo),
         anchor::anchor_path(ctx.config),
         &anchor::mode_files(ctx.config),
-        ctx.config.claude_sync.is_some(),
+        sync_table::ClaudeSync::of(ctx.config).is_some(),
     )?;
     if let Some(file) = &layout.foreign {
         plan.note_before_writes(adopted_note(&layout, file));

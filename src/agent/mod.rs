@@ -173,6 +173,12 @@ pub trait Agent {
     fn codes(&self) -> &'static [crate::diag::Code] {
         &[]
     }
+    /// The top-level table of config.toml this agent owns, if any
+    /// (`[claude_sync]`): config.toml's loader reads it with the agent's
+    /// reader ([`config_tables`]).
+    fn config_table(&self) -> Option<&'static crate::config::AgentTable> {
+        None
+    }
     /// What `twsrt audit` and `twsrt run` know about starting this agent:
     /// its binary, launch grammar, audit checks and launch arguments.
     /// `None` for an agent whose command line twsrt cannot read.
@@ -255,10 +261,15 @@ pub fn declared_files(keys: &[TargetKey], config: &Config) -> Vec<PathBuf> {
 /// The agents' guard files are filled in here, so every command compiles
 /// the same write-denies.
 pub fn load_config(path: &std::path::Path) -> Result<Config> {
-    let mut config = crate::config::load(path)?;
+    let mut config = crate::config::load(path, &config_tables())?;
     check_targets(&config)?;
     config.guard_files = guard_files(&config);
     Ok(config)
+}
+
+/// The top-level tables of config.toml the agents own, in registry order.
+pub fn config_tables() -> Vec<&'static crate::config::AgentTable> {
+    registry().iter().filter_map(|a| a.config_table()).collect()
 }
 
 /// Hold config.toml's `[targets]` to the keys the agents declare.

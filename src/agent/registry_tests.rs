@@ -61,3 +61,29 @@ fn every_diagnostic_code_of_every_agent_is_unique_and_named_after_its_agent() {
     names.dedup();
     assert_eq!(names.len(), count, "two codes share a name");
 }
+
+#[test]
+fn the_agents_config_tables_have_keys_of_their_own() {
+    let mut keys: Vec<&str> = config_tables().iter().map(|t| t.key).collect();
+    assert!(!keys.is_empty());
+    let all = keys.len();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(keys.len(), all, "two agents declare one table");
+    // A table's key is no key config.toml itself reads.
+    let text = "schema_version = 1\ndefault_profile = \"d\"\n[sources.srt]\noutput = \"o.json\"\n\
+                [sources.srt.fragments.b]\npath = \"b.jsonc\"\n[profiles.d]\nsrt = [\"b\"]\n";
+    let config = crate::config::parse(text, std::path::Path::new("/c/config.toml")).unwrap();
+    assert_eq!(format!("{:?}", config.agent_tables), "[]");
+    for key in keys {
+        let err = crate::config::parse(
+            &format!("{text}[{key}]\n"),
+            std::path::Path::new("/c/config.toml"),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().contains(&format!("unknown key \"{key}\"")),
+            "{err}"
+        );
+    }
+}

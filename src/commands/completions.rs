@@ -63,7 +63,7 @@ fn candidates(global: &Global) -> Candidates {
     kinds.push("all".into());
     // A config.toml that does not load offers no profile names; the
     // script is still made.
-    let profiles = crate::config::load(&global.config_path)
+    let profiles = crate::config::load(&global.config_path, &crate::agent::config_tables())
         .map(|c| c.profiles.into_iter().map(|(name, _)| name).collect())
         .unwrap_or_default();
     Candidates {

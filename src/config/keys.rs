@@ -10,7 +10,8 @@ use super::sandbox_keys;
 use crate::error::{Error, Result};
 use crate::known_keys::{self, Unknown};
 
-/// The top-level keys.
+/// The top-level keys no agent owns (an agent's own tables follow them:
+/// [`super::AgentTable`]).
 pub const ROOT: &[&str] = &[
     "schema_version",
     "default_profile",
@@ -18,7 +19,6 @@ pub const ROOT: &[&str] = &[
     "profiles",
     "targets",
     "sandbox_overrides",
-    "claude_sync",
 ];
 
 /// The keys of one `[sources.<kind>]`.

@@ -23,7 +23,11 @@ srt = ["work"]
 
 /// Parsed, with `[targets]` held to the agents' keys as the commands do.
 fn load(text: &str) -> Result<Config> {
-    let config = parse(text, Path::new("/cfg/config.toml"))?;
+    let config = parse_with(
+        text,
+        Path::new("/cfg/config.toml"),
+        &crate::agent::config_tables(),
+    )?;
     crate::agent::check_targets(&config)?;
     Ok(config)
 }

@@ -51,7 +51,11 @@ impl Policy {
 
     /// The findings with the working directory at `cwd` (relative to the temp dir).
     pub fn findings_in(&self, cwd: &str) -> Vec<Diagnostic> {
-        let config = crate::config::load(&self.dir.path().join("cfg/config.toml")).unwrap();
+        let config = crate::config::load(
+            &self.dir.path().join("cfg/config.toml"),
+            &crate::agent::config_tables(),
+        )
+        .unwrap();
         let mut input = Input::new(&config);
         input.home = self.home();
         input.cwd = self.dir.path().join(cwd);

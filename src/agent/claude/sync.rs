@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::anchor::Layout;
 use super::existing;
+use super::sync_table::ClaudeSync;
 use crate::config::Config;
 use crate::error::Result;
 use crate::plan::Plan;
@@ -30,7 +31,7 @@ pub fn base(
     layout: &Layout,
     plan: &mut Plan,
 ) -> Result<Option<Map<String, Value>>> {
-    let Some(sync) = &config.claude_sync else {
+    let Some(sync) = ClaudeSync::of(config) else {
         return existing::read(&layout.base);
     };
     let Some(donor_path) = donor(layout) else {
