@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use crate::compile::Compiled;
 use crate::config::{Config, TargetKey};
 use crate::diag::{Code, Diagnostic, Severity};
-use crate::drift::{Difference, Side};
+pub use crate::drift::AgentDiff;
 use crate::error::Result;
 use crate::explain::ExplainLayers;
 use crate::plan::Plan;
@@ -77,24 +77,6 @@ pub fn messages(warnings: &Warnings) -> Vec<String> {
 /// A generation warning of `agent` (its name), with its code.
 pub fn warning(agent: &str, code: Code, message: impl Into<String>) -> Diagnostic {
     Diagnostic::new(Severity::Warning, code, agent, message)
-}
-
-/// The result of comparing one agent's generated configuration with disk.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AgentDiff {
-    /// Both sides were read: every difference with its direction, unsorted
-    /// (the caller sorts them); the text report lists each by its `shown`.
-    Compared(Vec<Difference>),
-    /// Both sides were read, and the text report lists whole items (3.3.3's
-    /// `config:<key>` lines) rather than each difference: the differences,
-    /// and the report's lines in the order found.
-    Listed {
-        differences: Vec<Difference>,
-        lines: Vec<(Side, String)>,
-    },
-    /// The agent's target file does not exist (diff exits 2). The message
-    /// is printed as an error.
-    TargetMissing(String),
 }
 
 pub trait Agent {
@@ -288,31 +270,6 @@ pub fn hook_names() -> Vec<&'static str> {
         .filter(|a| a.hook().is_some())
         .map(|a| a.name())
         .collect()
-}
-
-impl AgentDiff {
-    /// How the text report spells the missing and the extra entries, in
-    /// the order they were found (`None` for a missing target).
-    pub fn texts(&self) -> Option<(Vec<String>, Vec<String>)> {
-        let lines: Vec<(Side, &str)> = match self {
-            AgentDiff::Compared(differences) => differences
-                .iter()
-                .map(|d| (d.side, d.shown.as_str()))
-                .collect(),
-            AgentDiff::Listed { lines, .. } => {
-                lines.iter().map(|(s, t)| (*s, t.as_str())).collect()
-            }
-            AgentDiff::TargetMissing(_) => return None,
-        };
-        let of = |side: Side| {
-            lines
-                .iter()
-                .filter(|(s, _)| *s == side)
-                .map(|(_, t)| t.to_string())
-                .collect()
-        };
-        Some((of(Side::Missing), of(Side::Extra)))
-    }
 }
 
 #[cfg(test)]

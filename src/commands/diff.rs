@@ -2,22 +2,16 @@
 //! missing. Every difference also gets a direction (widening or
 //! narrowing, from [`crate::drift`]): stderr says how many widen,
 //! `--json` prints them all, `--fail-on widening` gates on them alone.
-
-mod canonical;
+//! The report and the exit code are [`crate::drift::gate`]'s.
 
 use clap::{Args, ValueEnum};
 
-use crate::agent::{AgentDiff, Ctx, Warnings};
+use crate::agent::{Ctx, Warnings};
 use crate::commands::{Global, lifecycle_facts, select_agents};
 use crate::compile::compile;
-use crate::diag::print_warnings;
-use crate::drift::report::{self, Status, Target, print_agent, print_canonical, widening_line};
-use crate::drift::{Difference, Side};
-use crate::error::{Error, Result};
+use crate::drift::gate::Gate;
+use crate::error::Result;
 use crate::ui;
-
-pub const EXIT_DRIFT: i32 = 1;
-pub const EXIT_MISSING: i32 = 2;
 
 /// Compare the compiled policy with the files on disk.
 ///
@@ -60,10 +54,6 @@ pub enum FailOn {
     Widening,
 }
 
-/// The legend printed once after the drifted agents' entries.
-const LEGEND_MISSING: &str = "+ missing from target";
-const LEGEND_EXTRA: &str = "- in target, not in sources";
-
 pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
     let config = crate::commands::load_config(&global.config_path)?;
     let compiled = compile(&config, args.profile.as_deref())?;
@@ -71,99 +61,16 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
     ui::debug(|| lifecycle_facts(&compiled.profile.name, args.yolo, &agents));
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     let mut warnings: Warnings = Vec::new();
-    let mut targets = Vec::new();
-    let canonical_count = compiled.canonical.len();
+    let mut gate = Gate::new(args.json);
     for doc in &compiled.canonical {
-        let target = canonical::target(doc)?;
-        if !args.json {
-            print_canonical(&target);
-        }
-        targets.push(target);
+        gate.canonical(doc)?;
     }
-    let mut agent_drift = false;
     for agent in &agents {
         let path = agent.target(&ctx).display().to_string();
-        let mut target = Target {
-            name: agent.name().to_string(),
-            path,
-            status: Status::NoDrift,
-            differences: Vec::new(),
-            listed: None,
-        };
-        match agent.diff(&ctx, &mut warnings)? {
-            // In the text report a missing target ends it; the warnings of
-            // a report that never finished are not worth reading.
-            AgentDiff::TargetMissing(message) if !args.json => {
-                return Err(Error::TargetMissing(message));
-            }
-            AgentDiff::TargetMissing(message) => {
-                ui::error(&message);
-                target.status = Status::Missing;
-            }
-            AgentDiff::Compared(differences) => {
-                agent_drift |= compared(&mut target, differences, None, args.json);
-            }
-            AgentDiff::Listed { differences, lines } => {
-                agent_drift |= compared(&mut target, differences, Some(lines), args.json);
-            }
-        }
-        targets.push(target);
+        let diff = agent.diff(&ctx, &mut warnings)?;
+        gate.agent(agent.name(), path, diff)?;
     }
-    if args.json {
-        ui::data(&crate::pyjson::to_pretty(&report::to_json(&targets)));
-    } else {
-        if agent_drift {
-            ui::diff_legend(LEGEND_MISSING, LEGEND_EXTRA);
-        }
-        // Like the warnings, only for a report that finished.
-        for (i, target) in targets.iter().enumerate() {
-            widening_line(target, i < canonical_count);
-        }
-    }
-    print_warnings(&warnings);
+    let exit = gate.finish(&warnings, args.fail_on == FailOn::Widening);
     crate::heap::forget_until_exit(compiled);
-    Ok(exit_code(&targets, canonical_count, args.fail_on))
-}
-
-/// Record an agent's differences (and the report's own lines, if it has
-/// them) and print its report unless `json`; whether it drifted.
-fn compared(
-    target: &mut Target,
-    differences: Vec<Difference>,
-    listed: Option<Vec<(Side, String)>>,
-    json: bool,
-) -> bool {
-    let drifted = !differences.is_empty();
-    if drifted {
-        target.status = Status::Drift;
-    }
-    target.differences = differences;
-    target.listed = listed;
-    if !json {
-        print_agent(target);
-    }
-    drifted
-}
-
-/// 2 when an agent's target is missing (a missing canonical file is drift,
-/// as it always was); otherwise 1 for drift `fail_on` counts.
-/// The first `canonical` targets are the canonical outputs.
-fn exit_code(targets: &[Target], canonical: usize, fail_on: FailOn) -> i32 {
-    let agent_missing = targets
-        .iter()
-        .skip(canonical)
-        .any(|t| t.status == Status::Missing);
-    if agent_missing {
-        return EXIT_MISSING;
-    }
-    let drifted = targets.iter().any(|t| t.status != Status::NoDrift);
-    match fail_on {
-        FailOn::Any if drifted => EXIT_DRIFT,
-        FailOn::Widening if targets.iter().any(Target::widens) => EXIT_DRIFT,
-        FailOn::Widening if drifted => {
-            ui::note("every difference narrows the policy; exit 0 (--fail-on widening)");
-            0
-        }
-        _ => 0,
-    }
+    Ok(exit)
 }

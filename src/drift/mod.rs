@@ -20,7 +20,10 @@
 
 pub mod access;
 pub mod canonical;
+pub mod gate;
 pub mod report;
+
+pub use gate::AgentDiff;
 
 use serde_json::{Map, Value};
 
