@@ -712,3 +712,36 @@ fn the_usage_line_names_the_command_form() {
         )
         .run();
 }
+
+/// Where a wildcard (or a port) takes part, the Codex and Copilot domain
+/// rows say they follow srt's matching (their own is not measured);
+/// Claude's WebFetch rules go into srt's lists, so its rows need no such
+/// note.
+#[test]
+fn domain_rows_with_a_wildcard_say_they_follow_srt_s_matching() {
+    const SRT_NOTE: &str =
+        "matched as srt matches domains (ports, `*`): this agent's own matching is not measured";
+    let note = |doc: &Value, layer: &str, agent: &str| -> String {
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["layer"] == layer && r["agent"] == agent)
+            .map(|r| r["note"].as_str().unwrap_or_default().to_string())
+            .unwrap_or_else(|| panic!("no {layer}/{agent} row in {doc}"))
+    };
+    for query in ["api.example.org", "https://api.example.org:8443/x"] {
+        let doc = explain(policy(), &[query]);
+        for (layer, agent) in [("profile", "codex"), ("flags", "copilot")] {
+            let got = note(&doc, layer, agent);
+            assert!(got.ends_with(SRT_NOTE), "{query} {agent}: {got}");
+        }
+        assert!(!note(&doc, "permissions", "claude").contains(SRT_NOTE));
+    }
+    let doc = explain(policy(), &["evil.com"]);
+    assert_eq!(
+        note(&doc, "profile", "codex"),
+        "enforced only with Codex's network_proxy feature"
+    );
+    assert_eq!(note(&doc, "flags", "copilot"), "--deny-url 'evil.com'");
+}

@@ -311,6 +311,43 @@ pub fn domain_matches(pattern: &str, domain: &str) -> bool {
         && domain::host_matches(&query_host(domain), &pattern_host)
 }
 
+/// The note [`srt_matched`] adds to an agent's domain row.
+pub const SRT_MATCHING: &str =
+    "matched as srt matches domains (ports, `*`): this agent's own matching is not measured";
+
+/// `decision`, an agent's row on `domain` decided by [`domain_matches`]
+/// over the agent's own domain `patterns`, with the note [`SRT_MATCHING`]
+/// where a port or a wildcard takes part: the query names a port or is a
+/// wildcard, or a pattern whose host covers the query's names a port or
+/// is `*` or `*.x`. doc/clients.md records how srt matches those ("Sandbox
+/// Runtime: what its proxy answers, measured"), not how Codex's
+/// `network.domains` or Copilot's URL patterns do, so such a row says whose
+/// matching it follows. (Claude Code's `WebFetch(domain:...)` rules need no
+/// note: its sandbox adds them to srt's own domain lists, doc/clients.md
+/// "Which permission rules Claude Code's sandbox also applies, read".)
+pub fn srt_matched<'a>(
+    mut decision: Decision,
+    patterns: impl IntoIterator<Item = &'a str>,
+    domain: &str,
+) -> Decision {
+    let host = query_host(domain);
+    let wildcard = |h: &str| h == "*" || h.starts_with("*.");
+    let involved = domain::split_port(domain).1.is_some()
+        || wildcard(&host)
+        || patterns.into_iter().any(|p| {
+            let (pattern_host, port) = domain::entry_host(p);
+            domain::host_matches(&host, &pattern_host)
+                && (port.is_some() || wildcard(&pattern_host))
+        });
+    if involved {
+        decision.note = Some(match decision.note.take() {
+            Some(note) => format!("{note}; {SRT_MATCHING}"),
+            None => SRT_MATCHING.to_string(),
+        });
+    }
+    decision
+}
+
 impl Decision {
     /// `verdict` by `rule` of `list`, with a note.
     pub fn rule(verdict: Verdict, (list, rule): (String, String), note: Option<&str>) -> Self {

@@ -16,7 +16,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::agent::Ctx;
-use crate::drift::access::{Decision, Verdict, domain_matches};
+use crate::drift::access::{Decision, Verdict, domain_matches, srt_matched};
 use crate::explain::{ExplainLayers, Layer, Subject, not_covered};
 use crate::srt::path::{Places, path_matches};
 
@@ -227,10 +227,12 @@ fn profile_domain(c: &Layers, domain: &str) -> Decision {
             .iter()
             .find(|(pattern, a)| a.as_str() == Some(access) && domain_matches(pattern, domain));
         if let Some((pattern, _)) = found {
-            return Decision::rule(verdict, (list.into(), pattern.clone()), Some(note));
+            let decision = Decision::rule(verdict, (list.into(), pattern.clone()), Some(note));
+            return srt_matched(decision, domains.keys().map(String::as_str), domain);
         }
     }
-    Decision::without_rule(Verdict::NotCovered, Some("no rule for this domain"))
+    let decision = Decision::without_rule(Verdict::NotCovered, Some("no rule for this domain"));
+    srt_matched(decision, domains.keys().map(String::as_str), domain)
 }
 
 /// The rules file's `forbidden` patterns for `command`, the longest first.

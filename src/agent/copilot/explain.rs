@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::Copilot;
 use crate::agent::Ctx;
-use crate::drift::access::{Decision, Verdict, command_matches, domain_matches};
+use crate::drift::access::{Decision, Verdict, command_matches, domain_matches, srt_matched};
 use crate::error::Result;
 use crate::explain::{ExplainLayers, Layer, Subject};
 use crate::source::SourceKind;
@@ -76,6 +76,15 @@ fn path(l: &Layers, write: bool) -> Decision {
 
 /// The URL flags for `domain`: a deny first, then an allow.
 fn domain(l: &Layers, domain: &str) -> Decision {
+    let patterns = || {
+        l.values("--deny-url")
+            .chain(l.values("--allow-url"))
+            .map(|p| p.strip_prefix("http://").unwrap_or(p))
+    };
+    srt_matched(url_rules(l, domain), patterns(), domain)
+}
+
+fn url_rules(l: &Layers, domain: &str) -> Decision {
     let denied = l.values("--deny-url").find(|p| {
         let host = p.strip_prefix("http://").unwrap_or(p);
         domain_matches(host, domain)

@@ -200,3 +200,24 @@ fn a_directory_suffix_is_the_directory_srt_enforces_in_a_write_list() {
             .is_none()
     );
 }
+
+#[test]
+fn an_agent_s_domain_row_notes_srt_s_matching_only_where_a_port_or_a_wildcard_takes_part() {
+    let noted = |patterns: &[&str], domain: &str| {
+        let decision = Decision::without_rule(Verdict::NotCovered, Some("n"));
+        srt_matched(decision, patterns.iter().copied(), domain).note
+    };
+    let with_note = Some(format!("n; {SRT_MATCHING}"));
+    assert_eq!(noted(&["evil.com"], "evil.com"), Some("n".into()));
+    assert_eq!(
+        noted(&["evil.com", "*.other.org"], "evil.com"),
+        Some("n".into())
+    );
+    assert_eq!(noted(&["evil.com"], "evil.com:8443"), with_note);
+    assert_eq!(noted(&["evil.com:443"], "evil.com"), with_note);
+    assert_eq!(noted(&["*.example.org"], "api.example.org"), with_note);
+    assert_eq!(noted(&["*"], "x.io"), with_note);
+    assert_eq!(noted(&[], "*.example.org"), with_note);
+    let bare = srt_matched(Decision::without_rule(Verdict::Deny, None), ["*"], "x.io");
+    assert_eq!(bare.note.as_deref(), Some(SRT_MATCHING));
+}
