@@ -90,6 +90,7 @@ codes! {
     CodexRulesOutsideSandbox = "codex-rules-outside-sandbox", "Codex consults its execution rules only for requests to run outside the sandbox.";
     CodexLegacyLayers = "codex-legacy-layers", "A legacy sandbox setting in a Codex layer twsrt does not check would switch the profile off.";
     CodexGlobWalk = "codex-glob-walk", "Codex expands deny globs only when a command starts, by walking the workspace roots.";
+    SrtKeySkipped = "srt-key-skipped", "srt credentials, strictAllowlist, deniedDomainReasons or allowRead settings an agent has no counterpart for.";
     CopilotShellAllowed = "copilot-shell-allowed", "An allowWrite entry makes Copilot approve every shell command (`--allow-tool 'shell'`).";
     CopilotAskAsDeny = "copilot-ask-as-deny", "A bash ask rule Copilot gets as --deny-tool (it has no ask tier).";
     CopilotIgnoredUrl = "copilot-ignored-url", "A deniedDomains entry Copilot's settings would ignore.";

@@ -36,6 +36,8 @@ mod quiet;
 mod reliability_concurrency;
 mod reliability_leaks;
 mod reliability_targets;
+mod sandbox_keys;
+mod srt_credentials;
 mod srt_real;
 mod srt_setup;
 mod streams;

@@ -130,6 +130,14 @@ impl Copilot {
     }
 
     fn render(ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
+        use crate::agent::srt_keys::{DENIED_DOMAIN_REASONS, ENV_VARS, FILES, STRICT_ALLOWLIST};
+        warnings.extend(crate::agent::srt_keys::skipped(
+            "copilot",
+            ctx.compiled.srt(),
+            &[FILES, ENV_VARS, STRICT_ALLOWLIST, DENIED_DOMAIN_REASONS],
+            "Copilot CLI's flags and settings have no path or environment rules, and no \
+             setting refuses an unlisted host without asking",
+        ));
         let mut out = String::new();
         for (i, line) in Self::flags(ctx, warnings)?.iter().enumerate() {
             if i > 0 {
@@ -189,6 +197,10 @@ fn shell_flag(name: &str, command: &str) -> String {
 }
 
 impl Agent for Copilot {
+    fn doctor_checks(&self, input: &crate::lint::Input, out: &mut Vec<crate::diag::Diagnostic>) {
+        crate::agent::limits::doctor_findings(self, input, &[Code::SrtKeySkipped], out);
+    }
+
     fn name(&self) -> &'static str {
         "copilot"
     }

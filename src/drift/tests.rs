@@ -265,3 +265,24 @@ fn unpaired_pairs_equal_entries_once_each_and_keeps_each_sides_order() {
     assert_eq!(missing, [&"r199999".to_string()]);
     assert_eq!(extra, [&"other".to_string()]);
 }
+
+#[test]
+fn a_strict_allowlist_turned_off_on_disk_widens() {
+    let on = json!(true);
+    let off = json!(false);
+    assert_eq!(value_change("strictAllowlist", Some(&on), None), Widening);
+    assert_eq!(
+        value_change("strictAllowlist", Some(&on), Some(&off)),
+        Widening
+    );
+    assert_eq!(value_change("strictAllowlist", None, Some(&on)), Narrowing);
+    // A credentials object changed in any way fails closed.
+    assert_eq!(
+        value_change(
+            "credentials",
+            Some(&json!({"envVars": []})),
+            Some(&json!({}))
+        ),
+        Widening
+    );
+}

@@ -55,7 +55,12 @@ pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
     }
     missing_parents(input, out);
     legacy_layers(input, managed, out);
-    crate::agent::limits::doctor_findings(&super::Codex, input, &[Code::CodexGlobWalk], out);
+    crate::agent::limits::doctor_findings(
+        &super::Codex,
+        input,
+        &[Code::CodexGlobWalk, Code::SrtKeySkipped],
+        out,
+    );
 }
 
 fn selected(input: &Input, frag: &Frag) -> bool {
