@@ -93,6 +93,8 @@ codes! {
     SrtKeySkipped = "srt-key-skipped", "srt credentials, strictAllowlist, deniedDomainReasons or allowRead settings an agent has no counterpart for.";
     CopilotShellAllowed = "copilot-shell-allowed", "An allowWrite entry makes Copilot approve every shell command (`--allow-tool 'shell'`).";
     CopilotAskAsDeny = "copilot-ask-as-deny", "A bash ask rule Copilot gets as --deny-tool (it has no ask tier).";
+    CopilotSandboxSkipped = "copilot-sandbox-skipped", "Paths Copilot's command sandbox cannot hold as the policy means (globs, relative paths), left out of it.";
+    CopilotSandboxLimit = "copilot-sandbox-limit", "What Copilot's command sandbox keeps whatever the policy says: a writable temp directory, its own read scope and network defaults.";
     CopilotIgnoredUrl = "copilot-ignored-url", "A deniedDomains entry Copilot's settings would ignore.";
     ClaudeOverrideIgnored = "claude-override-ignored", "A `[sandbox_overrides.*.filesystem]` path list that has no effect on Claude.";
     GeminiBashAllowSkipped = "gemini-bash-allow-skipped", "Bash allow rules, skipped for Gemini CLI.";
@@ -149,6 +151,7 @@ impl Code {
                 | Code::GeminiPathSpelling
                 | Code::GeminiFetchOnly
                 | Code::GeminiNoSandbox
+                | Code::CopilotSandboxLimit
         )
     }
 }

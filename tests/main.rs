@@ -10,6 +10,7 @@ mod adoption;
 mod claude_sync;
 mod compile_errors;
 mod config_cmd;
+mod copilot_sandbox;
 mod copilot_settings;
 mod diagnostics;
 mod diff_directions;

@@ -9,6 +9,7 @@
 mod explain;
 mod grammar;
 pub mod launch;
+mod sandbox;
 mod settings;
 
 use crate::diag::Code;
@@ -31,11 +32,12 @@ pub struct Copilot;
 /// its yolo mode's one. The settings file needs the flags: it can hold only
 /// the URL lists (Copilot's settings have no tool rules), so alone it would
 /// drop every bash rule without a word.
-const TARGET_KEYS: [TargetKey; 4] = [
+const TARGET_KEYS: [TargetKey; 5] = [
     TargetKey::path("copilot_output"),
     TargetKey::path("copilot_output_yolo").needs("copilot_output"),
     TargetKey::path("copilot_settings").needs("copilot_output"),
     TargetKey::path("copilot_settings_yolo").needs("copilot_settings"),
+    TargetKey::flag(sandbox::KEY).needs("copilot_settings"),
 ];
 
 /// The tools a write permission opens, emitted once for the first allowWrite.
@@ -198,7 +200,12 @@ fn shell_flag(name: &str, command: &str) -> String {
 
 impl Agent for Copilot {
     fn doctor_checks(&self, input: &crate::lint::Input, out: &mut Vec<crate::diag::Diagnostic>) {
-        crate::agent::limits::doctor_findings(self, input, &[Code::SrtKeySkipped], out);
+        crate::agent::limits::doctor_findings(
+            self,
+            input,
+            &[Code::SrtKeySkipped, Code::CopilotSandboxLimit],
+            out,
+        );
     }
 
     fn name(&self) -> &'static str {
@@ -429,3 +436,6 @@ mod launch_gap_tests;
 fn warning(code: Code, message: impl Into<String>) -> crate::diag::Diagnostic {
     crate::agent::warning("copilot", code, message)
 }
+
+#[cfg(test)]
+mod sandbox_tests;

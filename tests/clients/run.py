@@ -1317,6 +1317,9 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
         if not args.only or "copilot-settings" in args.only:
             import copilot_settings  # tests/clients/copilot_settings.py
             copilot_settings.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
+        if not args.only or "copilot-sandbox" in args.only:
+            import copilot_sandbox  # tests/clients/copilot_sandbox.py
+            copilot_sandbox.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
         if not args.only or "gemini" in args.only:
             print("\nGemini CLI: the policy file loads and its engine decides as the policy says",
                   flush=True)
