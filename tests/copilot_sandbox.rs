@@ -91,3 +91,34 @@ fn the_switch_needs_the_settings_target_and_without_it_the_sandbox_key_is_not_to
     let settings: Value = serde_json::from_str(&out.read(SETTINGS)).unwrap();
     assert_eq!(settings["sandbox"], serde_json::json!({"enabled": false}));
 }
+
+#[test]
+fn explain_shows_the_command_sandbox_row() {
+    let out = policy()
+        .args(&["explain", "~/.ssh/id"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    let rows: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("sandbox      copilot"))
+        .collect();
+    assert_eq!(rows.len(), 2, "{}", out.stdout);
+    assert!(
+        rows.iter()
+            .all(|r| r.contains(" deny ") && r.contains("deniedPaths ~/.ssh")),
+        "{rows:?}"
+    );
+    let without = Test::with_policy()
+        .config_append("\n[targets]\ncopilot_output = \"~/flags/copilot.txt\"\n")
+        .args(&["explain", "~/.ssh/id"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert!(
+        !without.stdout.contains("sandbox      copilot"),
+        "{}",
+        without.stdout
+    );
+}

@@ -297,9 +297,9 @@ impl Agent for Copilot {
     fn explain<'a>(
         &self,
         ctx: &'a Ctx<'a>,
-        _places: &'a Places<'a>,
+        places: &'a Places<'a>,
     ) -> Result<Option<Box<dyn ExplainLayers + 'a>>> {
-        Ok(Some(Box::new(explain::Layers::of(ctx)?)))
+        Ok(Some(Box::new(explain::Layers::of(ctx, places)?)))
     }
 }
 

@@ -66,6 +66,7 @@ CASES = [
     Case("relative", POLICIES / "relative"),
     Case("sockets", POLICIES / "sockets"),
     Case("overrides", POLICIES / "overrides"),
+    Case("credentials", POLICIES / "credentials"),
 ]
 
 
@@ -330,6 +331,10 @@ def plant(world: World) -> None:
         else:
             path = expand(rule, env)
             secret(rule, "secret", path, looks_like_file(path) and not path.is_dir())
+    # srt's declared credential files: a read deny of every agent (issue 33).
+    for entry in world.srt.get("credentials", {}).get("files", []):
+        path = expand(entry["path"], env)
+        secret(entry["path"], "secret", path, True)
     for rule in fs.get("denyWrite", []):
         if rule in fs.get("denyRead", []):
             continue  # denyRead implies denyWrite: probed above as unreadable
