@@ -193,3 +193,59 @@ fn what_srt_would_refuse_or_never_apply_is_refused() {
             .run();
     }
 }
+
+/// The guard hook reads the same rules: a masked credential file is denied
+/// to Claude's Read tool and to a shell command naming it.
+#[test]
+fn the_guard_hook_denies_a_masked_credential_file() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    for (rel, text) in [
+        (CONFIG, BASE_CONFIG),
+        (SRT_FRAGMENT, CREDENTIALS),
+        (BASH_FRAGMENT, BASE_BASH),
+        (".netrc", "machine x password p"),
+    ] {
+        let path = h.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let netrc = h.join(".netrc").to_string_lossy().into_owned();
+    for (tool, input) in [
+        ("Read", serde_json::json!({"file_path": netrc})),
+        (
+            "Bash",
+            serde_json::json!({"command": "cat ~/.netrc", "description": "x"}),
+        ),
+    ] {
+        let event = serde_json::json!({
+            "session_id": "s", "transcript_path": h.join("t.jsonl"), "cwd": h,
+            "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": input, "tool_use_id": "t"});
+        let mut child = Command::new(env!("CARGO_BIN_EXE_twsrt"))
+            .args(["-c", &h.join(CONFIG).to_string_lossy(), "hook", "claude"])
+            .current_dir(h)
+            .env_clear()
+            .env("HOME", h)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(event.to_string().as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            answer["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{tool}: {answer}"
+        );
+    }
+}
