@@ -249,3 +249,22 @@ fn the_guard_hook_denies_a_masked_credential_file() {
         );
     }
 }
+
+#[test]
+fn with_its_command_sandbox_copilot_holds_the_credential_files() {
+    let out = policy(CREDENTIALS)
+        .config_append(
+            "\n[targets]\ncopilot_output = \"~/flags/copilot.txt\"\n\
+             copilot_settings = \"~/.copilot/settings.json\"\ncopilot_sandbox = true\n",
+        )
+        .args(&["generate", "copilot"])
+        .stderr_contains(
+            "Warning: srt credentials.envVars, network.strictAllowlist, \
+             network.deniedDomainReasons not compiled: Copilot CLI's",
+        )
+        .lacks("credentials.files")
+        .any_stderr()
+        .any_stdout()
+        .run();
+    assert!(out.stdout.contains("\"/etc/k.pem\""), "{}", out.stdout);
+}

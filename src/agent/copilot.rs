@@ -133,12 +133,19 @@ impl Copilot {
 
     fn render(ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
         use crate::agent::srt_keys::{DENIED_DOMAIN_REASONS, ENV_VARS, FILES, STRICT_ALLOWLIST};
+        // With its command sandbox on, the credential files are deniedPaths.
+        let keys: &[&str] = if ctx.config.targets.flag(sandbox::KEY) {
+            &[ENV_VARS, STRICT_ALLOWLIST, DENIED_DOMAIN_REASONS]
+        } else {
+            &[FILES, ENV_VARS, STRICT_ALLOWLIST, DENIED_DOMAIN_REASONS]
+        };
         warnings.extend(crate::agent::srt_keys::skipped(
             "copilot",
             ctx.compiled.srt(),
-            &[FILES, ENV_VARS, STRICT_ALLOWLIST, DENIED_DOMAIN_REASONS],
-            "Copilot CLI's flags and settings have no path or environment rules, and no \
-             setting refuses an unlisted host without asking",
+            keys,
+            "Copilot CLI's flags and settings have no path or environment rules (but the \
+             command sandbox, `copilot_sandbox = true`, for files), and no setting refuses an \
+             unlisted host without asking",
         ));
         let mut out = String::new();
         for (i, line) in Self::flags(ctx, warnings)?.iter().enumerate() {
