@@ -268,3 +268,50 @@ fn with_its_command_sandbox_copilot_holds_the_credential_files() {
         .run();
     assert!(out.stdout.contains("\"/etc/k.pem\""), "{}", out.stdout);
 }
+
+#[test]
+fn claude_diff_compares_the_new_keys_only_when_the_policy_has_them() {
+    // A hand-written sandbox.credentials the policy does not have: kept by
+    // the merge, and no drift.
+    let written = Test::with_policy()
+        .targets()
+        .args(&["generate", "claude", "-w"])
+        .any_stderr()
+        .any_stdout()
+        .run();
+    let path = written.path(CLAUDE_TARGET);
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    doc["sandbox"]["credentials"] = serde_json::json!({"envVars": [{"name": "T", "mode": "deny"}]});
+    doc["sandbox"]["network"]["strictAllowlist"] = serde_json::json!(true);
+    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    written
+        .then()
+        .args(&["diff", "claude"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    // The policy's credentials changed on disk: widening drift.
+    let written = policy(CREDENTIALS)
+        .targets()
+        .args(&["generate", "claude", "-w"])
+        .any_stderr()
+        .any_stdout()
+        .run();
+    let path = written.path(CLAUDE_TARGET);
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    doc["sandbox"]["credentials"]["envVars"] = serde_json::json!([]);
+    doc["sandbox"]["network"]["strictAllowlist"] = serde_json::json!(false);
+    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let out = written
+        .then()
+        .args(&["diff", "claude", "--json"])
+        .status(1)
+        .any_stdout()
+        .any_stderr()
+        .run();
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let text = report.to_string();
+    assert!(text.contains("sandbox.credentials"), "{text}");
+    assert!(text.contains("sandbox.network.strictAllowlist"), "{text}");
+    assert!(!text.contains("\"narrowing\""), "{text}");
+}
