@@ -4,7 +4,8 @@
 # @anthropic-ai/claude-code), Copilot CLI (npm @github/copilot) and Gemini
 # CLI (npm @google/gemini-cli, pinned: its bundle is what
 # tests/clients/gemini_match.mjs imports the policy engine from), into one
-# npm prefix, plus tmux and curl with apt when they are missing. The clients
+# npm prefix, plus tmux, curl and Copilot's sandbox tools with apt when they
+# are missing. The clients
 # are large (about 1 GB together), so this is not part of `make test`.
 #
 # Idempotent: installs only what is missing. Prints the directory holding the
@@ -35,8 +36,12 @@ log() { printf 'install-clients: %s\n' "$*" >&2; }
 source "$(dirname "${BASH_SOURCE[0]}")/lib/packages.sh"
 
 # tmux: `claude doctor` gets a terminal; curl: the Codex network probe;
-# unshare (util-linux): the checks run in a network namespace of their own.
-need_commands tmux=tmux curl=curl unshare=util-linux
+# unshare (util-linux): the checks run in a network namespace of their own;
+# bwrap, slirp4netns, iptables (with nsenter from util-linux): Copilot CLI's
+# command sandbox on Linux (`copilot help sandbox`), which
+# tests/clients/copilot_sandbox.py runs.
+need_commands tmux=tmux curl=curl unshare=util-linux bwrap=bubblewrap \
+    slirp4netns=slirp4netns iptables=iptables
 
 if ! command -v npm >/dev/null 2>&1; then
     log "npm not found: install Node.js >= 20 first"

@@ -119,6 +119,7 @@ pub fn compile_protecting(
         let mut value = compose_kind(&profile, source)?;
         sets::sort_sets(&mut value, source.kind.set_lists());
         if source.kind == SourceKind::Srt {
+            crate::srt::credentials::check_composed(&profile.name, &value)?;
             deny_write::imply_write_denies(&profile.name, &mut value, &protected)?;
         }
         canonical.push(Canonical::new(source.kind, source.output.clone(), value));

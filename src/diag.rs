@@ -109,6 +109,7 @@ codes! {
     SymlinkedDenyPath = "symlinked-deny-path", "A deny path through a symlink whose real path is not listed.";
     WildcardApex = "wildcard-apex", "An allowed `*.domain` without the domain itself.";
     WildcardDenyApex = "wildcard-deny-apex", "A denied `*.domain` that leaves the domain itself open.";
+    SrtKeySkipped = "srt-key-skipped", "srt credentials, strictAllowlist, deniedDomainReasons or allowRead settings an agent has no counterpart for.";
     // doctor and generate: how the agents read the rules
     PrefixSpellings = "prefix-spellings", "A bash deny rule the agents match as a prefix: other spellings of the command pass it.";
     // audit: launch findings

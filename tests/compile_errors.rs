@@ -51,7 +51,7 @@ fn a_misspelt_target_key_is_refused() {
         Test::with_policy().config_append("[targets]\nclaude_setings = \"~/c.json\"\n"),
         "Error: {HOME}/.config/twsrt/config.toml:20:1: targets: unknown key(s) claude_setings; \
          the targets twsrt knows are claude_settings, claude_settings_yolo, claude_hook, \
-         copilot_output, copilot_output_yolo, copilot_settings, copilot_settings_yolo, \
+         copilot_output, copilot_output_yolo, copilot_settings, copilot_settings_yolo, copilot_sandbox, \
          codex_config, codex_rules, gemini_policy, gemini_policy_yolo; did you mean \
          \"claude_settings\" for \"claude_setings\"?\n",
     );

@@ -97,16 +97,19 @@ impl Agent for Claude {
 
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
         overrides::check(ctx, warnings)?;
+        overrides::srt_keys(ctx, warnings);
         Ok(preview(ctx, &home_dir()))
     }
 
     fn stage(&self, ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
         overrides::check(ctx, warnings)?;
+        overrides::srt_keys(ctx, warnings);
         stage(ctx, plan, &home_dir())
     }
 
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
         overrides::check(ctx, warnings)?;
+        overrides::srt_keys(ctx, warnings);
         diff(ctx, &home_dir())
     }
 

@@ -11,6 +11,7 @@ mod drift;
 mod explain;
 mod grammar;
 pub mod launch;
+mod sandbox;
 mod settings;
 
 use crate::diag::Code;
@@ -33,11 +34,12 @@ pub struct Copilot;
 /// its yolo mode's one. The settings file needs the flags: it can hold only
 /// the URL lists (Copilot's settings have no tool rules), so alone it would
 /// drop every bash rule without a word.
-const TARGET_KEYS: [TargetKey; 4] = [
+const TARGET_KEYS: [TargetKey; 5] = [
     TargetKey::path("copilot_output"),
     TargetKey::path("copilot_output_yolo").needs("copilot_output"),
     TargetKey::path("copilot_settings").needs("copilot_output"),
     TargetKey::path("copilot_settings_yolo").needs("copilot_settings"),
+    TargetKey::flag(sandbox::KEY).needs("copilot_settings"),
 ];
 
 /// The tools a write permission opens, emitted once for the first allowWrite.
@@ -132,6 +134,21 @@ impl Copilot {
     }
 
     fn render(ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
+        use crate::agent::srt_keys::{DENIED_DOMAIN_REASONS, ENV_VARS, FILES, STRICT_ALLOWLIST};
+        // With its command sandbox on, the credential files are deniedPaths.
+        let keys: &[&str] = if ctx.config.targets.flag(sandbox::KEY) {
+            &[ENV_VARS, STRICT_ALLOWLIST, DENIED_DOMAIN_REASONS]
+        } else {
+            &[FILES, ENV_VARS, STRICT_ALLOWLIST, DENIED_DOMAIN_REASONS]
+        };
+        warnings.extend(crate::agent::srt_keys::skipped(
+            "copilot",
+            ctx.compiled.srt(),
+            keys,
+            "Copilot CLI's flags and settings have no path or environment rules (but the \
+             command sandbox, `copilot_sandbox = true`, for files), and no setting refuses an \
+             unlisted host without asking",
+        ));
         let mut out = String::new();
         for (i, line) in Self::flags(ctx, warnings)?.iter().enumerate() {
             if i > 0 {
@@ -193,6 +210,15 @@ fn shell_flag(name: &str, command: &str) -> String {
 impl Agent for Copilot {
     fn codes(&self) -> &'static [crate::diag::Code] {
         codes::ALL
+    }
+
+    fn doctor_checks(&self, input: &crate::lint::Input, out: &mut Vec<crate::diag::Diagnostic>) {
+        crate::agent::limits::doctor_findings(
+            self,
+            input,
+            &[Code::SrtKeySkipped, codes::SANDBOX_LIMIT],
+            out,
+        );
     }
 
     fn name(&self) -> &'static str {
@@ -284,9 +310,9 @@ impl Agent for Copilot {
     fn explain<'a>(
         &self,
         ctx: &'a Ctx<'a>,
-        _places: &'a Places<'a>,
+        places: &'a Places<'a>,
     ) -> Result<Option<Box<dyn ExplainLayers + 'a>>> {
-        Ok(Some(Box::new(explain::Layers::of(ctx)?)))
+        Ok(Some(Box::new(explain::Layers::of(ctx, places)?)))
     }
 }
 
@@ -350,3 +376,6 @@ mod launch_gap_tests;
 fn warning(code: Code, message: impl Into<String>) -> crate::diag::Diagnostic {
     crate::agent::warning("copilot", code, message)
 }
+
+#[cfg(test)]
+mod sandbox_tests;

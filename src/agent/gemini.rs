@@ -80,7 +80,8 @@ pub const NO_SANDBOX: &str = "Gemini CLI confines shell commands only inside a s
 
 /// The generation warnings doctor lists for Gemini (every agent limit it
 /// raises).
-const DOCTOR_LIMITS: [Code; 4] = [
+const DOCTOR_LIMITS: [Code; 5] = [
+    Code::SrtKeySkipped,
     codes::COMMAND_TEXT,
     codes::PATH_SPELLING,
     codes::FETCH_ONLY,
@@ -116,6 +117,17 @@ fn render(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
     if ctx.yolo {
         warnings.extend(both_loaded(ctx).map(|m| warning(codes::BOTH_LOADED, m)));
     }
+    warnings.extend(crate::agent::srt_keys::skipped(
+        "gemini",
+        ctx.compiled.srt(),
+        &[
+            crate::agent::srt_keys::ENV_VARS,
+            crate::agent::srt_keys::STRICT_ALLOWLIST,
+            crate::agent::srt_keys::DENIED_DOMAIN_REASONS,
+        ],
+        "Gemini CLI starts no sandbox, so nothing of its own hides a variable from its shell \
+         commands or refuses a host (credential files are read denies of its file tools)",
+    ));
     // Last: what every Gemini run comes down to.
     warnings.push(warning(codes::NO_SANDBOX, NO_SANDBOX));
     Ok(render::file(&rules))

@@ -8,6 +8,7 @@ pub mod gemini;
 pub mod launch;
 pub mod limits;
 pub mod record;
+pub mod srt_keys;
 
 use std::path::PathBuf;
 

@@ -117,9 +117,17 @@ fn covering<'a>(
         .max_by_key(|(_, p)| p.len())
 }
 
-/// srt reading `path`: deny-then-allow.
+/// srt reading `path`: deny-then-allow. A declared credential file is a
+/// read deny too (srt unions a `deny` one into its read-deny set; a
+/// `mask` one reads as a stand-in: [`crate::srt::credentials`]).
 pub fn srt_read(srt: &Value, path: &Path, places: &Places) -> Decision {
-    let [deny, allow] = lists(srt, "filesystem", "Read");
+    let [mut deny, allow] = lists(srt, "filesystem", "Read");
+    deny.extend(crate::srt::credentials::files(srt).map(|file| {
+        (
+            format!("credentials.files ({})", file.mode.name()),
+            file.name,
+        )
+    }));
     let Some((list, rule)) = covering(&deny, path, places) else {
         return Decision::without_rule(Verdict::Allow, Some("no read rule: reads are allowed"));
     };
@@ -129,7 +137,9 @@ pub fn srt_read(srt: &Value, path: &Path, places: &Places) -> Decision {
         return Decision::by(Verdict::Allow, arule, alist);
     }
     let mut decision = Decision::by(Verdict::Deny, rule, list);
-    if is_glob(rule) && WRITE_GLOBS_DROPPED {
+    if list.ends_with("(mask)") {
+        decision.note = Some("the sandbox reads a stand-in, not the file".into());
+    } else if is_glob(rule) && WRITE_GLOBS_DROPPED {
         decision.note = Some("srt expands this glob when the command starts".into());
     }
     decision
@@ -171,6 +181,21 @@ pub const HTTPS_PORT: u16 = 443;
 /// https (port 443), and where entries naming a port decide another port
 /// differently the note lists those ports' answers.
 pub fn srt_network(srt: &Value, domain: &str) -> Decision {
+    let mut decision = network_by_port(srt, domain);
+    if crate::srt::credentials::strict_allowlist(srt)
+        && let Some(note) = &mut decision.note
+    {
+        *note = note.replacen(NOT_ALLOWED, STRICT_NOT_ALLOWED, 1);
+    }
+    decision
+}
+
+const NOT_ALLOWED: &str = "not in allowedDomains: connections are denied";
+const STRICT_NOT_ALLOWED: &str =
+    "not in allowedDomains: connections are denied without asking (strictAllowlist)";
+
+/// [`srt_network`] without the strict allowlist's note.
+fn network_by_port(srt: &Value, domain: &str) -> Decision {
     let [deny, allow] = lists(srt, "network", "Domains");
     let (host, port) = domain::split_port(domain);
     if let Some(port) = port {
@@ -243,10 +268,7 @@ fn connection(
     match decided {
         Connection::Denied(i) => Decision::by(Verdict::Deny, deny[i].1, &deny[i].0),
         Connection::Allowed(i) => Decision::by(Verdict::Allow, allow[i].1, &allow[i].0),
-        Connection::NotAllowed => Decision::without_rule(
-            Verdict::Deny,
-            Some("not in allowedDomains: connections are denied"),
-        ),
+        Connection::NotAllowed => Decision::without_rule(Verdict::Deny, Some(NOT_ALLOWED)),
         Connection::Malformed => Decision::without_rule(
             Verdict::Deny,
             Some("srt refuses a host that is not a DNS name or an IP address"),

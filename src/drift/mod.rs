@@ -183,6 +183,11 @@ pub fn entry_direction(meaning: Option<Meaning>, side: Side) -> Direction {
 /// The key of the enforcement switch (srt and the Claude sandbox).
 pub const SWITCH: &str = "enabled";
 
+/// Booleans other than the switch that make the policy stricter when on
+/// (srt's `network.strictAllowlist`: unlisted hosts refused without
+/// asking), so turning one off on disk widens.
+const STRICT_WHEN_ON: &[&str] = &["strictAllowlist"];
+
 /// The direction of the value of `key` changing from `policy` to `disk`
 /// (`None`: absent; `null` counts as absent).
 pub fn value_change(key: &str, policy: Option<&Value>, disk: Option<&Value>) -> Direction {
@@ -191,7 +196,7 @@ pub fn value_change(key: &str, policy: Option<&Value>, disk: Option<&Value>) -> 
     let on = |v: Option<&Value>| v == Some(&Value::Bool(true));
     let boolean = |v: Option<&Value>| v.is_none_or(Value::is_boolean);
     if boolean(policy) && boolean(disk) && (policy.is_some() || disk.is_some()) {
-        let widens = if key == SWITCH {
+        let widens = if key == SWITCH || STRICT_WHEN_ON.contains(&key) {
             on(policy) && !on(disk)
         } else {
             on(disk) && !on(policy)

@@ -276,3 +276,24 @@ fn unpaired_as_sets_pairs_a_key_the_other_side_holds_at_all_and_keeps_every_copy
     let (missing, extra) = unpaired_as(&["x", "x"], &["x"], |s| s.to_string(), Pairing::Set);
     assert!(missing.is_empty() && extra.is_empty());
 }
+
+#[test]
+fn a_strict_allowlist_turned_off_on_disk_widens() {
+    let on = json!(true);
+    let off = json!(false);
+    assert_eq!(value_change("strictAllowlist", Some(&on), None), Widening);
+    assert_eq!(
+        value_change("strictAllowlist", Some(&on), Some(&off)),
+        Widening
+    );
+    assert_eq!(value_change("strictAllowlist", None, Some(&on)), Narrowing);
+    // A credentials object changed in any way fails closed.
+    assert_eq!(
+        value_change(
+            "credentials",
+            Some(&json!({"envVars": []})),
+            Some(&json!({}))
+        ),
+        Widening
+    );
+}

@@ -105,6 +105,9 @@ pub fn derive(policy: &Value, disk: &Value, ctx: &ProbeSite, sections: &[Section
         for rule in entries(&drift, section, Side::Extra) {
             out.probes.push(extra(section, rule));
         }
+        if section == Section::DenyRead {
+            out.probes.extend(super::credentials::probes(ctx, policy));
+        }
     }
     if sections.contains(&Section::AllowedDomains) {
         out.probes.push(canary(ctx, policy));
@@ -335,9 +338,16 @@ fn canary(ctx: &ProbeSite, settings: &Value) -> Probe {
         .iter()
         .find(|h| !allowed.iter().any(|a| domain::matches(h, 443, a)))
         .unwrap_or(&CANARY_HOSTS[2]);
+    // With strictAllowlist, srt refuses it without asking anyone (the
+    // same 403 offline: srt's CLI has no one to ask).
+    let strict = if crate::srt::credentials::strict_allowlist(settings) {
+        ", strictAllowlist"
+    } else {
+        ""
+    };
     Probe {
         section: Section::AllowedDomains,
-        rule: format!("{host} (not allowlisted)"),
+        rule: format!("{host} (not allowlisted{strict})"),
         expect: Expect::Deny,
         action: if ctx.curl {
             Ok(Action::Http(url(host, None)))

@@ -17,6 +17,10 @@ pub enum Section {
     AllowWrite,
     AllowedDomains,
     DeniedDomains,
+    /// srt's declared credentials (`credentials.files`, `.envVars`): not a
+    /// list of strings, so not in [`Section::ALL`]; probed with the read
+    /// denies.
+    Credentials,
     Settings,
 }
 
@@ -37,6 +41,7 @@ impl Section {
             Section::AllowWrite => "allowWrite",
             Section::AllowedDomains => "allowedDomains",
             Section::DeniedDomains => "deniedDomains",
+            Section::Credentials => "credentials",
             Section::Settings => "settings",
         }
     }
@@ -46,6 +51,7 @@ impl Section {
         match self {
             Section::DenyRead | Section::DenyWrite | Section::AllowWrite => "filesystem",
             Section::AllowedDomains | Section::DeniedDomains => "network",
+            Section::Credentials => "credentials",
             Section::Settings => "",
         }
     }
@@ -91,6 +97,13 @@ pub enum Action {
     Http(String),
     /// The same request to a made-up subdomain of a `*.domain` rule.
     Connect(String),
+    /// Print an environment variable: a denied one must be unset in the
+    /// sandbox; a masked one (`masked`) may be set, but not to the value
+    /// the control run prints.
+    Env { name: String, masked: bool },
+    /// Print the start of a masked file: the sandbox must not see the
+    /// bytes the control run prints.
+    Content(PathBuf),
 }
 
 impl Action {
@@ -112,6 +125,8 @@ impl Action {
                 quote("%{http_connect}"),
                 quote(url)
             ),
+            Action::Env { name, .. } => format!("printenv {}", quote(name)),
+            Action::Content(p) => format!("head -c 256 -- {}", quote_path(p)),
         }
     }
 
@@ -148,6 +163,7 @@ impl Probe {
     pub fn kind(&self) -> &'static str {
         match (self.section, self.expect) {
             (Section::Settings, _) => "settings",
+            (Section::Credentials, _) => "credential",
             (Section::DenyRead, _) => "read-deny",
             (s, Expect::Deny) if s.is_network() => "net-deny",
             (s, Expect::Allow) if s.is_network() => "net-allow",
@@ -198,6 +214,16 @@ mod tests {
             "curl -sS -m 10 -o /dev/null -w '%{http_connect}' https://twsrt-probe.x.io/"
         );
         assert!(!connect.has_control());
+        let env = Action::Env {
+            name: "TOKEN".into(),
+            masked: false,
+        };
+        assert_eq!(env.command(), "printenv TOKEN");
+        assert!(env.has_control());
+        assert_eq!(
+            Action::Content(PathBuf::from("/h/.netrc")).command(),
+            "head -c 256 -- /h/.netrc"
+        );
     }
 
     #[test]

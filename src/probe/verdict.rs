@@ -207,6 +207,12 @@ fn succeeded(action: &Action, sandbox: &Side, listing: Option<&[u8]>) -> (bool, 
             false,
             "the listing inside the sandbox hides the directory's entries",
         ),
+        // A masked credential is seen, but not its real value.
+        Action::Env { masked: true, .. } | Action::Content(_)
+            if ok && listing.is_some_and(|l| l != sandbox.out.stdout) =>
+        {
+            (false, "the sandbox sees a stand-in value, not the real one")
+        }
         _ => (ok, ""),
     }
 }

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::known_keys::{self, Unknown};
 use crate::rules::{Action, Scope, SecurityRule};
 use crate::source::{string_list, strings, unknown_key};
+use crate::srt::credentials;
 use crate::srt::schema as srt_schema;
 
 /// Lists that become rules, in rule order.
@@ -62,7 +63,7 @@ pub fn validate(path: &Path, text: &str, fragment: &Value, allowed: &[String]) -
             string_list(path, &format!("{section}.{key}"), v)?;
         }
     }
-    Ok(())
+    crate::srt::credentials::check(path, fragment)
 }
 
 /// The nearest key of the same level, else a close key of another level
@@ -93,16 +94,61 @@ pub const OPPOSING: [&[&str]; 2] = [
     &["/filesystem/allowWrite", "/filesystem/denyWrite"],
 ];
 
-/// The rules of the composed settings, list by list as `RULE_LISTS` has them.
+/// The rules of the composed settings, list by list as `RULE_LISTS` has
+/// them; after the read denies, every declared credential file (masked or
+/// denied), which is a read deny for the agents' own file tools: a masked
+/// file must not be readable through a Read tool either.
 pub fn rules(doc: &Value) -> Vec<SecurityRule<'_>> {
-    RULE_LISTS
-        .into_iter()
-        .flat_map(|(section, key, scope, action)| {
-            strings(doc, &format!("/{section}/{key}")).map(move |pattern| SecurityRule {
+    let list = |(section, key, scope, action): (&str, &str, Scope, Action)| {
+        strings(doc, &format!("/{section}/{key}"))
+            .map(move |pattern| SecurityRule {
                 scope,
                 action,
                 pattern,
             })
-        })
-        .collect()
+            .collect::<Vec<_>>()
+    };
+    let mut lists = RULE_LISTS.into_iter();
+    let mut rules: Vec<SecurityRule<'_>> = lists.next().map(list).unwrap_or_default();
+    let read_denied = rules.len();
+    for file in credentials::files(doc) {
+        // Once: a file denyRead lists already is that rule.
+        if !rules[..read_denied].iter().any(|r| r.pattern == file.name) {
+            rules.push(SecurityRule {
+                scope: Scope::Read,
+                action: Action::Deny,
+                pattern: file.name,
+            });
+        }
+    }
+    rules.extend(lists.flat_map(list));
+    rules
+}
+
+#[cfg(test)]
+mod credential_rules {
+    use crate::rules::{Action, Scope};
+    use serde_json::json;
+
+    #[test]
+    fn every_credential_file_is_a_read_deny_after_the_listed_ones_and_once() {
+        let doc = json!({
+            "filesystem": {"denyRead": ["~/.ssh", "~/.netrc"], "denyWrite": ["~/x"]},
+            "credentials": {"files": [{"path": "~/.netrc", "mode": "mask"},
+                                      {"path": "/etc/k", "mode": "deny"}],
+                            "envVars": [{"name": "T", "mode": "deny"}]}});
+        let rules: Vec<(Scope, Action, &str)> = super::rules(&doc)
+            .into_iter()
+            .map(|r| (r.scope, r.action, r.pattern))
+            .collect();
+        assert_eq!(
+            rules,
+            [
+                (Scope::Read, Action::Deny, "~/.ssh"),
+                (Scope::Read, Action::Deny, "~/.netrc"),
+                (Scope::Read, Action::Deny, "/etc/k"),
+                (Scope::Write, Action::Deny, "~/x"),
+            ]
+        );
+    }
 }

@@ -1,7 +1,8 @@
 //! Sandbox Runtime's own semantics, once: the keys its settings schema
 //! knows ([`schema`]), which path entries are globs and how they match
 //! ([`glob`]), how path entries resolve ([`path`]) and how domain entries
-//! decide a connection ([`domain`]). `twsrt test` (the prover in
+//! decide a connection ([`domain`]), what the declared credentials and
+//! the strict allowlist are ([`credentials`]). `twsrt test` (the prover in
 //! `crate::probe`), `explain` and the diff directions (`crate::drift`),
 //! and doctor ask these modules, so they cannot
 //! disagree about what srt does with an entry.
@@ -11,6 +12,7 @@
 //! measured") and SECURITY_CONCEPT.md ("Sandbox Runtime versions: 0.0.78
 //! and the newest, measured").
 
+pub mod credentials;
 pub mod domain;
 pub mod glob;
 pub mod path;

@@ -66,6 +66,7 @@ CASES = [
     Case("relative", POLICIES / "relative"),
     Case("sockets", POLICIES / "sockets"),
     Case("overrides", POLICIES / "overrides"),
+    Case("credentials", POLICIES / "credentials"),
 ]
 
 
@@ -330,6 +331,10 @@ def plant(world: World) -> None:
         else:
             path = expand(rule, env)
             secret(rule, "secret", path, looks_like_file(path) and not path.is_dir())
+    # srt's declared credential files: a read deny of every agent (issue 33).
+    for entry in world.srt.get("credentials", {}).get("files", []):
+        path = expand(entry["path"], env)
+        secret(entry["path"], "secret", path, True)
     for rule in fs.get("denyWrite", []):
         if rule in fs.get("denyRead", []):
             continue  # denyRead implies denyWrite: probed above as unreadable
@@ -1317,6 +1322,9 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
         if not args.only or "copilot-settings" in args.only:
             import copilot_settings  # tests/clients/copilot_settings.py
             copilot_settings.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
+        if not args.only or "copilot-sandbox" in args.only:
+            import copilot_sandbox  # tests/clients/copilot_sandbox.py
+            copilot_sandbox.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
         if not args.only or "gemini" in args.only:
             print("\nGemini CLI: the policy file loads and its engine decides as the policy says",
                   flush=True)

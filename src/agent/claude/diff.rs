@@ -65,7 +65,7 @@ pub fn entries(generated: &Map<String, Value>, on_disk: &Map<String, Value>) -> 
     );
     out.compare_keys(
         ("network.config", "sandbox.network"),
-        &NETWORK_KEYS,
+        &compared(&NETWORK_KEYS, gen_network),
         gen_network,
         disk_network,
     );
@@ -77,7 +77,7 @@ pub fn entries(generated: &Map<String, Value>, on_disk: &Map<String, Value>) -> 
     );
     out.compare_keys(
         ("sandbox.config", "sandbox"),
-        &SANDBOX_KEYS,
+        &compared(&SANDBOX_KEYS, gen_sandbox),
         gen_sandbox,
         disk_sandbox,
     );
@@ -183,6 +183,20 @@ impl Entries {
         missing
     }
 }
+
+/// The pass-through keys compared: all of `keys` but those twsrt has passed
+/// through only since issue 33 (`credentials`, `strictAllowlist`), which
+/// are compared only when generated, so a file that set them by hand before
+/// is not drift the merge (which keeps keys it does not generate) could
+/// never clear.
+fn compared<'k>(keys: &[&'k str], generated: &Map<String, Value>) -> Vec<&'k str> {
+    keys.iter()
+        .copied()
+        .filter(|k| !GENERATED_ONLY.contains(k) || generated.contains_key(*k))
+        .collect()
+}
+
+const GENERATED_ONLY: [&str; 2] = ["credentials", "strictAllowlist"];
 
 static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
 

@@ -15,6 +15,12 @@ use crate::lint::{Input, entries, quoted};
 const LISTS: [&str; 4] = ["allowWrite", "denyWrite", "denyRead", "allowRead"];
 
 pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
+    crate::agent::limits::doctor_findings(
+        &super::Claude,
+        input,
+        &[crate::diag::Code::SrtKeySkipped],
+        out,
+    );
     let targets = &input.config.targets;
     let mut files: Vec<PathBuf> = Vec::new();
     if targets.contains("claude_settings") {

@@ -42,6 +42,35 @@ pub fn check(ctx: &Ctx, warnings: &mut Warnings) -> Result<()> {
 }
 
 /// A generation warning of this agent.
+/// What of srt's issue-33 keys Claude Code's settings cannot hold as
+/// meant (doc/clients.md, "srt 0.0.83's credentials, strict allowlist and
+/// allowRead, read").
+pub fn srt_keys(ctx: &Ctx, warnings: &mut Warnings) {
+    use crate::agent::srt_keys::{DENIED_DOMAIN_REASONS, skipped};
+    use crate::srt::credentials::{Mode, files};
+    let srt = ctx.compiled.srt();
+    warnings.extend(skipped(
+        "claude",
+        srt,
+        &[DENIED_DOMAIN_REASONS],
+        "Claude Code's sandbox settings have no such key (a denied host gets its generic reason)",
+    ));
+    let masked: Vec<&str> = files(srt)
+        .filter(|f| f.mode == Mode::Mask)
+        .map(|f| f.name)
+        .collect();
+    if !masked.is_empty() {
+        warnings.push(warning(
+            Code::SrtKeySkipped,
+            format!(
+                "masked credential files are denied outright in Claude Code (their Read deny \
+                 rule is a sandbox read deny too, which shadows the mask): {}",
+                masked.join(", ")
+            ),
+        ));
+    }
+}
+
 fn warning(code: Code, message: impl Into<String>) -> crate::diag::Diagnostic {
     crate::agent::warning("claude", code, message)
 }

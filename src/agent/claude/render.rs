@@ -14,13 +14,14 @@ use crate::rules::{Action, Scope, SecurityRule};
 
 /// srt `network` keys copied verbatim into `sandbox.network`, in output order
 /// (after `allowedDomains`, which comes from the rules).
-pub const NETWORK_KEYS: [&str; 6] = [
+pub const NETWORK_KEYS: [&str; 7] = [
     "allowUnixSockets",
     "allowAllUnixSockets",
     "allowLocalBinding",
     "allowMachLookup",
     "httpProxyPort",
     "socksProxyPort",
+    "strictAllowlist",
 ];
 
 /// The `sandbox.filesystem` lists twsrt always writes empty, in the order it
@@ -31,12 +32,16 @@ pub const NETWORK_KEYS: [&str; 6] = [
 /// is anchored where the agent starts, as srt anchors it.
 pub const MANAGED_PATH_LISTS: [&str; 3] = ["denyRead", "denyWrite", "allowWrite"];
 
-/// srt top-level keys copied verbatim into `sandbox`.
-pub const SANDBOX_KEYS: [&str; 4] = [
+/// srt top-level keys copied verbatim into `sandbox`. `credentials` has
+/// the same schema in Claude Code 2.1.332 (doc/clients.md, "srt 0.0.83's
+/// credentials, strict allowlist and allowRead, read"); its files are
+/// Read/Edit denies besides (they are read-deny rules).
+pub const SANDBOX_KEYS: [&str; 5] = [
     "enabled",
     "enableWeakerNetworkIsolation",
     "enableWeakerNestedSandbox",
     "ignoreViolations",
+    "credentials",
 ];
 
 /// What the generator reads. The rendering is a pure function of it apart

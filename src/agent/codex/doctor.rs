@@ -56,7 +56,12 @@ pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
     }
     missing_parents(input, out);
     legacy_layers(input, managed, out);
-    crate::agent::limits::doctor_findings(&super::Codex, input, &[codes::GLOB_WALK], out);
+    crate::agent::limits::doctor_findings(
+        &super::Codex,
+        input,
+        &[codes::GLOB_WALK, Code::SrtKeySkipped],
+        out,
+    );
 }
 
 fn selected(input: &Input, frag: &Frag) -> bool {

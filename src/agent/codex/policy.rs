@@ -291,6 +291,15 @@ fn place_network(
 
 /// One warning naming the srt keys and mode overrides Codex has nothing for.
 fn unmapped_warning(srt: &Value, overrides: &Map<String, Value>, warnings: &mut Warnings) {
+    use crate::agent::srt_keys::{DENIED_DOMAIN_REASONS, ENV_VARS, STRICT_ALLOWLIST, skipped};
+    warnings.extend(skipped(
+        "codex",
+        srt,
+        &[ENV_VARS, STRICT_ALLOWLIST, DENIED_DOMAIN_REASONS],
+        "Codex 0.171's own credential masking (features.network_proxy.credentials) and \
+         shell_environment_policy are not mapped, and whether its proxy refuses an unlisted \
+         host without asking is not measured; credential files are denied outright",
+    ));
     let mut unmapped: BTreeSet<&str> = UNMAPPED_SRT_KEYS
         .into_iter()
         .filter(|k| srt.get(*k).is_some())

@@ -9,4 +9,8 @@ crate::diag::agent_codes! {
     ASK_AS_DENY = "copilot-ask-as-deny";
     /// A deniedDomains entry Copilot's settings would ignore.
     IGNORED_URL = "copilot-ignored-url";
+    /// Paths Copilot's command sandbox cannot hold as the policy means (globs, relative paths), left out of it.
+    SANDBOX_SKIPPED = "copilot-sandbox-skipped";
+    /// What Copilot's command sandbox keeps whatever the policy says: a writable temp directory, its own read scope and network defaults.
+    SANDBOX_LIMIT = "copilot-sandbox-limit", limit;
 }

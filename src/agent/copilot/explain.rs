@@ -2,7 +2,9 @@
 //! copilot` adds for the mode, as argv words, decided the way Copilot reads
 //! them (a `--deny-*` flag before an `--allow-*` one; what no flag names is
 //! asked, or allowed under `--yolo`). One layer, `flags`, rank 30: after
-//! the Codex rows.
+//! the Codex rows; with `[targets] copilot_sandbox = true` a second one,
+//! `sandbox`, rank 31: the command sandbox twsrt writes, decided as it was
+//! measured (doc/clients.md, "Copilot CLI's command sandbox, measured").
 
 use serde_json::Value;
 
@@ -12,10 +14,17 @@ use crate::drift::access::{Decision, Verdict, command_matches, domain_matches, s
 use crate::error::Result;
 use crate::explain::{ExplainLayers, Layer, Subject};
 use crate::source::SourceKind;
+use crate::srt::path::{Places, path_matches};
 
 static FLAGS: Layer = Layer {
     rank: 30,
     layer: "flags",
+    agent: "copilot",
+};
+
+static SANDBOX: Layer = Layer {
+    rank: 31,
+    layer: "sandbox",
     agent: "copilot",
 };
 
@@ -25,15 +34,20 @@ pub struct Layers<'a> {
     flags: Vec<String>,
     /// The compiled bash document (which list a `--deny-tool` rule is in).
     bash: &'a Value,
+    /// The command sandbox twsrt writes, while `copilot_sandbox` is on.
+    sandbox: Option<Value>,
+    places: &'a Places<'a>,
 }
 
 impl<'a> Layers<'a> {
     /// Render the flags for `ctx`'s mode. The renderer's warnings are
     /// generate's business, not explain's.
-    pub fn of(ctx: &Ctx<'a>) -> Result<Self> {
+    pub fn of(ctx: &Ctx<'a>, places: &'a Places<'a>) -> Result<Self> {
         Ok(Layers {
             flags: Copilot::launch_args(ctx, &mut Vec::new())?,
             bash: ctx.compiled.document(SourceKind::Bash),
+            sandbox: super::sandbox::policy(ctx, &mut Vec::new()),
+            places,
         })
     }
 
@@ -58,8 +72,70 @@ impl ExplainLayers for Layers<'_> {
             Subject::Domain(d) => domain(self, d),
             Subject::Command(c) => command(self, c),
         };
-        vec![(&FLAGS, decision)]
+        let mut rows = vec![(&FLAGS, decision)];
+        if let Some(sandbox) = &self.sandbox {
+            rows.push((&SANDBOX, in_sandbox(sandbox, subject, self.places)));
+        }
+        rows
     }
+}
+
+/// The command sandbox on one access of a shell command: a denied path is
+/// refused, a read-only one refused for writing, a granted one allowed;
+/// anything else is Copilot's own default scope, and the network is not
+/// the sandbox's as twsrt writes it.
+fn in_sandbox(sandbox: &Value, subject: &Subject, places: &Places) -> Decision {
+    let list = |key: &str| -> Vec<&str> {
+        sandbox
+            .pointer(&format!("/userPolicy/filesystem/{key}"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect()
+    };
+    let covering = |key: &str, path: &std::path::Path| {
+        list(key)
+            .into_iter()
+            .filter(|p| path_matches(p, path, places))
+            .max_by_key(|p| p.len())
+            .map(str::to_string)
+    };
+    let (path, write) = match subject {
+        Subject::Read(p) => (p, false),
+        Subject::Write(p) => (p, true),
+        Subject::Domain(_) => {
+            return Decision::without_rule(
+                Verdict::NotCovered,
+                Some("twsrt leaves the network to Copilot's defaults"),
+            );
+        }
+        Subject::Command(_) => {
+            return Decision::without_rule(
+                Verdict::NotCovered,
+                Some("the sandbox confines what a command touches, not which runs"),
+            );
+        }
+    };
+    if let Some(rule) = covering("deniedPaths", path) {
+        let note = format!("sandbox.userPolicy.filesystem.deniedPaths {rule}");
+        return Decision::rule(Verdict::Deny, ("deniedPaths".into(), rule), Some(&note));
+    }
+    if let Some(rule) = covering("readonlyPaths", path) {
+        let verdict = if write { Verdict::Deny } else { Verdict::Allow };
+        let note = format!("sandbox.userPolicy.filesystem.readonlyPaths {rule}");
+        return Decision::rule(verdict, ("readonlyPaths".into(), rule), Some(&note));
+    }
+    let cwd = sandbox.get("addCurrentWorkingDirectory") == Some(&Value::Bool(true))
+        && path.starts_with(places.cwd);
+    if let Some(rule) = covering("readwritePaths", path).or(cwd.then(|| ".".to_string())) {
+        let note = format!("granted read/write: {rule}");
+        return Decision::rule(Verdict::Allow, ("readwritePaths".into(), rule), Some(&note));
+    }
+    Decision::without_rule(
+        Verdict::NotCovered,
+        Some("no policy path: Copilot's default scope decides (temp directory writable)"),
+    )
 }
 
 /// The flags for a read or write: only the tool switches decide.

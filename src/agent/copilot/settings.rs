@@ -37,12 +37,17 @@ use crate::text_position::line_column;
 
 pub const ALLOWED: &str = "allowedUrls";
 pub const DENIED: &str = "deniedUrls";
+use super::sandbox::SANDBOX;
 
-/// The two lists twsrt writes, in the order they appear in a new file.
+/// The two lists twsrt writes, in the order they appear in a new file, and
+/// with `[targets] copilot_sandbox = true` the whole `sandbox` object after
+/// them (`super::sandbox`; without the switch the file's own `sandbox` key
+/// is never touched).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lists {
     pub allowed: Vec<String>,
     pub denied: Vec<String>,
+    pub sandbox: Option<Value>,
 }
 
 impl Lists {
@@ -54,6 +59,7 @@ impl Lists {
         let mut lists = Lists {
             allowed: Vec::new(),
             denied: Vec::new(),
+            sandbox: super::sandbox::policy(ctx, warnings),
         };
         for rule in ctx.rules() {
             match (rule.scope, rule.action) {
@@ -124,8 +130,26 @@ pub fn render(lists: &Lists) -> String {
         out.push_str(if i == 0 { "\n" } else { ",\n" });
         push_property(&mut out, key, entries, "  ", "  ");
     }
+    if let Some(sandbox) = &lists.sandbox {
+        out.push_str(",\n  ");
+        push_object(&mut out, SANDBOX, sandbox, "  ");
+    }
     out.push_str("\n}");
     out
+}
+
+/// `"key": value` (an object, two spaces a level) after `indent`.
+fn push_object(out: &mut String, key: &str, value: &Value, indent: &str) {
+    out.push_str(&json_string(key));
+    out.push_str(": ");
+    out.push_str(&pretty_at(value, indent));
+}
+
+/// `value` as indented JSON whose lines after the first start at `indent`.
+fn pretty_at(value: &Value, indent: &str) -> String {
+    // A `Value` always serializes.
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.replace('\n', &format!("\n{indent}"))
 }
 
 /// `"key": [ ... ]` at `indent`, its entries one level (`unit`) deeper.
@@ -162,7 +186,7 @@ fn json_string(s: &str) -> String {
 /// no longer holds: what the merge would take out of Copilot's deny list.
 pub fn dropped_denies(text: &str, lists: &Lists, path: &Path) -> Result<Vec<String>> {
     let object = parse(text, path)?;
-    let owned = owned_props(&object, text, path)?;
+    let owned = owned_props(&object, text, path, false)?;
     let have = owned
         .iter()
         .find(|(name, _)| *name == DENIED)
@@ -192,7 +216,7 @@ pub fn merge(existing: Option<&str>, lists: &Lists, path: &Path) -> Result<Strin
         return Ok(render(lists) + "\n");
     };
     let object = parse(text, path)?;
-    let owned = owned_props(&object, text, path)?;
+    let owned = owned_props(&object, text, path, lists.sandbox.is_some())?;
     if object.properties.is_empty()
         && text[object.range.start + 1..object.range.end - 1]
             .trim()
@@ -226,6 +250,24 @@ pub fn merge(existing: Option<&str>, lists: &Lists, path: &Path) -> Result<Strin
                     ",\n"
                 });
                 push_property(&mut added, key, entries, &indent, &unit);
+            }
+        }
+    }
+    if let Some(sandbox) = &lists.sandbox {
+        let value = pretty_at(sandbox, &indent);
+        match owned.iter().find(|(name, _)| *name == SANDBOX) {
+            Some((_, prop)) => {
+                let range = prop.value.range();
+                edits.push((range.start, range.end, value));
+            }
+            None => {
+                added.push_str(if object.properties.is_empty() && added.is_empty() {
+                    "\n"
+                } else {
+                    ",\n"
+                });
+                added.push_str(&indent);
+                push_object(&mut added, SANDBOX, sandbox, &indent);
             }
         }
     }
@@ -285,19 +327,23 @@ fn at(text: &str, path: &Path, offset: usize, message: String) -> Error {
     }
 }
 
-/// The owned properties the file has. A key twice is an error: which of
-/// the two Copilot reads is not documented, so neither can be replaced.
+/// The owned properties the file has (`sandbox` among them when `sandbox`
+/// is owned). A key twice is an error: which of the two Copilot reads is
+/// not documented, so neither can be replaced.
 fn owned_props<'o, 't>(
     object: &'o ast::Object<'t>,
     text: &str,
     path: &Path,
+    sandbox: bool,
 ) -> Result<Vec<(&'static str, &'o ast::ObjectProp<'t>)>> {
     let mut found: Vec<(&'static str, &ast::ObjectProp)> = Vec::new();
+    let keys: &[&'static str] = if sandbox {
+        &[ALLOWED, DENIED, SANDBOX]
+    } else {
+        &[ALLOWED, DENIED]
+    };
     for prop in &object.properties {
-        let Some(key) = [ALLOWED, DENIED]
-            .into_iter()
-            .find(|k| *k == prop.name.as_str())
-        else {
+        let Some(key) = keys.iter().copied().find(|k| *k == prop.name.as_str()) else {
             continue;
         };
         if found.iter().any(|(k, _)| *k == key) {
@@ -332,8 +378,28 @@ fn indentation(object: &ast::Object, text: &str) -> (String, String) {
 /// file's text, with its direction; the file's other keys are not looked at.
 pub fn compare(text: &str, lists: &Lists, path: &Path) -> Result<Vec<Difference>> {
     let object = parse(text, path)?;
-    let owned = owned_props(&object, text, path)?;
+    let owned = owned_props(&object, text, path, lists.sandbox.is_some())?;
     let mut differences = Vec::new();
+    if let Some(want) = &lists.sandbox {
+        // The whole object, compared as JSON: any difference (comments in
+        // it included) counts as widening, since which way a change of a
+        // sandbox policy goes is not modelled.
+        let have = owned
+            .iter()
+            .find(|(name, _)| *name == SANDBOX)
+            .and_then(|(_, prop)| {
+                let range = prop.value.range();
+                serde_json::from_str::<Value>(&text[range.start..range.end]).ok()
+            });
+        if have.as_ref() != Some(want) {
+            differences.push(Difference::plain(
+                SANDBOX,
+                "(differs from the generated command sandbox)",
+                Side::Missing,
+                Direction::Widening,
+            ));
+        }
+    }
     for (key, want) in lists.owned() {
         let have = match owned.iter().find(|(name, _)| *name == key) {
             None => Vec::new(),

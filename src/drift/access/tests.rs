@@ -221,3 +221,36 @@ fn an_agent_s_domain_row_notes_srt_s_matching_only_where_a_port_or_a_wildcard_ta
     let bare = srt_matched(Decision::without_rule(Verdict::Deny, None), ["*"], "x.io");
     assert_eq!(bare.note.as_deref(), Some(SRT_MATCHING));
 }
+
+#[test]
+fn a_declared_credential_file_is_a_read_deny_and_a_masked_one_says_so() {
+    let srt = json!({"filesystem": {"denyRead": []}, "credentials": {"files": [
+        {"path": "/h/.netrc", "mode": "mask"}, {"path": "/h/.pgpass", "mode": "deny"}]}});
+    let masked = srt_read(&srt, Path::new("/h/.netrc"), &places());
+    assert_eq!(masked.verdict, Verdict::Deny);
+    assert_eq!(masked.list.as_deref(), Some("credentials.files (mask)"));
+    assert_eq!(
+        masked.note.as_deref(),
+        Some("the sandbox reads a stand-in, not the file")
+    );
+    let denied = srt_read(&srt, Path::new("/h/.pgpass"), &places());
+    assert_eq!(denied.list.as_deref(), Some("credentials.files (deny)"));
+    assert_eq!(
+        srt_read(&srt, Path::new("/h/x"), &places()).verdict,
+        Verdict::Allow
+    );
+}
+
+#[test]
+fn the_strict_allowlist_refuses_without_asking() {
+    let srt = json!({"network": {"allowedDomains": ["github.com"], "strictAllowlist": true}});
+    assert_eq!(
+        srt_network(&srt, "example.com").note.as_deref(),
+        Some("not in allowedDomains: connections are denied without asking (strictAllowlist)")
+    );
+    let lax = json!({"network": {"allowedDomains": ["github.com"]}});
+    assert_eq!(
+        srt_network(&lax, "example.com").note.as_deref(),
+        Some("not in allowedDomains: connections are denied")
+    );
+}

@@ -27,6 +27,7 @@ fn lists(allowed: &[&str], denied: &[&str]) -> Lists {
     Lists {
         allowed: allowed.iter().map(|s| s.to_string()).collect(),
         denied: denied.iter().map(|s| s.to_string()).collect(),
+        sandbox: None,
     }
 }
 
