@@ -23,6 +23,8 @@ mod fuzz_regressions;
 mod gemini_cmd;
 mod guard_files;
 mod hook_cmd;
+mod import_claude;
+mod import_init;
 mod launch;
 mod launch_gemini;
 mod man;

@@ -169,6 +169,17 @@ impl Agent for Codex {
         "codex"
     }
 
+    fn home_dir(&self) -> Option<&'static str> {
+        Some(".codex")
+    }
+
+    fn suggested_targets(&self) -> &'static [&'static str] {
+        &[
+            "codex_config = \"~/.codex/config.toml\"",
+            "codex_rules = \"~/.codex/rules/twsrt.rules\"",
+        ]
+    }
+
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
         Some(&launch::CodexLaunch)
     }

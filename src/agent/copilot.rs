@@ -193,6 +193,17 @@ impl Agent for Copilot {
         "copilot"
     }
 
+    fn home_dir(&self) -> Option<&'static str> {
+        Some(".copilot")
+    }
+
+    fn suggested_targets(&self) -> &'static [&'static str] {
+        &[
+            "copilot_output = \"copilot-flags.txt\"",
+            "copilot_settings = \"~/.copilot/settings.json\"",
+        ]
+    }
+
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
         Some(&launch::CopilotLaunch)
     }

@@ -174,6 +174,14 @@ impl Agent for Gemini {
         "gemini"
     }
 
+    fn home_dir(&self) -> Option<&'static str> {
+        Some(".gemini")
+    }
+
+    fn suggested_targets(&self) -> &'static [&'static str] {
+        &["gemini_policy = \"~/.gemini/policies/twsrt.toml\""]
+    }
+
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
         Some(&launch::GeminiLaunch)
     }
