@@ -191,3 +191,154 @@ fn a_hand_kept_settings_file_is_taken_over_with_nothing_lost() {
     assert_eq!(generated["permissions"]["defaultMode"], "acceptEdits");
     assert_eq!(generated["sandbox"]["autoAllowBashIfSandboxed"], true);
 }
+
+const SMALL: &str =
+    r#"{"permissions": {"deny": ["Read(~/.aws)", "Edit(~/.aws)"], "allow": ["Bash(rm:*)"]}}"#;
+
+/// Without -w: the fragments and the config.toml change on stdout, the
+/// files on stderr, and nothing written.
+#[test]
+fn the_preview_shows_the_fragments_and_the_config_change_and_writes_nothing() {
+    let out = Test::with_policy()
+        .file(
+            ANCHOR,
+            r#"{"permissions": {"deny": ["Read(~/.aws)", "Edit(~/.aws)"]}, "model": "x"}"#,
+        )
+        .args(&["import", "claude"])
+        .unchanged()
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert!(
+        out.stdout.contains(
+            "--- {HOME}/.config/twsrt/srt/imported-claude.jsonc ---\n\
+         // Imported by `twsrt import claude` from ~/.claude/settings.json.\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains(
+            "      \"~/.aws\" // ~/.claude/settings.json /permissions/deny/0, /permissions/deny/1\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("+srt = [\"base\", \"imported-claude\"]\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stderr.contains(
+            "Info: left in the agent file: \"model\" (~/.claude/settings.json /model): no policy \
+         meaning; twsrt keeps it\n"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.ends_with(
+            "Would write: {HOME}/.config/twsrt/srt/imported-claude.jsonc\n\
+         Would write: {HOME}/.config/twsrt/config.toml\n\
+         Info: preview only, no file was written. Add -w/--write to write the files listed above.\n"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+/// A fragment file of the import's name is never overwritten: refused
+/// (exit 1), nothing written.
+#[test]
+fn an_existing_imported_fragment_is_refused() {
+    Test::with_policy()
+        .file(ANCHOR, SMALL)
+        .file(".config/twsrt/srt/imported-claude.jsonc", "{}")
+        .args(&["import", "-w", "claude"])
+        .status(1)
+        .any_stderr()
+        .stderr_contains(
+            "Error: {HOME}/.config/twsrt/srt/imported-claude.jsonc: exists already; import never \
+             overwrites a fragment",
+        )
+        .unchanged()
+        .run();
+}
+
+/// An imported allow the policy denies is the composition's conflict
+/// error, naming both fragments at their real paths; nothing is written.
+#[test]
+fn an_imported_allow_the_policy_denies_is_an_error_naming_both_fragments() {
+    Test::with_policy()
+        .file(ANCHOR, SMALL)
+        .args(&["import", "-w", "claude"])
+        .status(1)
+        .any_stderr()
+        .stderr_contains(
+            "Error: profile 'default', source 'bash': 'rm' is in deny \
+             ({HOME}/.config/twsrt/bash/base.jsonc) and in allow \
+             ({HOME}/.config/twsrt/bash/imported-claude.jsonc); one value cannot be both",
+        )
+        .unchanged()
+        .run();
+}
+
+/// `-p NAME` registers the fragments for that profile; `--from` reads
+/// another file.
+#[test]
+fn a_named_profile_and_another_file_are_used() {
+    let out = Test::with_policy()
+        .work_profile()
+        .file(
+            "dotfiles/claude.json",
+            r#"{"permissions": {"deny": ["Bash(kubectl delete:*)"]}}"#,
+        )
+        .args(&[
+            "import",
+            "-w",
+            "-p",
+            "work",
+            "--from",
+            "~/dotfiles/claude.json",
+            "claude",
+        ])
+        .any_stderr()
+        .run();
+    let config = out.read(CONFIG);
+    assert!(
+        config.contains("[profiles.work]\nextends = [\"default\"]\nsrt = [\"work\"]\nbash = [\"imported-claude\"]\n"),
+        "{config}"
+    );
+    assert!(
+        out.read(".config/twsrt/bash/imported-claude.jsonc")
+            .contains("\"kubectl delete\" // ~/dotfiles/claude.json /permissions/deny/0")
+    );
+    out.then()
+        .args(&[
+            "import",
+            "-p",
+            "nosuch",
+            "--from",
+            "~/dotfiles/claude.json",
+            "claude",
+        ])
+        .status(1)
+        .any_stderr()
+        .stderr_contains("nosuch")
+        .run();
+}
+
+/// A missing settings file is an error that says how to name one.
+#[test]
+fn a_missing_settings_file_is_an_error() {
+    Test::with_policy()
+        .args(&["import", "claude"])
+        .status(1)
+        .stderr(
+            "Error: {HOME}/.claude/settings.json: does not exist; name the Claude Code settings \
+             file to import with --from\n",
+        )
+        .run();
+}

@@ -38,7 +38,11 @@ pub struct ImportArgs {
 }
 
 pub fn run(global: &Global, args: &ImportArgs) -> Result<i32> {
-    let from = args.from.as_deref().map(crate::paths::tidy);
+    // `~` expanded as for `-c`: a quoted `~/x` reaches twsrt as it is.
+    let from = args
+        .from
+        .as_deref()
+        .map(|p| crate::paths::tidy(&crate::paths::expand_tilde(&p.to_string_lossy())));
     crate::import::run(&crate::import::Request {
         agent: &args.agent,
         from: from.as_deref(),
