@@ -65,10 +65,12 @@ fn init_names_each_installed_agent_with_its_targets_and_import() {
              to bring its settings into the policy\n\
              Info: copilot is installed (~/.copilot): enable it under [targets] in {config} with \
              copilot_output = \"copilot-flags.txt\" and copilot_settings = \
-             \"~/.copilot/settings.json\"\n\
+             \"~/.copilot/settings.json\", and run `twsrt import copilot` to bring its settings \
+             into the policy\n\
              Info: codex is installed (~/.codex): enable it under [targets] in {config} with \
              codex_config = \"~/.codex/config.toml\" and codex_rules = \
-             \"~/.codex/rules/twsrt.rules\"\n\
+             \"~/.codex/rules/twsrt.rules\", and run `twsrt import codex` to bring its settings \
+             into the policy\n\
              Info: gemini is installed (~/.gemini): enable it under [targets] in {config} with \
              gemini_policy = \"~/.gemini/policies/twsrt.toml\"\n\
              Info: next: name your agents under [targets] in {config}, then run `twsrt generate` \

@@ -24,6 +24,8 @@ mod gemini_cmd;
 mod guard_files;
 mod hook_cmd;
 mod import_claude;
+mod import_codex;
+mod import_copilot;
 mod import_init;
 mod launch;
 mod launch_gemini;

@@ -10,6 +10,8 @@ mod drift;
 mod explain;
 mod grammar;
 mod grammar_sessions;
+mod import;
+mod import_rules;
 pub mod launch;
 pub mod layers;
 mod merge;
@@ -171,6 +173,10 @@ impl Agent for Codex {
 
     fn home_dir(&self) -> Option<&'static str> {
         Some(".codex")
+    }
+
+    fn import(&self) -> Option<&'static dyn crate::agent::import::Importer> {
+        Some(&import::CodexImport)
     }
 
     fn suggested_targets(&self) -> &'static [&'static str] {

@@ -8,6 +8,7 @@
 
 mod explain;
 mod grammar;
+mod import;
 pub mod launch;
 mod settings;
 
@@ -195,6 +196,10 @@ impl Agent for Copilot {
 
     fn home_dir(&self) -> Option<&'static str> {
         Some(".copilot")
+    }
+
+    fn import(&self) -> Option<&'static dyn crate::agent::import::Importer> {
+        Some(&import::CopilotImport)
     }
 
     fn suggested_targets(&self) -> &'static [&'static str] {
