@@ -136,28 +136,48 @@ pub fn import_settings(doc: &Value, path: &Path, out: &mut Imported) {
     }
 }
 
+/// The flag whose values the next words are: Copilot's four rule flags
+/// take one or more (commander's variadic options), up to the next word
+/// that starts with `-` or the end of the command.
+struct Pending {
+    flag: String,
+    line: usize,
+    values: usize,
+}
+
 /// The flags of `text`, one shell line (or several) of them.
 pub fn import_flags(text: &str, path: &Path, out: &mut Imported) -> Result<()> {
-    let mut pending: Option<(String, usize)> = None;
+    let mut pending: Option<Pending> = None;
     for (i, line) in text.lines().enumerate() {
-        let first_line = i + 1;
+        let number = i + 1;
         // One line per flag as twsrt writes them, each ending in ` \`:
-        // every line is read on its own, so every flag keeps its line (a
-        // flag's value may still be on the next line).
+        // every line is read on its own, so every flag keeps its line. A
+        // line without the `\` ends the command.
         let line = line.trim_end();
-        let line = line.strip_suffix('\\').unwrap_or(line);
+        let (line, continued) = match line.strip_suffix('\\') {
+            Some(rest) => (rest, true),
+            None => (line, false),
+        };
         let words = crate::shellwords::split(line)
-            .map_err(|e| Error::target(path, format!("line {first_line}: {}", e.describe())))?;
-        read_words(words, path, first_line, &mut pending, out);
+            .map_err(|e| Error::target(path, format!("line {number}: {}", e.describe())))?;
+        read_words(words, path, number, &mut pending, out);
+        if !continued {
+            end(pending.take(), path, out);
+        }
     }
-    if let Some((flag, line)) = pending {
+    end(pending, path, out);
+    Ok(())
+}
+
+/// A value flag ends: without any value it is named.
+fn end(pending: Option<Pending>, path: &Path, out: &mut Imported) {
+    if let Some(p) = pending.filter(|p| p.values == 0) {
         out.left.push(Left::untranslatable(
-            flag,
-            Origin::new(path, format!("line {line}")),
+            p.flag,
+            Origin::new(path, format!("line {}", p.line)),
             "the flag's value is missing",
         ));
     }
-    Ok(())
 }
 
 /// The words of one line. A word that is a whole command line of its own
@@ -167,18 +187,16 @@ fn read_words(
     words: Vec<String>,
     path: &Path,
     line: usize,
-    pending: &mut Option<(String, usize)>,
+    pending: &mut Option<Pending>,
     out: &mut Imported,
 ) {
     for word in words {
         let at = Origin::new(path, format!("line {line}"));
-        if let Some((flag, flag_line)) = pending.take() {
-            flag_value(
-                &flag,
-                &word,
-                Origin::new(path, format!("line {flag_line}")),
-                out,
-            );
+        if word.starts_with('-') {
+            end(pending.take(), path, out);
+        } else if let Some(p) = pending.as_mut() {
+            p.values += 1;
+            flag_value(&p.flag, &word, at, out);
             continue;
         }
         if let Some((flag, value)) = word.split_once('=')
@@ -194,21 +212,23 @@ fn read_words(
             };
             if let Ok(inner) = crate::shellwords::split(inner) {
                 read_words(inner, path, line, pending, out);
+                end(pending.take(), path, out);
             }
             continue;
         }
-        match word {
-            _ if takes_value(&word) => *pending = Some((word, line)),
-            _ if word.starts_with('-') => out.left.push(Left::kept(
-                word.as_str(),
-                at,
-                if word == "--yolo" {
-                    "the mode, not a rule: `generate --yolo` writes it"
-                } else {
-                    "a flag without policy meaning; it stays on your command line"
-                },
-            )),
-            _ => {}
+        if takes_value(&word) {
+            *pending = Some(Pending {
+                flag: word,
+                line,
+                values: 0,
+            });
+        } else if word.starts_with('-') {
+            let reason = if word == "--yolo" {
+                "the mode, not a rule: `generate --yolo` writes it"
+            } else {
+                "a flag without policy meaning; it stays on your command line"
+            };
+            out.left.push(Left::kept(word.as_str(), at, reason));
         }
     }
 }
@@ -318,7 +338,8 @@ mod tests {
     #[test]
     fn tool_allows_without_a_command_and_other_schemes_are_named() {
         let out = flags(
-            "--allow-tool shell --allow-tool 'write' --deny-tool read --deny-url wss://x.io\n--deny-tool",
+            "--allow-tool shell --allow-tool 'write' --deny-tool read --deny-url wss://x.io\n\
+             --deny-tool\n--deny-tool 'shell(a)' 'shell(b)' --model x",
         );
         let left: Vec<(&str, Fate)> = out.left.iter().map(|l| (l.what.as_str(), l.fate)).collect();
         assert_eq!(
@@ -329,10 +350,12 @@ mod tests {
                 ("--deny-tool 'read'", Fate::Untranslatable),
                 ("wss://x.io", Fate::Untranslatable),
                 ("--deny-tool", Fate::Untranslatable),
+                ("--model", Fate::Kept),
             ]
         );
         assert!(out.left[0].reason.contains("allowWrite"));
-        assert!(out.entries.is_empty());
+        // One flag, several values (commander's variadic options).
+        assert_eq!(out.list(List::BashDeny).collect::<Vec<_>>(), ["a", "b"]);
     }
 
     #[test]
