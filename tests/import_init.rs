@@ -72,7 +72,8 @@ fn init_names_each_installed_agent_with_its_targets_and_import() {
              \"~/.codex/rules/twsrt.rules\", and run `twsrt import codex` to bring its settings \
              into the policy\n\
              Info: gemini is installed (~/.gemini): enable it under [targets] in {config} with \
-             gemini_policy = \"~/.gemini/policies/twsrt.toml\"\n\
+             gemini_policy = \"~/.gemini/policies/twsrt.toml\", and run `twsrt import gemini` to \
+             bring its settings into the policy\n\
              Info: next: name your agents under [targets] in {config}, then run `twsrt generate` \
              to preview and `twsrt generate -w` to write\n"
         ))

@@ -26,6 +26,7 @@ mod hook_cmd;
 mod import_claude;
 mod import_codex;
 mod import_copilot;
+mod import_gemini;
 mod import_init;
 mod launch;
 mod launch_gemini;

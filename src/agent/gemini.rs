@@ -11,6 +11,7 @@ mod drift;
 pub mod engine;
 mod explain;
 mod grammar;
+mod import;
 pub mod launch;
 mod launch_env;
 mod launch_files;
@@ -176,6 +177,10 @@ impl Agent for Gemini {
 
     fn home_dir(&self) -> Option<&'static str> {
         Some(".gemini")
+    }
+
+    fn import(&self) -> Option<&'static dyn crate::agent::import::Importer> {
+        Some(&import::GeminiImport)
     }
 
     fn suggested_targets(&self) -> &'static [&'static str] {
