@@ -342,3 +342,15 @@ fn a_missing_settings_file_is_an_error() {
         )
         .run();
 }
+
+/// An agent name import does not know is an error listing those it does.
+#[test]
+fn an_unknown_agent_is_an_error_listing_the_importable_ones() {
+    Test::with_policy()
+        .args(&["import", "nosuch"])
+        .status(1)
+        .stderr(
+            "Error: unknown agent 'nosuch' for import; available: claude, copilot, codex, gemini\n",
+        )
+        .run();
+}

@@ -53,7 +53,10 @@ fn twsrts_own_policy_file_round_trips() {
     let after = rules(&again.read(POLICY));
     let new: Vec<&String> = after.difference(&before).collect();
     assert_eq!(new.len(), 2, "{new:#?}");
-    assert!(new.iter().all(|r| r.contains("imported-gemini.jsonc")), "{new:#?}");
+    assert!(
+        new.iter().all(|r| r.contains("imported-gemini.jsonc")),
+        "{new:#?}"
+    );
     let lost: Vec<&String> = before.difference(&after).collect();
     assert!(lost.is_empty(), "{lost:#?}");
 }

@@ -22,7 +22,9 @@ const STARTER_BASH: &str = include_str!("starter/bash.jsonc");
 /// Open config.toml in $EDITOR.
 #[derive(Debug, Args)]
 pub struct ConfigArgs {
-    /// Write a commented starter config.toml and base fragments first (existing files are kept).
+    /// Write a commented starter config.toml and base fragments first (existing files are kept)
+    /// and name the installed agents with the `twsrt import` to run; without a terminal on
+    /// stdin and stdout no editor is started.
     #[arg(long)]
     pub init: bool,
 }
