@@ -133,3 +133,20 @@ fn a_hand_kept_codex_config_is_imported_and_its_other_keys_named() {
         assert!(out.stderr.contains(named), "{named}\n{}", out.stderr);
     }
 }
+
+/// An empty key names no path: it is named and left out, and the rest is
+/// imported.
+#[test]
+fn an_empty_pattern_is_named_and_left_out() {
+    Test::with_policy()
+        .file(
+            CODEX_CONFIG,
+            "default_permissions = \"p\"\n[permissions.p.filesystem]\n\"\" = \"deny\"\n\"~/.aws\" = \"deny\"\n",
+        )
+        .args(&["import", "codex"])
+        .any_stdout()
+        .stdout_contains("\"~/.aws\" // ~/.codex/config.toml /permissions/p/filesystem/~0~1.aws")
+        .any_stderr()
+        .stderr_contains("Warning: not imported: an empty pattern ({HOME}/.codex/config.toml /permissions/p/filesystem/)\n")
+        .run();
+}

@@ -106,7 +106,22 @@ fn new_entries(imported: &Imported, current: &Compiled) -> (Vec<Entry>, usize) {
             .is_some_and(|items| items.iter().any(|v| v.as_str() == Some(text))),
         Put::Setting(pointer, value) => current.srt().pointer(pointer) == Some(value),
     };
-    let (held, new): (Vec<&Entry>, Vec<&Entry>) = imported.entries.iter().partition(|e| holds(e));
+    // An empty pattern is no rule (every kind refuses one): named, not kept.
+    let empty = |e: &&Entry| matches!(&e.value, Put::Entry(_, text) if text.trim().is_empty());
+    for entry in imported.entries.iter().filter(empty) {
+        for origin in &entry.origins {
+            ui::warning(&format!(
+                "not imported: an empty pattern ({} {})",
+                origin.file.display(),
+                origin.at
+            ));
+        }
+    }
+    let (held, new): (Vec<&Entry>, Vec<&Entry>) = imported
+        .entries
+        .iter()
+        .filter(|e| !empty(e))
+        .partition(|e| holds(e));
     (new.into_iter().cloned().collect(), held.len())
 }
 

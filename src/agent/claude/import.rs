@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::render::{NETWORK_KEYS, SANDBOX_KEYS};
-use crate::agent::import::{Ctx, Entry, Imported, Importer, Left, List, Origin, tilde};
+use crate::agent::import::{Ctx, Entry, Imported, Importer, Left, List, Origin, Put, tilde};
 use crate::error::{Error, Result};
 
 pub struct ClaudeImport;
@@ -178,6 +178,9 @@ impl Reader<'_> {
         out: &mut Imported,
     ) {
         let (tool, content) = split_rule(rule);
+        // `Read()` names no path: it falls to the rules the policy has no
+        // list for, rather than becoming an empty pattern.
+        let content = content.filter(|c| !c.trim().is_empty());
         match (perm, tool, content) {
             (Perm::Deny, "Read", Some(p)) | (Perm::Deny, "Edit", Some(p)) => {
                 let (path, note) = self.rule_path(tool, p);
@@ -192,7 +195,9 @@ impl Reader<'_> {
                 let (path, note) = self.rule_path(tool, p);
                 paths.write.push((path, origin, note));
             }
-            (Perm::Deny | Perm::Allow, "WebFetch", Some(c)) if c.starts_with("domain:") => {
+            (Perm::Deny | Perm::Allow, "WebFetch", Some(c))
+                if c.len() > "domain:".len() && c.starts_with("domain:") =>
+            {
                 let list = if perm == Perm::Deny {
                     List::DeniedDomains
                 } else {
@@ -449,8 +454,11 @@ impl Bash {
             };
             let both = shapes.contains(&Shape::Prefix)
                 || (shapes.contains(&Shape::Exact) && shapes.contains(&Shape::Args));
-            let mut entry = Entry::listed(list, command.as_str(), origins[0].clone());
-            entry.origins = origins;
+            let mut entry = Entry {
+                value: Put::Entry(list, command.clone()),
+                origins,
+                note: None,
+            };
             if !both {
                 let written = if shapes.contains(&Shape::Exact) {
                     format!("Bash({command})")
@@ -509,10 +517,11 @@ impl Paths {
 }
 
 fn push(out: &mut Imported, list: List, path: &str, origins: Vec<Origin>, note: Option<String>) {
-    let mut entry = Entry::listed(list, path, origins[0].clone());
-    entry.origins = origins;
-    entry.note = note;
-    out.add(entry);
+    out.add(Entry {
+        value: Put::Entry(list, path.to_string()),
+        origins,
+        note,
+    });
 }
 
 type Grouped = BTreeMap<String, (Vec<Origin>, Option<String>)>;

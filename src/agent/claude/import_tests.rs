@@ -238,3 +238,29 @@ fn every_untranslatable_entry_kind_is_named_with_its_fate() {
     }
     assert!(imported.entries.is_empty(), "{:?}", imported.entries);
 }
+
+/// Shapes Claude Code would refuse are read without a panic: what is not
+/// a list or an object holds nothing to import, and is named where it has
+/// no policy meaning.
+#[test]
+fn odd_shapes_import_nothing_and_do_not_panic() {
+    for doc in [
+        json!([1, 2]),
+        json!("text"),
+        json!({"permissions": {"deny": "notalist", "allow": [1, null, {"a": 1}], "ask": {}}}),
+        json!({"sandbox": {"network": 3, "filesystem": {"denyRead": "x", "allowWrite": [7]}}}),
+        json!({"permissions": {"deny": ["Bash(", "Read()", "Edit(//)", "WebFetch(domain:)", "(", ")"]}}),
+    ] {
+        let imported = import(doc.clone());
+        for entry in &imported.entries {
+            assert!(!entry.origins.is_empty(), "{doc}");
+        }
+    }
+    let imported = import(json!({"permissions": {"allow": [1]}}));
+    assert_eq!(left(&imported, "1").0, Fate::Kept);
+    // A rule without a path or a domain is named, never an empty pattern.
+    let imported = import(json!({"permissions": {"deny": ["Read()", "WebFetch(domain:)"]}}));
+    assert!(imported.entries.is_empty(), "{:?}", imported.entries);
+    assert_eq!(left(&imported, "Read()").0, Fate::Untranslatable);
+    assert_eq!(left(&imported, "WebFetch(domain:)").0, Fate::Untranslatable);
+}

@@ -37,7 +37,7 @@ impl Importer for CopilotImport {
             ..Imported::default()
         };
         if path.extension().is_some_and(|e| e == "json") {
-            let doc = crate::fragment::parse(&strip_trailing_commas(&text), &path)?;
+            let doc = parse_settings(&text, &path)?;
             import_settings(&doc, &path, &mut out);
         } else {
             import_flags(&text, &path, &mut out)?;
@@ -77,37 +77,40 @@ fn source(ctx: &Ctx) -> Result<PathBuf> {
         })
 }
 
-/// Copilot reads its settings as JSONC with trailing commas; the strict
-/// parser does not take them, so they are dropped first (outside strings).
-fn strip_trailing_commas(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let chars: Vec<char> = text.chars().collect();
-    let mut in_string = false;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if in_string {
-            out.push(c);
-            if c == '\\' && i + 1 < chars.len() {
-                out.push(chars[i + 1]);
-                i += 1;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-            out.push(c);
-        } else if c == ',' {
-            let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
-            if !matches!(next, Some(']') | Some('}')) {
-                out.push(c);
-            }
-        } else {
-            out.push(c);
+/// Copilot's settings file as JSON: it reads JSONC with trailing commas
+/// (doc/clients.md, "Copilot CLI settings file"), so this does too.
+fn parse_settings(text: &str, path: &Path) -> Result<Value> {
+    let options = jsonc_parser::ParseOptions {
+        allow_trailing_commas: true,
+        ..crate::fragment::strict_options()
+    };
+    let value = jsonc_parser::parse_to_value(text, &options).map_err(|e| {
+        let (line, column) = crate::text_position::line_column(text, e.range().start);
+        Error::Jsonc {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: e.kind().to_string(),
         }
-        i += 1;
+    })?;
+    Ok(value.map_or(Value::Null, to_json))
+}
+
+fn to_json(value: jsonc_parser::JsonValue) -> Value {
+    use jsonc_parser::JsonValue as J;
+    match value {
+        J::String(s) => Value::String(s.into_owned()),
+        J::Number(n) => serde_json::from_str(n).unwrap_or(Value::Null),
+        J::Boolean(b) => Value::Bool(b),
+        J::Null => Value::Null,
+        J::Array(items) => Value::Array(items.into_iter().map(to_json).collect()),
+        J::Object(object) => Value::Object(
+            object
+                .into_iter()
+                .map(|(k, v)| (k.into_owned(), to_json(v)))
+                .collect(),
+        ),
     }
-    out
 }
 
 /// The URL lists of Copilot's settings file.
@@ -360,11 +363,12 @@ mod tests {
 
     #[test]
     fn the_settings_file_url_lists_are_domains() {
-        let text = strip_trailing_commas(
+        let doc = parse_settings(
             "{\n  // mine\n  \"allowedUrls\": [\"github.com\", \"https://docs.github.com\",],\n  \
              \"deniedUrls\": [\"evil.com\", \"http://evil.com\"],\n  \"theme\": \"dark\",\n}",
-        );
-        let doc = crate::fragment::parse(&text, Path::new("s.json")).unwrap();
+            Path::new("s.json"),
+        )
+        .unwrap();
         let mut out = Imported::default();
         import_settings(&doc, Path::new("/h/.copilot/settings.json"), &mut out);
         assert_eq!(
