@@ -95,6 +95,7 @@ pub fn import_settings(
                 reader.permissions(permissions, &mut out)
             }
             ("sandbox", Value::Object(sandbox)) => reader.sandbox(sandbox, overridden, &mut out),
+            ("hooks", Value::Object(hooks)) => reader.hooks(hooks, &mut out),
             _ => out.left.push(Left::kept(
                 format!("\"{key}\""),
                 reader.at(&format!("/{key}")),
@@ -134,6 +135,26 @@ enum Perm {
 impl Reader<'_> {
     fn at(&self, pointer: &str) -> Origin {
         Origin::new(self.file, pointer)
+    }
+
+    /// The hooks stay; twsrt's own guard entry is named as what it is.
+    fn hooks(&self, hooks: &Map<String, Value>, out: &mut Imported) {
+        out.left.push(Left::kept(
+            "\"hooks\"",
+            self.at("/hooks"),
+            top_level_reason("hooks"),
+        ));
+        let entries = hooks.get("PreToolUse").and_then(Value::as_array);
+        for (i, entry) in entries.into_iter().flatten().enumerate() {
+            if super::hook_entry::is_ours(entry) {
+                out.left.push(Left::kept(
+                    "twsrt's own guard hook entry",
+                    self.at(&format!("/hooks/PreToolUse/{i}")),
+                    "twsrt writes it with [targets] claude_hook = true (set that to keep it \
+                     managed)",
+                ));
+            }
+        }
     }
 
     fn permissions(&self, permissions: &Map<String, Value>, out: &mut Imported) {

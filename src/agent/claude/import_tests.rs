@@ -179,7 +179,10 @@ fn every_untranslatable_entry_kind_is_named_with_its_fate() {
     let imported = import(json!({
         "model": "opus",
         "env": {"A": "1"},
-        "hooks": {"PreToolUse": []},
+        "hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "/usr/bin/twsrt hook claude"}]},
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "my-check"}]}
+        ]},
         "permissions": {
             "allow": ["mcp__github__get_issue", "Read(~/.zshrc)", "WebSearch", "Bash"],
             "deny": ["WebSearch", "mcp__evil__run", "Bash(git * --force)", "Bash"],
@@ -196,6 +199,10 @@ fn every_untranslatable_entry_kind_is_named_with_its_fate() {
         ("\"model\"", "no policy meaning"),
         ("\"env\"", "no policy meaning"),
         ("\"hooks\"", "hooks have no policy meaning"),
+        (
+            "twsrt's own guard hook entry",
+            "[targets] claude_hook = true",
+        ),
         ("mcp__github__get_issue", "an MCP tool"),
         ("Read(~/.zshrc)", "a Read allow has no policy meaning"),
         ("WebSearch", "a rule for the WebSearch tool"),
