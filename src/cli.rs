@@ -62,6 +62,7 @@ pub enum Command {
     Run(commands::run::RunArgs),
     Explain(commands::explain::ExplainArgs),
     Hook(commands::hook::HookArgs),
+    Import(commands::import::ImportArgs),
 }
 
 /// The twsrt (Python) release whose files, status lines and exit codes this
@@ -120,6 +121,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Some(Command::Audit(args)) => commands::audit::run(&global, &args),
         Some(Command::Run(args)) => commands::run::run(&global, &args),
         Some(Command::Hook(args)) => commands::hook::run(&global, &args),
+        Some(Command::Import(args)) => commands::import::run(&global, &args),
         Some(Command::Completions(args)) => {
             commands::completions::run(&global, &args, Cli::command())
         }

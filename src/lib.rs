@@ -23,6 +23,7 @@ pub mod explain;
 pub mod fragment;
 mod heap;
 pub mod hook;
+pub mod import;
 pub mod known_keys;
 pub mod lint;
 pub mod paths;

@@ -18,6 +18,7 @@ mod grammar;
 mod grammar_subcommands;
 mod guard;
 mod hook_entry;
+mod import;
 pub mod launch;
 pub mod layers;
 mod loaded;
@@ -83,6 +84,18 @@ impl Agent for Claude {
 
     fn hook(&self) -> Option<fn(&crate::agent::HookCall) -> Result<i32>> {
         Some(guard::answer)
+    }
+
+    fn import(&self) -> Option<&'static dyn crate::agent::import::Importer> {
+        Some(&import::ClaudeImport)
+    }
+
+    fn home_dir(&self) -> Option<&'static str> {
+        Some(".claude")
+    }
+
+    fn suggested_targets(&self) -> &'static [&'static str] {
+        &["claude_settings = \"~/.claude/settings.full.json\""]
     }
 
     fn target_keys(&self) -> &'static [TargetKey] {

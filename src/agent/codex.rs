@@ -11,6 +11,8 @@ mod drift;
 mod explain;
 mod grammar;
 mod grammar_sessions;
+mod import;
+mod import_rules;
 pub mod launch;
 pub mod layers;
 mod merge;
@@ -172,6 +174,21 @@ impl Agent for Codex {
 
     fn name(&self) -> &'static str {
         "codex"
+    }
+
+    fn home_dir(&self) -> Option<&'static str> {
+        Some(".codex")
+    }
+
+    fn import(&self) -> Option<&'static dyn crate::agent::import::Importer> {
+        Some(&import::CodexImport)
+    }
+
+    fn suggested_targets(&self) -> &'static [&'static str] {
+        &[
+            "codex_config = \"~/.codex/config.toml\"",
+            "codex_rules = \"~/.codex/rules/twsrt.rules\"",
+        ]
     }
 
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {

@@ -10,6 +10,7 @@ pub mod codes;
 mod drift;
 mod explain;
 mod grammar;
+mod import;
 pub mod launch;
 mod sandbox;
 mod settings;
@@ -223,6 +224,21 @@ impl Agent for Copilot {
 
     fn name(&self) -> &'static str {
         "copilot"
+    }
+
+    fn home_dir(&self) -> Option<&'static str> {
+        Some(".copilot")
+    }
+
+    fn import(&self) -> Option<&'static dyn crate::agent::import::Importer> {
+        Some(&import::CopilotImport)
+    }
+
+    fn suggested_targets(&self) -> &'static [&'static str] {
+        &[
+            "copilot_output = \"copilot-flags.txt\"",
+            "copilot_settings = \"~/.copilot/settings.json\"",
+        ]
     }
 
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {

@@ -12,6 +12,7 @@ mod drift;
 pub mod engine;
 mod explain;
 mod grammar;
+mod import;
 pub mod launch;
 mod launch_env;
 mod launch_files;
@@ -189,6 +190,18 @@ impl Agent for Gemini {
 
     fn name(&self) -> &'static str {
         "gemini"
+    }
+
+    fn home_dir(&self) -> Option<&'static str> {
+        Some(".gemini")
+    }
+
+    fn import(&self) -> Option<&'static dyn crate::agent::import::Importer> {
+        Some(&import::GeminiImport)
+    }
+
+    fn suggested_targets(&self) -> &'static [&'static str] {
+        &["gemini_policy = \"~/.gemini/policies/twsrt.toml\""]
     }
 
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {

@@ -5,6 +5,7 @@ pub mod claude;
 pub mod codex;
 pub mod copilot;
 pub mod gemini;
+pub mod import;
 pub mod launch;
 pub mod limits;
 pub mod record;
@@ -175,6 +176,53 @@ pub trait Agent {
     fn hook(&self) -> Option<fn(&HookCall) -> Result<i32>> {
         None
     }
+
+    /// `twsrt import AGENT`: this agent's configuration read back into
+    /// policy terms ([`import`], written by `crate::import`). `None` for an agent twsrt cannot
+    /// import from.
+    fn import(&self) -> Option<&'static dyn import::Importer> {
+        None
+    }
+
+    /// The directory under the home directory where the agent keeps its
+    /// own configuration (`.claude`): its presence says the agent is
+    /// installed (`config --init`). `None` when the agent has none.
+    fn home_dir(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The `[targets]` lines that enable this agent in a new config.toml
+    /// (`config --init` prints them for an installed agent).
+    fn suggested_targets(&self) -> &'static [&'static str] {
+        &[]
+    }
+}
+
+/// An agent whose configuration directory exists under `home`.
+pub struct Installed {
+    pub name: &'static str,
+    /// Its configuration directory.
+    pub dir: PathBuf,
+    pub targets: &'static [&'static str],
+    /// Whether `twsrt import NAME` reads it.
+    pub importable: bool,
+}
+
+/// The agents installed for `home` ([`Agent::home_dir`] exists), in
+/// registry order.
+pub fn installed(home: &std::path::Path) -> Vec<Installed> {
+    registry()
+        .iter()
+        .filter_map(|agent| {
+            let dir = home.join(agent.home_dir()?);
+            dir.is_dir().then(|| Installed {
+                name: agent.name(),
+                dir,
+                targets: agent.suggested_targets(),
+                importable: agent.import().is_some(),
+            })
+        })
+        .collect()
 }
 
 /// What `twsrt hook AGENT` was asked for.

@@ -1,6 +1,10 @@
 //! `twsrt config`: open config.toml in $EDITOR, then check that what the
 //! editor left loads and compiles; `--init` first writes a commented
-//! starter configuration, never replacing a file that exists.
+//! starter configuration, never replacing a file that exists, and names
+//! the installed agents (their configuration directories) with the
+//! `[targets]` lines that enable them and the `twsrt import` that brings
+//! their settings in. In a script (stdin or stdout not a terminal) `--init`
+//! starts no editor: the files are written and checked, and that is all.
 
 use std::path::Path;
 
@@ -18,7 +22,9 @@ const STARTER_BASH: &str = include_str!("starter/bash.jsonc");
 /// Open config.toml in $EDITOR.
 #[derive(Debug, Args)]
 pub struct ConfigArgs {
-    /// Write a commented starter config.toml and base fragments first (existing files are kept).
+    /// Write a commented starter config.toml and base fragments first (existing files are kept)
+    /// and name the installed agents with the `twsrt import` to run; without a terminal on
+    /// stdin and stdout no editor is started.
     #[arg(long)]
     pub init: bool,
 }
@@ -26,7 +32,12 @@ pub struct ConfigArgs {
 pub fn run(global: &Global, args: &ConfigArgs) -> Result<i32> {
     let config_path = &global.config_path;
     if args.init {
-        init(config_path)?;
+        init(config_path, &crate::paths::home_dir())?;
+        if !Editor::interactive() {
+            let config = crate::commands::load_config(config_path)?;
+            crate::compile::compile(&config, None)?;
+            return Ok(0);
+        }
     } else if !config_path.exists() {
         return Err(Error::Setup(format!(
             "config file not found: {}; run `twsrt config --init` to create a starter",
@@ -47,7 +58,7 @@ pub fn run(global: &Global, args: &ConfigArgs) -> Result<i32> {
 
 /// Write the starter files that are missing and say which were created,
 /// and what to run next, on stderr (the editor opens after this).
-fn init(config_path: &Path) -> Result<()> {
+fn init(config_path: &Path, home: &Path) -> Result<()> {
     // An existing config.toml means the policy is set up: its fragments may
     // live elsewhere, so no starter fragment is added beside it either.
     if std::fs::symlink_metadata(config_path).is_ok() {
@@ -55,6 +66,7 @@ fn init(config_path: &Path) -> Result<()> {
             "{} exists; nothing was created",
             config_path.display()
         ));
+        suggest_agents(config_path, home);
         return Ok(());
     }
     let dir = config_path.parent().unwrap_or(Path::new(""));
@@ -75,6 +87,7 @@ fn init(config_path: &Path) -> Result<()> {
             crate::ui::wrote(&format!("Created: {}", path.display()));
         }
     }
+    suggest_agents(config_path, home);
     crate::ui::note(&format!(
         "next: name your agents under [targets] in {}, then run `{}` to preview \
          and `{} -w` to write",
@@ -85,12 +98,38 @@ fn init(config_path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// For each installed agent, on stderr: the `[targets]` lines to enable
+/// and the import to run. Nothing when none is installed.
+fn suggest_agents(config_path: &Path, home: &Path) {
+    for agent in crate::agent::installed(home) {
+        let dir = crate::import::tilde(&agent.dir, home);
+        let mut text = format!(
+            "{} is installed ({dir}): enable it under [targets] in {} with {}",
+            agent.name,
+            config_path.display(),
+            agent.targets.join(" and ")
+        );
+        if agent.importable {
+            text.push_str(&format!(
+                ", and run `{}` to bring its settings into the policy",
+                twsrt_command(config_path, &format!("import {}", agent.name))
+            ));
+        }
+        crate::ui::note(&text);
+    }
+}
+
 /// `twsrt generate`, with `-c PATH` unless `path` is the default config.
 fn generate_command(path: &Path) -> String {
+    twsrt_command(path, "generate")
+}
+
+/// `twsrt COMMAND`, with `-c PATH` unless `path` is the default config.
+fn twsrt_command(path: &Path, command: &str) -> String {
     if path == crate::config::config_path(None) {
-        "twsrt generate".to_string()
+        format!("twsrt {command}")
     } else {
-        format!("twsrt -c '{}' generate", path.display())
+        format!("twsrt -c '{}' {command}", path.display())
     }
 }
 

@@ -56,6 +56,13 @@ impl Editor {
         argv
     }
 
+    /// Whether a person is there to use an editor: stdin and stdout are
+    /// both terminals. A script (a dotfiles bootstrap, CI) has neither.
+    pub fn interactive() -> bool {
+        use std::io::IsTerminal;
+        std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+    }
+
     /// Run the editor on `files` and wait; its exit status is the value
     /// (1 when a signal ended it). An editor that cannot be started is an
     /// error (exit 1) naming the program.

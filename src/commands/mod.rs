@@ -16,6 +16,7 @@ mod editor;
 pub mod explain;
 pub mod generate;
 pub mod hook;
+pub mod import;
 mod kind_arg;
 pub mod profiles;
 pub mod run;
