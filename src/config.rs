@@ -19,11 +19,13 @@ use crate::tomltext::toml_to_json;
 
 mod claude_sync;
 mod keys;
+mod managed;
 mod sandbox_keys;
 mod sources;
 mod targets;
 
 pub use claude_sync::ClaudeSync;
+pub use managed::{Managed, Switch};
 pub use targets::{TargetKey, TargetKind, Targets};
 
 pub const DEFAULT_CONFIG_PATH: &str = "~/.config/twsrt/config.toml";
@@ -72,6 +74,9 @@ pub struct Config {
     pub overrides_yolo: Map<String, Value>,
     /// `[claude_sync]`, `None` when the table is absent (no sync).
     pub claude_sync: Option<ClaudeSync>,
+    /// `[managed.<agent>]`: the switches of the agents' managed layers
+    /// (held to what the agents declare by the commands' loader).
+    pub managed: Managed,
     /// The files the configured agents' targets write, in both modes (the
     /// agent's guard: its settings, rules, flags, policy). config.toml does
     /// not know the agents, so the loader of the commands fills this in
@@ -159,6 +164,7 @@ impl Loader<'_> {
         self.check_profile_graph(&profiles, &sources)?;
         let targets = self.targets();
         let claude_sync = self.claude_sync()?;
+        let managed = self.managed()?;
         let (overrides_full, overrides_yolo) = self.overrides()?;
         Ok(Config {
             path: self.path.to_path_buf(),
@@ -169,6 +175,7 @@ impl Loader<'_> {
             overrides_full,
             overrides_yolo,
             claude_sync,
+            managed,
             guard_files: Vec::new(),
         })
     }

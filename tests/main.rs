@@ -26,6 +26,7 @@ mod hook_cmd;
 mod launch;
 mod launch_gemini;
 mod man;
+mod managed;
 mod mutation;
 mod output_errors;
 mod parity;

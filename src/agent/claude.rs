@@ -20,6 +20,7 @@ mod hook_entry;
 pub mod launch;
 pub mod layers;
 mod loaded;
+mod managed;
 mod merge;
 mod overrides;
 mod project;
@@ -73,6 +74,10 @@ impl Agent for Claude {
 
     fn hook(&self) -> Option<fn(&crate::agent::HookCall) -> Result<i32>> {
         Some(guard::answer)
+    }
+
+    fn managed(&self) -> Option<&'static dyn crate::agent::managed::Managed> {
+        Some(&managed::Layer)
     }
 
     fn target_keys(&self) -> &'static [TargetKey] {

@@ -16,6 +16,7 @@ mod merge;
 mod pathshape;
 mod policy;
 mod render;
+mod requirements;
 
 #[cfg(test)]
 mod tests;
@@ -167,6 +168,10 @@ fn read_text(path: &Path) -> Result<Option<String>> {
 impl Agent for Codex {
     fn name(&self) -> &'static str {
         "codex"
+    }
+
+    fn managed(&self) -> Option<&'static dyn crate::agent::managed::Managed> {
+        Some(&requirements::Layer)
     }
 
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {

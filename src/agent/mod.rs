@@ -7,6 +7,7 @@ pub mod copilot;
 pub mod gemini;
 pub mod launch;
 pub mod limits;
+pub mod managed;
 pub mod record;
 
 use std::path::PathBuf;
@@ -180,6 +181,12 @@ pub trait Agent {
     fn hook(&self) -> Option<fn(&HookCall) -> Result<i32>> {
         None
     }
+
+    /// The agent's managed (system-wide) policy layer, for `--scope
+    /// managed` ([`managed`]). `None` for an agent that has none.
+    fn managed(&self) -> Option<&'static dyn managed::Managed> {
+        None
+    }
 }
 
 /// What `twsrt hook AGENT` was asked for.
@@ -251,6 +258,7 @@ pub fn declared_files(keys: &[TargetKey], config: &Config) -> Vec<PathBuf> {
 pub fn load_config(path: &std::path::Path) -> Result<Config> {
     let mut config = crate::config::load(path)?;
     check_targets(&config)?;
+    managed::check_switches(&config)?;
     config.guard_files = guard_files(&config);
     Ok(config)
 }

@@ -7,6 +7,7 @@ mod canonical;
 
 use clap::{Args, ValueEnum};
 
+use crate::agent::managed;
 use crate::agent::{AgentDiff, Ctx, Warnings};
 use crate::commands::{Global, lifecycle_facts, select_agents};
 use crate::compile::compile;
@@ -29,6 +30,10 @@ pub const EXIT_MISSING: i32 = 2;
 /// target. Exit codes: 0 no drift (or, with `--fail-on widening`, drift
 /// that only narrows), 1 drift or an error in the policy, 2 an agent's
 /// target file is missing.
+///
+/// With --scope managed: the fleet drift gate. Each configured agent's
+/// managed files (under --root DIR, or the real paths under /etc) against
+/// the policy, with the same directions; a missing managed file exits 2.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
     /// An agent's name, or all (every agent set in [targets]).
@@ -52,6 +57,9 @@ pub struct DiffArgs {
     /// Which drift exits 1: `any` (the default) or only `widening`.
     #[arg(long, value_enum, value_name = "WHAT", default_value = "any")]
     pub fail_on: FailOn,
+
+    #[command(flatten)]
+    pub scope: crate::commands::scope::ScopeArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -67,46 +75,55 @@ const LEGEND_EXTRA: &str = "- in target, not in sources";
 pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
     let config = crate::commands::load_config(&global.config_path)?;
     let compiled = compile(&config, args.profile.as_deref())?;
+    let managed_root = args.scope.managed_root()?;
     let agents = select_agents(&args.agent, &config)?;
     ui::debug(|| lifecycle_facts(&compiled.profile.name, args.yolo, &agents));
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     let mut warnings: Warnings = Vec::new();
     let mut targets = Vec::new();
-    let canonical_count = compiled.canonical.len();
-    for doc in &compiled.canonical {
+    // The managed scope compares the managed files alone: the canonical
+    // outputs are user-level files.
+    let canonical = if managed_root.is_some() {
+        &[][..]
+    } else {
+        &compiled.canonical[..]
+    };
+    let canonical_count = canonical.len();
+    for doc in canonical {
         let target = canonical::target(doc)?;
         if !args.json {
             print_canonical(&target);
         }
         targets.push(target);
     }
-    let mut agent_drift = false;
-    for agent in &agents {
-        let path = agent.target(&ctx).display().to_string();
-        let mut target = Target {
-            name: agent.name().to_string(),
-            path,
-            status: Status::NoDrift,
-            differences: Vec::new(),
-            listed: None,
-        };
-        match agent.diff(&ctx, &mut warnings)? {
-            // In the text report a missing target ends it; the warnings of
-            // a report that never finished are not worth reading.
-            AgentDiff::TargetMissing(message) if !args.json => {
-                return Err(Error::TargetMissing(message));
-            }
-            AgentDiff::TargetMissing(message) => {
-                ui::error(&message);
-                target.status = Status::Missing;
-            }
-            AgentDiff::Compared(differences) => {
-                agent_drift |= compared(&mut target, differences, None, args.json);
-            }
-            AgentDiff::Listed { differences, lines } => {
-                agent_drift |= compared(&mut target, differences, Some(lines), args.json);
-            }
+    // The managed layers are compared up front; each user-level target is
+    // compared in turn, so a missing one ends the report before the next.
+    let (mut managed_diffs, user_agents) = match &managed_root {
+        Some(root) => {
+            let layers = managed::with_layer(agents, args.agent != "all")?;
+            (
+                managed::diffs(&layers, &ctx, root, &mut warnings)?.into_iter(),
+                Vec::new(),
+            )
         }
+        None => (Vec::new().into_iter(), agents),
+    };
+    let mut user_agents = user_agents.iter();
+    let mut agent_drift = false;
+    loop {
+        let (name, path, diff) = match user_agents.next() {
+            Some(agent) => (
+                agent.name(),
+                agent.target(&ctx),
+                agent.diff(&ctx, &mut warnings)?,
+            ),
+            None => match managed_diffs.next() {
+                Some(compared) => compared,
+                None => break,
+            },
+        };
+        let (target, drifted) = agent_target(name, &path, diff, args.json)?;
+        agent_drift |= drifted;
         targets.push(target);
     }
     if args.json {
@@ -123,6 +140,40 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
     print_warnings(&warnings);
     crate::heap::forget_until_exit(compiled);
     Ok(exit_code(&targets, canonical_count, args.fail_on))
+}
+
+/// One agent's report entry from its comparison (printed unless `json`),
+/// and whether it drifted. A missing target ends the text report.
+fn agent_target(
+    name: &str,
+    path: &std::path::Path,
+    diff: AgentDiff,
+    json: bool,
+) -> Result<(Target, bool)> {
+    let mut target = Target {
+        name: name.to_string(),
+        path: path.display().to_string(),
+        status: Status::NoDrift,
+        differences: Vec::new(),
+        listed: None,
+    };
+    let drifted = match diff {
+        // In the text report a missing target ends it; the warnings of
+        // a report that never finished are not worth reading.
+        AgentDiff::TargetMissing(message) if !json => {
+            return Err(Error::TargetMissing(message));
+        }
+        AgentDiff::TargetMissing(message) => {
+            ui::error(&message);
+            target.status = Status::Missing;
+            false
+        }
+        AgentDiff::Compared(differences) => compared(&mut target, differences, None, json),
+        AgentDiff::Listed { differences, lines } => {
+            compared(&mut target, differences, Some(lines), json)
+        }
+    };
+    Ok((target, drifted))
 }
 
 /// Record an agent's differences (and the report's own lines, if it has

@@ -19,6 +19,7 @@ pub mod hook;
 mod kind_arg;
 pub mod profiles;
 pub mod run;
+pub mod scope;
 pub mod show;
 pub mod test;
 

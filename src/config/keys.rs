@@ -19,6 +19,7 @@ pub const ROOT: &[&str] = &[
     "targets",
     "sandbox_overrides",
     "claude_sync",
+    "managed",
 ];
 
 /// The keys of one `[sources.<kind>]`.
