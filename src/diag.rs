@@ -105,6 +105,7 @@ codes! {
     GeminiAllowedDomains = "gemini-allowed-domains", "allowedDomains entries, which Gemini CLI rules cannot enforce.";
     GeminiPolicyElsewhere = "gemini-policy-elsewhere", "A Gemini policy file outside the directory Gemini CLI reads by default.";
     GeminiBothLoaded = "gemini-both-loaded", "Full and yolo Gemini policy files in one directory, both loaded.";
+    ManagedHomeExpanded = "managed-home-expanded", "`~` paths in a managed file, written under the home of the user who built it.";
     GeminiNoSandbox = "gemini-no-sandbox", "Gemini CLI starts no sandbox: its rules only decide which tool calls run.";
     ManagedFileIgnored = "managed-file-ignored", "An installed managed policy file the agent skips (its owner or mode is not the one the agent requires).";
     PrefixSpellings = "prefix-spellings", "A bash deny rule the agents match as a prefix: other spellings of the command pass it.";

@@ -6,6 +6,7 @@
 //! What the rules say is in [`mapping`]; doc/clients.md "Gemini CLI" has
 //! the facts from the pinned client behind each choice.
 
+mod admin;
 mod adoption;
 mod drift;
 pub mod engine;
@@ -172,6 +173,10 @@ fn both_loaded(ctx: &Ctx) -> Option<String> {
 impl Agent for Gemini {
     fn name(&self) -> &'static str {
         "gemini"
+    }
+
+    fn managed(&self) -> Option<&'static dyn crate::agent::managed::Managed> {
+        Some(&admin::Layer)
     }
 
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {

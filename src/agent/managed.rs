@@ -152,7 +152,12 @@ pub fn stage(
 /// not permit (the real /etc without root) is one clear error, and the
 /// transaction has left nothing behind.
 pub fn finish(plan: &Plan, warnings: &Warnings, writes: bool, root: &Root) -> Result<()> {
-    crate::apply::finish(plan, warnings, writes).map_err(|e| match e {
+    crate::apply::finish(plan, warnings, writes).map_err(|e| not_permitted(e, root))
+}
+
+/// A write refused for want of permission, said as what to do about it.
+fn not_permitted(error: Error, root: &Root) -> Error {
+    match error {
         Error::Io { path, source } if source.kind() == std::io::ErrorKind::PermissionDenied => {
             let how = if root.built {
                 "--root's directory must be writable"
@@ -166,7 +171,7 @@ pub fn finish(plan: &Plan, warnings: &Warnings, writes: bool, root: &Root) -> Re
             }
         }
         other => other,
-    })
+    }
 }
 
 /// `diff --scope managed`: each agent's files under `root` against the
@@ -242,5 +247,41 @@ fn read(path: &Path) -> Result<Option<String>> {
             .map_err(|_| Error::target(path, "is not UTF-8 text")),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_write_to_the_real_paths_says_to_run_as_root() {
+        let denied = Error::io(
+            Path::new("/etc/some-agent"),
+            std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        );
+        let message = not_permitted(denied, &Root::new(None)).to_string();
+        assert!(
+            message.starts_with("/etc/some-agent: cannot be written ("),
+            "{message}"
+        );
+        assert!(message.contains("nothing was written: the managed files are system files: run as root (sudo), or build them under a directory with --root DIR"), "{message}");
+        let other = Error::io(
+            Path::new("/x"),
+            std::io::Error::from(std::io::ErrorKind::NotFound),
+        );
+        assert!(matches!(
+            not_permitted(other, &Root::new(None)),
+            Error::Io { .. }
+        ));
+    }
+
+    #[test]
+    fn the_root_is_slash_unless_given() {
+        assert_eq!(Root::new(None).join("etc/x"), PathBuf::from("/etc/x"));
+        assert!(!Root::new(None).built);
+        let built = Root::new(Some(Path::new("out")));
+        assert_eq!(built.join("etc/x"), PathBuf::from("out/etc/x"));
+        assert!(built.built);
     }
 }

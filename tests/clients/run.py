@@ -1322,6 +1322,11 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
                   flush=True)
             import gemini  # tests/clients/gemini.py
             gemini.run_checks(sys.modules[__name__], report, scratch, bin_dir, not args.no_mutants)
+        if not args.only or "managed" in args.only:
+            print("\nmanaged policy files: each client at its real /etc path (an overlay in a "
+                  "mount namespace)", flush=True)
+            import managed  # tests/clients/managed.py
+            managed.run_checks(sys.modules[__name__], report, scratch, bin_dir)
         if not args.only:
             print("\nknown Codex gaps: twsrt warns, and the gap is still there", flush=True)
             run_gaps(report, scratch, bin_dir)
