@@ -20,7 +20,7 @@ mod hook_entry;
 pub mod launch;
 pub mod layers;
 mod loaded;
-mod managed;
+pub mod managed;
 mod merge;
 mod overrides;
 mod project;

@@ -16,7 +16,7 @@ mod merge;
 mod pathshape;
 mod policy;
 mod render;
-mod requirements;
+pub mod requirements;
 
 #[cfg(test)]
 mod tests;

@@ -199,3 +199,46 @@ fn take(doc: &mut Map<String, Value>, path: &[&str]) -> Option<Value> {
     }
     node.remove(*last)
 }
+
+/// Whether this machine's managed settings (managed-settings.json or any
+/// drop-in beside twsrt's, at the real paths) set
+/// `allowManagedPermissionRulesOnly`: then the permission rules of user,
+/// project and `--settings` files and `--allowedTools` allows are inert.
+pub fn permission_rules_locked() -> bool {
+    let root = crate::agent::managed::Root::new(None);
+    let folder = root.join("etc/claude-code");
+    let mut files = vec![folder.join("managed-settings.json")];
+    if let Ok(entries) = std::fs::read_dir(folder.join("managed-settings.d")) {
+        let mut names: Vec<_> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        names.sort();
+        files.extend(names);
+    }
+    files
+        .iter()
+        .any(|file| locks(&std::fs::read_to_string(file).unwrap_or_default()))
+}
+
+/// Whether a managed settings text sets `allowManagedPermissionRulesOnly`.
+fn locks(text: &str) -> bool {
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .and_then(|doc| doc.get("allowManagedPermissionRulesOnly").cloned())
+        == Some(Value::Bool(true))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_a_true_lock_key_locks() {
+        assert!(super::locks("{\"allowManagedPermissionRulesOnly\": true}"));
+        assert!(!super::locks(
+            "{\"allowManagedPermissionRulesOnly\": false}"
+        ));
+        assert!(!super::locks("{}"));
+        assert!(!super::locks("not json"));
+    }
+}
