@@ -89,9 +89,17 @@ def in_etc(env, tree: Path, argv: list, extra_env: dict | None = None, timeout: 
               f"upperdir={shlex.quote(str(upper))},workdir={shlex.quote(str(work))} /etc "
               f"|| exit 97\nexec \"$@\"\n")
     variables = dict(env.vars(), **(extra_env or {}))
-    return subprocess.run([*unshare_prefix(), "sh", "-c", script, "sh", *map(str, argv)],
-                          cwd=env.proj, env=variables, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, errors="replace", timeout=timeout)
+    result = subprocess.run([*unshare_prefix(), "sh", "-c", script, "sh", *map(str, argv)],
+                            cwd=env.proj, env=variables, stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, errors="replace", timeout=timeout)
+    if result.returncode == 97 or (result.returncode != 0 and "unshare:" in result.stderr):
+        raise OverlayRefused(f"cannot lay the managed tree over /etc here (a mount namespace "
+                             f"with an overlay is needed): {result.stderr.strip()[:300]}")
+    return result
+
+
+class OverlayRefused(Exception):
+    pass
 
 
 def build(run, scratch: Path, bin_dir: Path, extra_config: str = "", name: str = "managed"):
@@ -268,6 +276,7 @@ def run_checks(run, report, scratch: Path, bin_dir: Path) -> None:
         start = time.monotonic()
         try:
             failures = fn(run, scratch / "managed", bin_dir)
-        except (run.CheckFailed, subprocess.TimeoutExpired, OSError, KeyError) as e:
+        except (run.CheckFailed, OverlayRefused, subprocess.TimeoutExpired, OSError,
+                KeyError) as e:
             failures = [str(e)]
         report.result(f"managed: {name}", failures, time.monotonic() - start)

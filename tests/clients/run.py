@@ -5,7 +5,8 @@
 policy case (the example policy, its yolo mode, and the edge policies in
 tests/clients/policies/) it runs `twsrt generate -w` into a scratch HOME and
 asks Codex CLI, Claude Code and Copilot CLI what they make of the result
-(Gemini CLI's checks are in gemini.py, `--only gemini`).
+(Gemini CLI's checks are in gemini.py, `--only gemini`; the managed files
+of `generate --scope managed` in managed.py, `--only managed`).
 It then measures the known Codex gaps twsrt warns about (each must still be
 there, and the warning too), and finally breaks one generated file per check
 (a "mutant") and requires that check to fail, so a check that cannot fail is
