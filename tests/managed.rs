@@ -533,3 +533,29 @@ fn doctor_finds_an_admin_policy_directory_gemini_would_skip() {
         .lacks("managed-file-ignored")
         .run();
 }
+
+#[test]
+fn the_gemini_admin_policy_is_the_user_policy_byte_for_byte_but_its_header() {
+    let out = Test::with_policy()
+        .config_append(&format!("\n[targets]{GEMINI}"))
+        .args(&["generate", "gemini", "-w"])
+        .any_stderr()
+        .run()
+        .then()
+        .args(&[
+            "generate", "gemini", "--scope", "managed", "--root", "root", "-w",
+        ])
+        .any_stderr()
+        .run();
+    let user = out.read(".gemini/policies/twsrt.toml");
+    let admin = out.read(GEMINI_POLICY);
+    assert_eq!(
+        admin,
+        user.replacen(
+            "in ~/.gemini/policies (user tier)",
+            "in /etc/gemini-cli/policies (admin tier, above every user rule)",
+            1
+        )
+    );
+    assert_ne!(admin, user);
+}
