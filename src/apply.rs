@@ -5,7 +5,9 @@
 //! any step fails, every step already done is undone (old content and mode
 //! restored, new files and directories removed) and no temp file is left.
 //! Existing files keep their mode; new files are created 0600 because they
-//! describe what an agent may do and may sit next to credentials.
+//! describe what an agent may do and may sit next to credentials. A managed
+//! file ([`FileKind::Managed`]) is the exception: 0644 always, in
+//! directories this transaction creates 0755, so every user can read it.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
@@ -17,9 +19,12 @@ mod outcome;
 pub use outcome::finish;
 
 use crate::error::{Error, Result};
-use crate::plan::{Applied, Plan, Step};
+use crate::plan::{Applied, FileKind, Plan, Step};
 
 const NEW_FILE_MODE: u32 = 0o600;
+/// A managed file's mode, and the mode of the directories created for it.
+const MANAGED_FILE_MODE: u32 = 0o644;
+const MANAGED_DIR_MODE: u32 = 0o755;
 
 /// What was at a path before the transaction touched it.
 #[derive(Debug)]
@@ -115,7 +120,11 @@ impl Transaction {
         let mut changed = Vec::with_capacity(plan.steps.len());
         for step in &plan.steps {
             changed.push(match step {
-                Step::Write { path, content, .. } => self.prepare_write(path, content)?,
+                Step::Write {
+                    path,
+                    content,
+                    kind,
+                } => self.prepare_write(path, content, *kind == FileKind::Managed)?,
                 Step::Symlink { link, target } => self.prepare_symlink(link, target)?,
                 Step::Migrate { .. } | Step::Notice(_) => false,
             });
@@ -124,7 +133,7 @@ impl Transaction {
     }
 
     /// `false` when the file already holds `content` (nothing to do).
-    fn prepare_write(&mut self, path: &Path, content: &[u8]) -> Result<bool> {
+    fn prepare_write(&mut self, path: &Path, content: &[u8], managed: bool) -> Result<bool> {
         // Write through a symlinked target (dotfile repos link these files),
         // so the link stays and its destination gets the new content.
         let dest = resolve_symlinked_file(path)?;
@@ -138,12 +147,17 @@ impl Transaction {
             }
             // Already up to date: rewriting it would only cost a sync. This is
             // the common case for a launch wrapper running before every start.
-            Before::File { content: old, .. } if old.as_slice() == content => return Ok(false),
+            Before::File {
+                content: old, mode, ..
+            } if old.as_slice() == content && (!managed || *mode == MANAGED_FILE_MODE) => {
+                return Ok(false);
+            }
             _ => {}
         }
         let dir = parent_dir(&dest);
-        self.create_dirs(&dir)?;
+        self.create_dirs(&dir, managed.then_some(MANAGED_DIR_MODE))?;
         let mode = match &before {
+            _ if managed => MANAGED_FILE_MODE,
             Before::File { mode, .. } => *mode,
             _ => NEW_FILE_MODE,
         };
@@ -165,7 +179,7 @@ impl Transaction {
             return Ok(false);
         }
         let dir = parent_dir(link);
-        self.create_dirs(&dir)?;
+        self.create_dirs(&dir, None)?;
         let temp = temp_path(link);
         self.prepared.push(Prepared {
             dest: link.to_path_buf(),
@@ -176,7 +190,9 @@ impl Transaction {
         Ok(true)
     }
 
-    fn create_dirs(&mut self, dir: &Path) -> Result<()> {
+    /// Create `dir` and its missing parents, each with `mode` when given
+    /// (else as the umask makes it).
+    fn create_dirs(&mut self, dir: &Path, mode: Option<u32>) -> Result<()> {
         let mut missing = Vec::new();
         let mut cur = Some(dir);
         while let Some(d) = cur {
@@ -188,7 +204,13 @@ impl Transaction {
         }
         for d in missing.into_iter().rev() {
             match fs::create_dir(&d) {
-                Ok(()) => self.created_dirs.push(d),
+                Ok(()) => {
+                    self.created_dirs.push(d.clone());
+                    if let Some(mode) = mode {
+                        fs::set_permissions(&d, fs::Permissions::from_mode(mode))
+                            .map_err(|e| Error::io(&d, e))?;
+                    }
+                }
                 // Another process (a second `generate -w`) created it in the
                 // meantime: it is not ours to remove on rollback.
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => {}

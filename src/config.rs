@@ -19,11 +19,13 @@ use crate::tomltext::toml_to_json;
 
 mod agent_tables;
 mod keys;
+mod managed;
 mod sandbox_keys;
 mod sources;
 mod targets;
 
 pub use agent_tables::{AgentTable, AgentTables, TableReader, TableValue};
+pub use managed::{Managed, Switch};
 pub use targets::{TargetKey, TargetKind, Targets};
 
 pub const DEFAULT_CONFIG_PATH: &str = "~/.config/twsrt/config.toml";
@@ -73,6 +75,9 @@ pub struct Config {
     /// The agents' own top-level tables config.toml holds
     /// ([`AgentTable`]), each read by the agent that declares it.
     pub agent_tables: AgentTables,
+    /// `[managed.<agent>]`: the switches of the agents' managed layers
+    /// (held to what the agents declare by the commands' loader).
+    pub managed: Managed,
     /// The files the configured agents' targets write, in both modes (the
     /// agent's guard: its settings, rules, flags, policy). config.toml does
     /// not know the agents, so the loader of the commands fills this in
@@ -172,6 +177,7 @@ impl Loader<'_> {
         self.check_profile_graph(&profiles, &sources)?;
         let targets = self.targets();
         let agent_tables = self.agent_tables(tables)?;
+        let managed = self.managed()?;
         let (overrides_full, overrides_yolo) = self.overrides()?;
         Ok(Config {
             path: self.path.to_path_buf(),
@@ -182,6 +188,7 @@ impl Loader<'_> {
             overrides_full,
             overrides_yolo,
             agent_tables,
+            managed,
             guard_files: Vec::new(),
         })
     }

@@ -111,6 +111,8 @@ codes! {
     WildcardDenyApex = "wildcard-deny-apex", "A denied `*.domain` that leaves the domain itself open.";
     SrtKeySkipped = "srt-key-skipped", "srt credentials, strictAllowlist, deniedDomainReasons or allowRead settings an agent has no counterpart for.";
     // doctor and generate: how the agents read the rules
+    ManagedHomeExpanded = "managed-home-expanded", "`~` paths in a managed file, written under the home of the user who built it.";
+    ManagedFileIgnored = "managed-file-ignored", "An installed managed policy file the agent skips (its owner or mode is not the one the agent requires).";
     PrefixSpellings = "prefix-spellings", "A bash deny rule the agents match as a prefix: other spellings of the command pass it.";
     // audit: launch findings
     YoloFlag = "yolo-flag", "The launch runs every command without the sandbox and without asking.";

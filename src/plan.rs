@@ -16,6 +16,10 @@ pub enum FileKind {
     /// A file that only supports the others (the `.gitignore` of
     /// `generate --project`): written with them, never listed.
     Support,
+    /// A file of an agent's managed (system-wide) layer (`Wrote managed:
+    /// P`): always mode 0644, in directories created 0755, so every user
+    /// can read what they cannot change.
+    Managed,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,6 +137,7 @@ impl Plan {
                     let what = match kind {
                         FileKind::Canonical => " canonical",
                         FileKind::AgentTarget => "",
+                        FileKind::Managed => " managed",
                         FileKind::Support => continue,
                     };
                     if changed {

@@ -32,6 +32,7 @@ mod import_init;
 mod launch;
 mod launch_gemini;
 mod man;
+mod managed;
 mod mutation;
 mod output_errors;
 mod parity;

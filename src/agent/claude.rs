@@ -22,6 +22,7 @@ mod import;
 pub mod launch;
 pub mod layers;
 mod loaded;
+pub mod managed;
 mod merge;
 mod overrides;
 mod project;
@@ -96,6 +97,10 @@ impl Agent for Claude {
 
     fn suggested_targets(&self) -> &'static [&'static str] {
         &["claude_settings = \"~/.claude/settings.full.json\""]
+    }
+
+    fn managed(&self) -> Option<&'static dyn crate::agent::managed::Managed> {
+        Some(&managed::Layer)
     }
 
     fn target_keys(&self) -> &'static [TargetKey] {

@@ -19,6 +19,7 @@ mod merge;
 mod pathshape;
 mod policy;
 mod render;
+pub mod requirements;
 
 #[cfg(test)]
 mod tests;
@@ -189,6 +190,10 @@ impl Agent for Codex {
             "codex_config = \"~/.codex/config.toml\"",
             "codex_rules = \"~/.codex/rules/twsrt.rules\"",
         ]
+    }
+
+    fn managed(&self) -> Option<&'static dyn crate::agent::managed::Managed> {
+        Some(&requirements::Layer)
     }
 
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {

@@ -6,6 +6,7 @@
 //! What the rules say is in [`mapping`]; doc/clients.md "Gemini CLI" has
 //! the facts from the pinned client behind each choice.
 
+mod admin;
 mod adoption;
 pub mod codes;
 mod drift;
@@ -202,6 +203,10 @@ impl Agent for Gemini {
 
     fn suggested_targets(&self) -> &'static [&'static str] {
         &["gemini_policy = \"~/.gemini/policies/twsrt.toml\""]
+    }
+
+    fn managed(&self) -> Option<&'static dyn crate::agent::managed::Managed> {
+        Some(&admin::Layer)
     }
 
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {

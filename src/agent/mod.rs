@@ -8,6 +8,7 @@ pub mod gemini;
 pub mod import;
 pub mod launch;
 pub mod limits;
+pub mod managed;
 pub mod record;
 pub mod srt_keys;
 
@@ -196,6 +197,12 @@ pub trait Agent {
     fn suggested_targets(&self) -> &'static [&'static str] {
         &[]
     }
+
+    /// The agent's managed (system-wide) policy layer, for `--scope
+    /// managed` ([`managed`]). `None` for an agent that has none.
+    fn managed(&self) -> Option<&'static dyn managed::Managed> {
+        None
+    }
 }
 
 /// An agent whose configuration directory exists under `home`.
@@ -294,6 +301,7 @@ pub fn declared_files(keys: &[TargetKey], config: &Config) -> Vec<PathBuf> {
 pub fn load_config(path: &std::path::Path) -> Result<Config> {
     let mut config = crate::config::load(path, &config_tables())?;
     check_targets(&config)?;
+    managed::check_switches(&config)?;
     config.guard_files = guard_files(&config);
     Ok(config)
 }

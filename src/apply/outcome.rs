@@ -68,6 +68,7 @@ fn print_preview(plan: &Plan) {
             let what = match kind {
                 FileKind::Canonical => "canonical",
                 FileKind::AgentTarget => "agent target",
+                FileKind::Managed => "managed",
                 FileKind::Support => continue,
             };
             ui::would_write(&format!("Would write {what}: {}", path.display()));

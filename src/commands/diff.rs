@@ -6,7 +6,7 @@
 
 use clap::{Args, ValueEnum};
 
-use crate::agent::{Ctx, Warnings};
+use crate::agent::{Ctx, Warnings, managed};
 use crate::commands::{Global, lifecycle_facts, select_agents};
 use crate::compile::compile;
 use crate::drift::gate::Gate;
@@ -23,6 +23,10 @@ use crate::ui;
 /// target. Exit codes: 0 no drift (or, with `--fail-on widening`, drift
 /// that only narrows), 1 drift or an error in the policy, 2 an agent's
 /// target file is missing.
+///
+/// With --scope managed: the fleet drift gate. Each configured agent's
+/// managed files (under --root DIR, or the real paths under /etc) against
+/// the policy, with the same directions; a missing managed file exits 2.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
     /// An agent's name, or all (every agent set in [targets]).
@@ -46,6 +50,9 @@ pub struct DiffArgs {
     /// Which drift exits 1: `any` (the default) or only `widening`.
     #[arg(long, value_enum, value_name = "WHAT", default_value = "any")]
     pub fail_on: FailOn,
+
+    #[command(flatten)]
+    pub scope: crate::commands::scope::ScopeArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -57,18 +64,31 @@ pub enum FailOn {
 pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
     let config = crate::commands::load_config(&global.config_path)?;
     let compiled = compile(&config, args.profile.as_deref())?;
+    let managed_root = args.scope.managed_root()?;
     let agents = select_agents(&args.agent, &config)?;
     ui::debug(|| lifecycle_facts(&compiled.profile.name, args.yolo, &agents));
     let ctx = Ctx::new(&config, &compiled, args.yolo);
     let mut warnings: Warnings = Vec::new();
     let mut gate = Gate::new(args.json);
-    for doc in &compiled.canonical {
-        gate.canonical(doc)?;
-    }
-    for agent in &agents {
-        let path = agent.target(&ctx).display().to_string();
-        let diff = agent.diff(&ctx, &mut warnings)?;
-        gate.agent(agent.name(), path, diff)?;
+    match &managed_root {
+        // The managed scope compares the managed files alone: the
+        // canonical outputs are user-level files.
+        Some(root) => {
+            let layers = managed::with_layer(agents, args.agent != "all")?;
+            for (name, path, diff) in managed::diffs(&layers, &ctx, root, &mut warnings)? {
+                gate.agent(name, path.display().to_string(), diff)?;
+            }
+        }
+        None => {
+            for doc in &compiled.canonical {
+                gate.canonical(doc)?;
+            }
+            for agent in &agents {
+                let path = agent.target(&ctx).display().to_string();
+                let diff = agent.diff(&ctx, &mut warnings)?;
+                gate.agent(agent.name(), path, diff)?;
+            }
+        }
     }
     let exit = gate.finish(&warnings, args.fail_on == FailOn::Widening);
     crate::heap::forget_until_exit(compiled);

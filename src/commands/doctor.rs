@@ -29,6 +29,11 @@ use crate::ui;
 /// severity, location, line and column, message, notes; then the counts of
 /// every finding).
 ///
+/// With --scope managed, also the installed managed policy files (under
+/// --root DIR, or the real paths under /etc): an admin policy file the
+/// agent would skip (Gemini CLI's, when it is not owned by root or is
+/// writable by group or others) is an error.
+///
 /// Exit codes: 0 no error found (warnings and info do not count), 1 at least
 /// one error, or config.toml cannot be loaded; 2 usage error.
 #[derive(Debug, Args)]
@@ -48,6 +53,9 @@ pub struct DoctorArgs {
     /// Print the findings as JSON.
     #[arg(long)]
     pub json: bool,
+
+    #[command(flatten)]
+    pub scope: crate::commands::scope::ScopeArgs,
 }
 
 impl DoctorArgs {
@@ -76,8 +84,14 @@ impl DoctorArgs {
 
 pub fn run(global: &Global, args: &DoctorArgs) -> Result<i32> {
     let config = crate::commands::load_config(&global.config_path)?;
+    let managed = args.scope.managed_root()?;
     let input = lint::Input::new(&config);
-    let findings = lint::check(&input, crate::agent::doctor_checks);
+    let findings = lint::check(&input, |input, out| {
+        crate::agent::doctor_checks(input, out);
+        if let Some(root) = &managed {
+            crate::agent::managed::doctor_checks(root, out);
+        }
+    });
     let levels = args.levels();
     if args.json {
         ui::data(&crate::pyjson::to_pretty(&lint::report::to_json(

@@ -8,6 +8,7 @@ mod project;
 
 use clap::Args;
 
+use crate::agent::managed::{self, Root};
 use crate::agent::{Ctx, Warnings};
 use crate::commands::{Global, lifecycle_facts, select_agents};
 use crate::compile::compile;
@@ -32,8 +33,17 @@ use crate::ui;
 /// mode, and with -w a .gitignore); with -w, stdout holds that directory
 /// alone. Claude only (all means claude).
 ///
-/// Exit codes: 0 on success, 1 on a config, policy or target error (nothing
-/// is written then), 2 on a usage error.
+/// With --scope managed: each configured agent's managed (system-wide)
+/// policy files instead (Claude Code's managed-settings.d drop-in, Codex's
+/// requirements.toml, Gemini CLI's admin policy and system settings), whole
+/// files with mode 0644 in directories created 0755, under --root DIR or the
+/// real paths under /etc (which needs root). An agent without a managed
+/// layer is skipped with a note (an error when named). The canonical
+/// outputs are not written.
+///
+/// Exit codes: 0 on success, 1 on a config, policy or target error, or a
+/// managed file the machine does not let this user write (nothing is
+/// written then), 2 on a usage error.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// An agent's name, or all (every agent set in [targets]); an unknown
@@ -69,6 +79,9 @@ pub struct GenerateArgs {
     /// written. The .twsrt directory is write-denied in that policy.
     #[arg(long)]
     pub project: bool,
+
+    #[command(flatten)]
+    pub scope: crate::commands::scope::ScopeArgs,
 }
 
 impl GenerateArgs {
@@ -80,8 +93,18 @@ impl GenerateArgs {
 }
 
 pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
+    let managed = args.scope.managed_root()?;
     if args.project {
+        if managed.is_some() {
+            return Err(crate::error::Error::Usage(
+                "--project writes per-project user files: it does not combine with --scope managed"
+                    .to_string(),
+            ));
+        }
         return project::run(global, args);
+    }
+    if let Some(root) = managed {
+        return run_managed(global, args, &root);
     }
     let config_path = &global.config_path;
     let config = crate::commands::load_config(config_path)?;
@@ -117,5 +140,19 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
     crate::apply::finish(&plan, &warnings, args.writes())?;
     drop(ctx); // one list of borrowed patterns: a single free
     crate::heap::forget_until_exit(compiled);
+    Ok(0)
+}
+
+/// `generate --scope managed`: the managed files of the selected agents,
+/// previewed or written under `root`.
+fn run_managed(global: &Global, args: &GenerateArgs, root: &Root) -> Result<i32> {
+    let config = crate::commands::load_config(&global.config_path)?;
+    let compiled = compile(&config, args.profile.as_deref())?;
+    let agents = managed::with_layer(select_agents(&args.agent, &config)?, args.agent != "all")?;
+    let ctx = Ctx::new(&config, &compiled, args.yolo);
+    let mut warnings: Warnings = Vec::new();
+    let mut plan = Plan::default();
+    managed::stage(&agents, &ctx, root, &mut plan, &mut warnings)?;
+    managed::finish(&plan, &warnings, args.writes(), root)?;
     Ok(0)
 }

@@ -20,6 +20,7 @@ pub mod import;
 mod kind_arg;
 pub mod profiles;
 pub mod run;
+pub mod scope;
 pub mod show;
 pub mod test;
 

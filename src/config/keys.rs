@@ -19,6 +19,7 @@ pub const ROOT: &[&str] = &[
     "profiles",
     "targets",
     "sandbox_overrides",
+    "managed",
 ];
 
 /// The keys of one `[sources.<kind>]`.

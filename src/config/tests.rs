@@ -560,7 +560,7 @@ fn a_key_far_from_every_known_one_lists_the_known_ones() {
         format!(
             "/cfg/config.toml:{}:2: unknown key \"colors\" in config.toml's top level; the known \
              keys are schema_version, default_profile, sources, profiles, targets, \
-             sandbox_overrides, claude_sync",
+             sandbox_overrides, managed, claude_sync",
             BASE.lines().count() + 1
         )
     );

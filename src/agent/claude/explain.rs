@@ -5,7 +5,12 @@
 //! and a rule the compile adds (the policy files' `Edit` denies) shows up
 //! by itself.
 //!
-//! Three layers, ranks 10 to 12, right after srt's row:
+//! A `managed` row, rank 9, comes first when the managed drop-in
+//! `generate --scope managed -w` writes is installed at its real path
+//! (/etc/claude-code/managed-settings.d/50-twsrt.json): its `permissions`
+//! lists, decided as the user row's are. Claude Code applies a managed
+//! deny above every user rule, so that row is the one that decides when it
+//! denies. Then three layers, ranks 10 to 12:
 //! - `permissions`: the `permissions` lists, applied as Claude Code applies
 //!   them (every deny, then every ask, then every allow);
 //! - `sandbox`: the native sandbox, when `sandbox.enabled` switches it on,
@@ -27,6 +32,11 @@ use crate::explain::{ExplainLayers, Layer, Subject, not_covered};
 use crate::hook;
 use crate::srt::path::{Places, path_matches};
 
+static MANAGED: Layer = Layer {
+    rank: 9,
+    layer: "managed",
+    agent: "claude",
+};
 static PERMISSIONS: Layer = Layer {
     rank: 10,
     layer: "permissions",
@@ -51,6 +61,8 @@ pub struct Layers<'a> {
     hook: Option<hook::Policy>,
     yolo: bool,
     places: &'a Places<'a>,
+    /// The installed managed drop-in, when there is one.
+    managed: Option<Value>,
 }
 
 impl<'a> Layers<'a> {
@@ -61,11 +73,27 @@ impl<'a> Layers<'a> {
         let settings = serde_json::from_str(&text).unwrap_or(Value::Null);
         let hook = super::hook_entry::install(&ctx.config.targets)
             .map(|_| hook::Policy::new(ctx.compiled, places.home, places.cwd));
+        let installed = crate::agent::managed::Root::new(None).join(super::managed::DROP_IN);
+        let managed = std::fs::read_to_string(installed)
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok());
         Ok(Layers {
             settings,
             hook,
             yolo: ctx.yolo,
             places,
+            managed,
+        })
+    }
+
+    /// The managed drop-in's own rows, decided like the user settings.
+    fn managed_layers(&self) -> Option<Layers<'a>> {
+        self.managed.clone().map(|settings| Layers {
+            settings,
+            hook: None,
+            yolo: self.yolo,
+            places: self.places,
+            managed: None,
         })
     }
 
@@ -88,10 +116,12 @@ impl<'a> Layers<'a> {
 
 impl ExplainLayers for Layers<'_> {
     fn decide(&self, subject: &Subject) -> Vec<(&'static Layer, Decision)> {
-        let mut rows = vec![
-            (&PERMISSIONS, permissions(self, subject)),
-            (&SANDBOX, sandbox(self, subject)),
-        ];
+        let mut rows = Vec::new();
+        if let Some(managed) = self.managed_layers() {
+            rows.push((&MANAGED, permissions(&managed, subject)));
+        }
+        rows.push((&PERMISSIONS, permissions(self, subject)));
+        rows.push((&SANDBOX, sandbox(self, subject)));
         if let Some(policy) = &self.hook {
             rows.push((&HOOK, hook_row(policy, self, subject)));
         }
@@ -349,4 +379,39 @@ fn sandbox_lists(l: &Layers) -> Value {
             "allowedDomains": join(written("network", "allowedDomains"), from_rules("WebFetch", Verdict::Allow, true)),
         },
     })
+}
+
+#[cfg(test)]
+mod managed_tests {
+    use super::*;
+
+    #[test]
+    fn an_installed_drop_in_is_its_own_row_above_the_user_row() {
+        let home = Path::new("/home/u");
+        let places = Places { home, cwd: home };
+        let user = serde_json::json!({"permissions": {"allow": ["Bash(curl *)"]}});
+        let managed = serde_json::json!({"permissions": {"deny": ["Bash(curl *)"]}});
+        let layers = Layers {
+            settings: user,
+            hook: None,
+            yolo: false,
+            places: &places,
+            managed: Some(managed),
+        };
+        let rows = layers.decide(&Subject::Command("curl example.com"));
+        let names: Vec<&str> = rows.iter().map(|(l, _)| l.layer).collect();
+        assert_eq!(names, ["managed", "permissions", "sandbox"]);
+        assert_eq!(rows[0].1.verdict, Verdict::Deny, "{:?}", rows[0].1);
+        assert_ne!(rows[1].1.verdict, Verdict::Deny, "{:?}", rows[1].1);
+        let without = Layers {
+            managed: None,
+            ..layers
+        };
+        let names: Vec<&str> = without
+            .decide(&Subject::Command("curl example.com"))
+            .iter()
+            .map(|(l, _)| l.layer)
+            .collect();
+        assert_eq!(names, ["permissions", "sandbox"]);
+    }
 }

@@ -170,9 +170,10 @@ fn flag_finding(occ: &Occurrence, out: &mut Vec<Diagnostic>) {
                 out.push(warn(Code::ApprovalMode, why));
             }
         }
-        "--allowedTools" => out.push(warn(
-            Code::AllowRules,
-            "adds allow rules on top of the generated policy",
+        "--allowedTools" => out.push(allow_finding(
+            typed(occ),
+            "adds allow rules on top of the generated policy".to_string(),
+            super::managed::permission_rules_locked(),
         )),
         "--add-dir" => out.push(warn(
             Code::ExtraDirectory,
@@ -280,12 +281,30 @@ fn settings_findings(
         .and_then(Value::as_array)
         .map_or(0, Vec::len);
     if layer && allow > 0 {
-        out.push(Diagnostic::new(
-            Severity::Warning,
-            Code::AllowRules,
-            flag,
+        out.push(allow_finding(
+            flag.to_string(),
             format!("adds {allow} allow rule(s) on top of the generated policy"),
+            super::managed::permission_rules_locked(),
         ));
+    }
+}
+
+/// The finding of allow rules a launch adds: a warning, or only a note when
+/// the machine's managed settings lock the permission rules
+/// (`allowManagedPermissionRulesOnly`), which makes them inert.
+fn allow_finding(location: String, what: String, locked: bool) -> Diagnostic {
+    if locked {
+        Diagnostic::new(
+            Severity::Info,
+            Code::AllowRules,
+            location,
+            format!(
+                "{what}, but they are inert: this machine's managed settings set \
+                 allowManagedPermissionRulesOnly"
+            ),
+        )
+    } else {
+        Diagnostic::new(Severity::Warning, Code::AllowRules, location, what)
     }
 }
 
@@ -425,4 +444,20 @@ fn project_file(layer: &Layer, inputs: &Inputs, out: &mut Vec<Diagnostic>) -> Re
     })?;
     settings_findings(&doc, name, Added::No, inputs, out);
     Ok(())
+}
+
+#[cfg(test)]
+mod managed_lock_tests {
+    use super::*;
+
+    #[test]
+    fn allow_rules_under_a_managed_lock_are_a_note_not_a_warning() {
+        let open = allow_finding("--allowedTools".into(), "adds".into(), false);
+        assert_eq!(open.severity, Severity::Warning);
+        assert_eq!(open.message, "adds");
+        let locked = allow_finding("--allowedTools".into(), "adds".into(), true);
+        assert_eq!(locked.severity, Severity::Info);
+        assert!(locked.message.contains("inert"), "{}", locked.message);
+        assert_eq!(locked.code, Code::AllowRules);
+    }
 }

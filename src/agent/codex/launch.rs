@@ -228,6 +228,10 @@ fn config_override(occ: &Occurrence, value: &str, out: &mut Vec<Diagnostic>) -> 
     let Some((severity, code, why)) = owned_key(key) else {
         return Ok(());
     };
+    let (severity, why) = match refused_profile(key, val) {
+        Some(note) => (Severity::Info, note),
+        None => (severity, why),
+    };
     let flag = format!(
         "{}{}{}={}",
         occ.typed,
@@ -237,6 +241,21 @@ fn config_override(occ: &Occurrence, value: &str, out: &mut Vec<Diagnostic>) -> 
     );
     out.push(Diagnostic::new(severity, code, flag, why));
     Ok(())
+}
+
+/// `-c default_permissions=NAME` that this machine's requirements.toml
+/// does not allow: Codex refuses it and keeps the required profile, so the
+/// flag cannot widen anything (a note, not an error).
+fn refused_profile(key: &str, value: &str) -> Option<String> {
+    let unquoted: String = key.chars().filter(|c| *c != '"' && *c != '\'').collect();
+    if unquoted != "default_permissions" || super::requirements::allows_profile(value)? {
+        return None;
+    }
+    Some(format!(
+        "selects the permission profile {}, which this machine's requirements.toml does not \
+         allow: Codex keeps the required profile",
+        shown(value)
+    ))
 }
 
 /// What overriding `key` does, for the keys the audit cares about.
