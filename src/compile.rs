@@ -89,11 +89,21 @@ impl Compiled {
     /// whatever order config.toml lists them in, each pattern borrowed from
     /// its document.
     pub fn rules(&self) -> Vec<SecurityRule<'_>> {
-        SourceKind::ALL
-            .into_iter()
-            .flat_map(|kind| self.canonical.iter().filter(move |doc| doc.kind == kind))
-            .flat_map(|doc| doc.kind.rules(&doc.value))
-            .collect()
+        // The first document's list grows to hold the others' (a list of
+        // every rule, collected anew, would hold the whole policy's rules
+        // twice for a moment).
+        let mut all = Vec::new();
+        for kind in SourceKind::ALL {
+            for doc in self.canonical.iter().filter(|doc| doc.kind == kind) {
+                let rules = doc.kind.rules(&doc.value);
+                if all.is_empty() {
+                    all = rules;
+                } else {
+                    all.extend(rules);
+                }
+            }
+        }
+        all
     }
 }
 
@@ -152,6 +162,9 @@ fn compose_kind(profile: &ResolvedProfile, source: &Source) -> Result<Value> {
         )?;
     }
     kind.check_opposing(&profile.name, &parsed)?;
+    // The texts served the schema errors' positions; composing needs only
+    // the values.
+    drop(texts);
     let mut composer = Composer::new(&profile.name, kind.name()).expecting(parsed.len());
     for fragment in parsed {
         composer.add(fragment)?;

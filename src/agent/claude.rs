@@ -173,7 +173,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     // document first (`write_preview` equals `to_pretty(render())`, a test
     // holds them equal); only a merge needs the document.
     let generated_text = preview(ctx, home);
-    let merged = match sync::base(ctx.config, &layout, plan)? {
+    let merged = match base(ctx, &layout, &generated_text, plan)? {
         Some(doc) => {
             let generated = generate(ctx, home);
             keep_foreign_entries(ctx, home, &layout, &doc, &generated, plan)?;
@@ -201,6 +201,31 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
         plan.symlink(link, value);
     }
     Ok(())
+}
+
+/// The document to merge into, or `None` when there is nothing to merge:
+/// no file, or one that holds exactly what a new target gets
+/// (`generated_text`, see [`merge::leaves_unchanged`]): the everyday write
+/// over twsrt's own file then reads it without parsing it (for a large
+/// policy a document of values takes several times the file's size).
+fn base(
+    ctx: &Ctx,
+    layout: &anchor::Layout,
+    generated_text: &str,
+    plan: &mut Plan,
+) -> Result<Option<Map<String, Value>>> {
+    let plain = layout.foreign.is_none()
+        && (ctx.config.claude_sync.is_none() || sync::donor(layout).is_none());
+    if plain && leaves_unchanged(ctx) && existing::holds_exactly(&layout.base, generated_text) {
+        return Ok(None);
+    }
+    sync::base(ctx.config, layout, plan)
+}
+
+/// [`merge::leaves_unchanged`] for the settings `ctx` generates.
+fn leaves_unchanged(ctx: &Ctx) -> bool {
+    let hooks = hook_entry::generated(ctx.config, ctx.yolo);
+    merge::leaves_unchanged(ctx.config.overrides(ctx.yolo), hooks.as_ref())
 }
 
 /// The `Info:` line of a `settings.json` that links to the user's own file.
@@ -258,6 +283,14 @@ fn keep_foreign_entries(
 fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
     let load = loaded(ctx.config, ctx.yolo);
     let target = &load.target;
+    // What a new target gets has no difference from the generated settings
+    // (see `base` above): the everyday diff reads the file without parsing it.
+    if load.is_target()
+        && leaves_unchanged(ctx)
+        && existing::holds_exactly(target, &preview(ctx, home))
+    {
+        return Ok(AgentDiff::Compared(load.differences()));
+    }
     let on_disk = if target.exists() {
         existing::read(target)?
     } else {

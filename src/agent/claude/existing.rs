@@ -25,6 +25,41 @@ pub fn read_value(path: &Path) -> Result<Option<Value>> {
     parse_value(&text, path).map(Some)
 }
 
+/// Whether the file at `path` holds exactly `text` and a final newline
+/// (what twsrt writes for a new target), compared as it is read, so the
+/// file is never held beside `text`. No file, or one that cannot be read,
+/// is `false`: the caller's own read then reports it.
+pub fn holds_exactly(path: &Path, text: &str) -> bool {
+    use std::io::Read;
+    let Ok(Some(mut file)) = crate::apply::open_existing(path) else {
+        return false;
+    };
+    let mut chunk = vec![0u8; 64 * 1024];
+    let mut at = 0;
+    loop {
+        let n = match file.read(&mut chunk) {
+            Ok(0) => return at == text.len() + 1,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return false,
+        };
+        if !continues(text.as_bytes(), at, &chunk[..n]) {
+            return false;
+        }
+        at += n;
+    }
+}
+
+/// Whether `got` is what `want` and a final newline hold from `at` on.
+fn continues(want: &[u8], at: usize, got: &[u8]) -> bool {
+    if at + got.len() > want.len() + 1 {
+        return false;
+    }
+    let body_end = want.len().min(at + got.len());
+    let body = body_end.saturating_sub(at);
+    got[..body] == want[at..body_end] && got[body..].iter().all(|&b| b == b'\n')
+}
+
 /// The file's text, or `None` when there is no file.
 fn read_text(path: &Path) -> Result<Option<String>> {
     // Checks the file type first: a FIFO must not block the read.
@@ -110,6 +145,43 @@ fn has_overflowing_number(value: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Exactly the text and one newline, across read chunks; anything
+    /// else, no file and a FIFO (which must not block) are `false`.
+    #[test]
+    fn holds_exactly_the_text_and_a_final_newline() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let path = dir.path().join("s.json");
+        let long = "x".repeat(200_000);
+        let (long_nl, long_y) = (format!("{long}\n"), format!("{long}y\n"));
+        for (text, content, want) in [
+            ("{}", "{}\n", true),
+            ("{}", "{}", false),
+            ("{}", "{}\n\n", false),
+            ("{}", "{ }\n", false),
+            ("{}", "\n", false),
+            ("", "\n", true),
+            (long.as_str(), long_nl.as_str(), true),
+            (long.as_str(), long_y.as_str(), false),
+            (long.as_str(), &long[..199_999], false),
+        ] {
+            std::fs::write(&path, content).unwrap();
+            assert_eq!(
+                holds_exactly(&path, text),
+                want,
+                "{:?}",
+                &content[..content.len().min(9)]
+            );
+        }
+        assert!(!holds_exactly(&dir.path().join("missing"), ""));
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert!(!holds_exactly(&fifo, ""));
+    }
 
     /// The position twsrt 3.3.3 reports (Python's json): columns in
     /// characters, the index of the offending character, the end of the text
