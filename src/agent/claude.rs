@@ -48,7 +48,7 @@ use crate::error::Result;
 use crate::explain::ExplainLayers;
 use crate::paths::home_dir;
 use crate::plan::{FileKind, Plan};
-use crate::pyjson::to_pretty;
+use crate::pyjson::{Out, to_pretty};
 use crate::srt::path::Places;
 
 pub struct Claude;
@@ -216,7 +216,10 @@ fn base(
 ) -> Result<Option<Map<String, Value>>> {
     let plain = layout.foreign.is_none()
         && (ctx.config.claude_sync.is_none() || sync::donor(layout).is_none());
-    if plain && leaves_unchanged(ctx) && existing::holds_exactly(&layout.base, generated_text) {
+    if plain
+        && leaves_unchanged(ctx)
+        && existing::holds_exactly(&layout.base, |out| out.push_str(generated_text))
+    {
         return Ok(None);
     }
     sync::base(ctx.config, layout, plan)
@@ -284,10 +287,11 @@ fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
     let load = loaded(ctx.config, ctx.yolo);
     let target = &load.target;
     // What a new target gets has no difference from the generated settings
-    // (see `base` above): the everyday diff reads the file without parsing it.
+    // (see `base` above): the everyday diff compares the file with the
+    // preview as both are written and read, without holding or parsing either.
     if load.is_target()
         && leaves_unchanged(ctx)
-        && existing::holds_exactly(target, &preview(ctx, home))
+        && existing::holds_exactly(target, |out| render::write_preview(&input(ctx, home), out))
     {
         return Ok(AgentDiff::Compared(load.differences()));
     }

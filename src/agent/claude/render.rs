@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::agent::claude::deny_path::FileProbe;
 use crate::agent::claude::merge::WEB_FETCH_PREFIX;
-use crate::pyjson;
+use crate::pyjson::{self, Out};
 use crate::rules::{Action, Scope, SecurityRule};
 
 /// srt `network` keys copied verbatim into `sandbox.network`, in output order
@@ -76,7 +76,7 @@ pub fn render(input: &Input) -> Map<String, Value> {
 /// policy has tens of thousands of permission rules, and building each as a
 /// JSON value first costs megabytes of fresh memory, which is what a run of
 /// twsrt pays most for (doc/benchmarks.md). A test holds the two equal.
-pub fn write_preview(input: &Input, out: &mut String) {
+pub fn write_preview<O: Out + ?Sized>(input: &Input, out: &mut O) {
     let mut sections = vec![
         ("permissions", Section::Permissions),
         ("sandbox", Section::Sandbox(sandbox(input))),
@@ -108,7 +108,7 @@ enum Section<'a> {
 }
 
 /// The `permissions` object at `depth`, each rule written from its parts.
-fn write_permissions(input: &Input, out: &mut String, depth: usize) {
+fn write_permissions<O: Out + ?Sized>(input: &Input, out: &mut O, depth: usize) {
     pyjson::write_container(
         out,
         depth,
@@ -433,7 +433,7 @@ impl Part<'_> {
     }
 
     /// `to_pretty(&self.to_value())` at `depth`, without building it.
-    fn write(&self, out: &mut String, depth: usize) {
+    fn write<O: Out + ?Sized>(&self, out: &mut O, depth: usize) {
         match self {
             Part::Value(value) => pyjson::write_pretty_at(out, value, depth),
             Part::Domains(domains) => {
