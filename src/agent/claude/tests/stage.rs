@@ -423,17 +423,7 @@ fn the_merge_writes_every_guarded_list_as_generated() {
 #[test]
 fn a_file_holding_the_generated_settings_merges_into_itself() {
     use crate::agent::claude::{diff, merge};
-    let cases = [
-        "policy",
-        "absent",
-        "overrides",
-        "passthrough",
-        "nulls",
-        "equality",
-        "empty",
-        "starter",
-    ];
-    for case in cases {
+    for case in super::CASES {
         for hook in ["", "claude_hook = true", "claude_hook = \"sandbox\""] {
             let overrides = read_opt(case, "overrides.toml");
             let fixture = Fixture::new(
