@@ -237,9 +237,11 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
     let existing = read_text(path)?;
     network_reminder(&fragment, existing.as_deref(), &mut found);
     let merged = match existing.as_deref() {
-        // A new file is the fragment itself (a test holds the merge into
-        // nothing to it), so our own text is not parsed again.
+        // A new file is the fragment itself, and so is a file that holds
+        // just the fragment, as `-w` wrote it (a test holds the merge to
+        // both): our own text is not parsed again.
         None | Some("") => fragment.clone(),
+        Some(text) if text == fragment => fragment.clone(),
         Some(text) => merge::merge(text, &fragment, path)?,
     };
     plan.write(path.to_path_buf(), merged, FileKind::AgentTarget);

@@ -938,10 +938,11 @@ fn kitchen_sink_warnings_carry_their_codes_and_kinds() {
         && w.notes.is_empty()));
 }
 
-/// `stage` writes the fragment itself as a new config.toml: merged into
-/// nothing, it comes out as it went in, in every recorded case and mode.
+/// `stage` writes the fragment itself as a new config.toml, and over a
+/// file that holds just the fragment: merged into nothing or into itself,
+/// it comes out as it went in, in every recorded case and mode.
 #[test]
-fn the_fragment_merged_into_nothing_is_the_fragment() {
+fn the_fragment_merged_into_nothing_or_itself_is_the_fragment() {
     for case in [
         "empty",
         "escapes",
@@ -956,6 +957,8 @@ fn the_fragment_merged_into_nothing_is_the_fragment() {
             let fragment = render_config(&f.ctx(yolo), f.home(), &mut Vec::new()).unwrap();
             let merged = merge::merge("", &fragment, Path::new("config.toml")).unwrap();
             assert_eq!(merged, fragment, "{case} yolo={yolo}");
+            let again = merge::merge(&fragment, &fragment, Path::new("config.toml")).unwrap();
+            assert_eq!(again, fragment, "{case} yolo={yolo} over itself");
         }
     }
 }
