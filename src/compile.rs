@@ -89,19 +89,17 @@ impl Compiled {
     /// whatever order config.toml lists them in, each pattern borrowed from
     /// its document.
     pub fn rules(&self) -> Vec<SecurityRule<'_>> {
-        // The first document's list grows to hold the others' (a list of
-        // every rule, collected anew, would hold the whole policy's rules
-        // twice for a moment).
-        let mut all = Vec::new();
-        for kind in SourceKind::ALL {
-            for doc in self.canonical.iter().filter(|doc| doc.kind == kind) {
-                let rules = doc.kind.rules(&doc.value);
-                if all.is_empty() {
-                    all = rules;
-                } else {
-                    all.extend(rules);
-                }
-            }
+        // One list, sized first: a list per document joined afterwards
+        // would hold the whole policy's rules twice for a moment.
+        let ordered = || {
+            SourceKind::ALL
+                .into_iter()
+                .flat_map(|kind| self.canonical.iter().filter(move |doc| doc.kind == kind))
+        };
+        let count = ordered().map(|doc| doc.kind.rule_count(&doc.value)).sum();
+        let mut all = Vec::with_capacity(count);
+        for doc in ordered() {
+            doc.kind.extend_rules(&doc.value, &mut all);
         }
         all
     }

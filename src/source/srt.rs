@@ -94,7 +94,7 @@ pub const OPPOSING: [&[&str]; 2] = [
 ];
 
 /// The rules of the composed settings, list by list as `RULE_LISTS` has them.
-pub fn rules(doc: &Value) -> Vec<SecurityRule<'_>> {
+pub fn rules(doc: &Value) -> impl Iterator<Item = SecurityRule<'_>> {
     RULE_LISTS
         .into_iter()
         .flat_map(|(section, key, scope, action)| {
@@ -104,5 +104,4 @@ pub fn rules(doc: &Value) -> Vec<SecurityRule<'_>> {
                 pattern,
             })
         })
-        .collect()
 }
