@@ -61,9 +61,7 @@ pub fn check(plan: &Plan) -> Result<()> {
         } else {
             path.clone()
         };
-        if let Before::Symlink(_) = read_before(&dest)?
-            && follow
-        {
+        if is_link_after_checks(&dest)? && follow {
             return Err(Error::target(
                 &dest,
                 "is a symlink that could not be resolved",
@@ -309,6 +307,24 @@ fn read_before(path: &Path) -> Result<Before> {
     })
 }
 
+/// Whether `path` is a symlink, with the checks and errors of
+/// [`read_before`] but without reading a file's content (a large target is
+/// read only when it is written).
+fn is_link_after_checks(path: &Path) -> Result<bool> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(path_error(path, e)),
+    };
+    if meta.file_type().is_symlink() {
+        fs::read_link(path).map_err(|e| Error::io(path, e))?;
+        return Ok(true);
+    }
+    check_regular(path, &meta)?;
+    open_existing(path)?;
+    Ok(false)
+}
+
 /// [`read_existing`] as text; `not_utf8` makes the error for a file that is
 /// not UTF-8 from where its first bad byte sits.
 pub fn read_existing_text(
@@ -334,6 +350,18 @@ pub fn read_existing_text(
 /// that follows could neither replace nor follow it. Errors name the file
 /// and never its content.
 pub fn read_existing(path: &Path) -> Result<Option<Vec<u8>>> {
+    let Some(mut file) = open_existing(path)? else {
+        return Ok(None);
+    };
+    let mut content = Vec::new();
+    file.read_to_end(&mut content)
+        .map_err(|e| Error::io(path, e))?;
+    Ok(Some(content))
+}
+
+/// The existing target at `path`, opened for reading after the checks of
+/// [`read_existing`], or `None` when there is no file there.
+pub fn open_existing(path: &Path) -> Result<Option<File>> {
     let meta = match fs::metadata(path) {
         Ok(meta) => meta,
         Err(e) => {
@@ -349,12 +377,9 @@ pub fn read_existing(path: &Path) -> Result<Option<Vec<u8>>> {
     // A FIFO swapped in between the check and the open would still block
     // the open; only someone who can already rewrite the directory can do
     // that. What was opened is checked again before it is read.
-    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
     check_regular(path, &file.metadata().map_err(|e| Error::io(path, e))?)?;
-    let mut content = Vec::new();
-    file.read_to_end(&mut content)
-        .map_err(|e| Error::io(path, e))?;
-    Ok(Some(content))
+    Ok(Some(file))
 }
 
 /// An error looking up `path`. "Not a directory" names the regular file

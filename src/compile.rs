@@ -89,11 +89,19 @@ impl Compiled {
     /// whatever order config.toml lists them in, each pattern borrowed from
     /// its document.
     pub fn rules(&self) -> Vec<SecurityRule<'_>> {
-        SourceKind::ALL
-            .into_iter()
-            .flat_map(|kind| self.canonical.iter().filter(move |doc| doc.kind == kind))
-            .flat_map(|doc| doc.kind.rules(&doc.value))
-            .collect()
+        // One list, sized first: a list per document joined afterwards
+        // would hold the whole policy's rules twice for a moment.
+        let ordered = || {
+            SourceKind::ALL
+                .into_iter()
+                .flat_map(|kind| self.canonical.iter().filter(move |doc| doc.kind == kind))
+        };
+        let count = ordered().map(|doc| doc.kind.rule_count(&doc.value)).sum();
+        let mut all = Vec::with_capacity(count);
+        for doc in ordered() {
+            doc.kind.extend_rules(&doc.value, &mut all);
+        }
+        all
     }
 }
 
@@ -153,6 +161,9 @@ fn compose_kind(profile: &ResolvedProfile, source: &Source) -> Result<Value> {
         )?;
     }
     kind.check_opposing(&profile.name, &parsed)?;
+    // The texts served the schema errors' positions; composing needs only
+    // the values.
+    drop(texts);
     let mut composer = Composer::new(&profile.name, kind.name()).expecting(parsed.len());
     for fragment in parsed {
         composer.add(fragment)?;

@@ -28,5 +28,33 @@ mod string;
 mod writer;
 
 pub use number::{PyNumber, classify};
+
+/// Where the writers put their text: a `String`, or a sink that compares
+/// the text with a file as it is written
+/// ([`crate::agent::claude`]'s unchanged-target check) without holding it.
+pub trait Out {
+    fn push_str(&mut self, s: &str);
+
+    fn push(&mut self, c: char) {
+        self.push_str(c.encode_utf8(&mut [0; 4]));
+    }
+
+    /// Room for `additional` more bytes (a hint).
+    fn reserve(&mut self, _additional: usize) {}
+}
+
+impl Out for String {
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s);
+    }
+
+    fn push(&mut self, c: char) {
+        String::push(self, c);
+    }
+
+    fn reserve(&mut self, additional: usize) {
+        String::reserve(self, additional);
+    }
+}
 pub use string::{write_str, write_str_parts};
 pub use writer::{to_compact, to_pretty, write_container, write_key, write_pretty_at};

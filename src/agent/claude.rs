@@ -52,7 +52,7 @@ use crate::error::Result;
 use crate::explain::ExplainLayers;
 use crate::paths::home_dir;
 use crate::plan::{FileKind, Plan};
-use crate::pyjson::to_pretty;
+use crate::pyjson::{Out, to_pretty};
 use crate::srt::path::Places;
 
 pub struct Claude;
@@ -204,7 +204,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     // document first (`write_preview` equals `to_pretty(render())`, a test
     // holds them equal); only a merge needs the document.
     let generated_text = preview(ctx, home);
-    let merged = match sync::base(ctx.config, &layout, plan)? {
+    let merged = match base(ctx, &layout, &generated_text, plan)? {
         Some(doc) => {
             let generated = generate(ctx, home);
             keep_foreign_entries(ctx, home, &layout, &doc, &generated, plan)?;
@@ -232,6 +232,34 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
         plan.symlink(link, value);
     }
     Ok(())
+}
+
+/// The document to merge into, or `None` when there is nothing to merge:
+/// no file, or one that holds exactly what a new target gets
+/// (`generated_text`, see [`merge::leaves_unchanged`]): the everyday write
+/// over twsrt's own file then reads it without parsing it (for a large
+/// policy a document of values takes several times the file's size).
+fn base(
+    ctx: &Ctx,
+    layout: &anchor::Layout,
+    generated_text: &str,
+    plan: &mut Plan,
+) -> Result<Option<Map<String, Value>>> {
+    let plain = layout.foreign.is_none()
+        && (sync_table::ClaudeSync::of(ctx.config).is_none() || sync::donor(layout).is_none());
+    if plain
+        && leaves_unchanged(ctx)
+        && existing::holds_exactly(&layout.base, |out| out.push_str(generated_text))
+    {
+        return Ok(None);
+    }
+    sync::base(ctx.config, layout, plan)
+}
+
+/// [`merge::leaves_unchanged`] for the settings `ctx` generates.
+fn leaves_unchanged(ctx: &Ctx) -> bool {
+    let hooks = hook_entry::generated(ctx.config, ctx.yolo);
+    merge::leaves_unchanged(ctx.config.overrides(ctx.yolo), hooks.as_ref())
 }
 
 /// The `Info:` line of a `settings.json` that links to the user's own file.
@@ -289,6 +317,15 @@ fn keep_foreign_entries(
 fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
     let load = loaded(ctx.config, ctx.yolo);
     let target = &load.target;
+    // What a new target gets has no difference from the generated settings
+    // (see `base` above): the everyday diff compares the file with the
+    // preview as both are written and read, without holding or parsing either.
+    if load.is_target()
+        && leaves_unchanged(ctx)
+        && existing::holds_exactly(target, |out| render::write_preview(&input(ctx, home), out))
+    {
+        return Ok(AgentDiff::Compared(load.differences()));
+    }
     let on_disk = if target.exists() {
         existing::read(target)?
     } else {

@@ -263,7 +263,14 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
     let path = config_path(ctx.config)?;
     let existing = read_text(path)?;
     network_reminder(&fragment, existing.as_deref(), &mut found);
-    let merged = merge::merge(existing.as_deref().unwrap_or_default(), &fragment, path)?;
+    let merged = match existing.as_deref() {
+        // A new file is the fragment itself, and so is a file that holds
+        // just the fragment, as `-w` wrote it (a test holds the merge to
+        // both): our own text is not parsed again.
+        None | Some("") => fragment.clone(),
+        Some(text) if text == fragment => fragment.clone(),
+        Some(text) => merge::merge(text, &fragment, path)?,
+    };
     plan.write(path.to_path_buf(), merged, FileKind::AgentTarget);
     if let Some((rules_path, text)) = &rules {
         adoption::guard(

@@ -4,10 +4,10 @@
 //! two exponent digits (`1e-07`, `1e+16`). Non-finite values print as
 //! `json.dumps` prints them with `allow_nan` (`NaN`, `Infinity`, `-Infinity`).
 
-use std::fmt::Write as _;
+use super::Out;
 
 /// Appends Python's `repr(f)` (see the module docs).
-pub(super) fn write_float(out: &mut String, f: f64) {
+pub(super) fn write_float<O: Out + ?Sized>(out: &mut O, f: f64) {
     if f.is_nan() {
         out.push_str("NaN");
         return;
@@ -44,7 +44,7 @@ fn shortest_digits(f: f64) -> (String, i32) {
 
 /// `digits` with the decimal point after digit `exp + 1` (`exp` in -4..16),
 /// padded with zeros to it and given `.0` when nothing follows it.
-fn write_fixed(out: &mut String, digits: &str, exp: i32) {
+fn write_fixed<O: Out + ?Sized>(out: &mut O, digits: &str, exp: i32) {
     if exp < 0 {
         // Below 1: `0.` and the zeros before the first digit.
         out.push_str("0.");
@@ -68,7 +68,7 @@ fn write_fixed(out: &mut String, digits: &str, exp: i32) {
 }
 
 /// `d[.ddd]e±XX`.
-fn write_scientific(out: &mut String, digits: &str, exp: i32) {
+fn write_scientific<O: Out + ?Sized>(out: &mut O, digits: &str, exp: i32) {
     let (first, rest) = digits.split_at_checked(1).unwrap_or((digits, ""));
     out.push_str(first);
     if !rest.is_empty() {
@@ -76,12 +76,13 @@ fn write_scientific(out: &mut String, digits: &str, exp: i32) {
         out.push_str(rest);
     }
     let sign = if exp < 0 { '-' } else { '+' };
-    // Writing to a String cannot fail.
-    let _ = write!(out, "e{sign}{:02}", exp.unsigned_abs());
+    out.push_str(&format!("e{sign}{:02}", exp.unsigned_abs()));
 }
 
-fn push_zeros(out: &mut String, count: usize) {
-    out.extend(std::iter::repeat_n('0', count));
+fn push_zeros<O: Out + ?Sized>(out: &mut O, count: usize) {
+    for _ in 0..count {
+        out.push('0');
+    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 
 use serde_json::Number;
 
+use super::Out;
 use super::float::write_float;
 
 /// A JSON number as Python's `json.loads` sees it.
@@ -77,7 +78,7 @@ pub fn classify(n: &Number) -> PyNumber {
 }
 
 /// Appends the number as Python prints the value `json.loads` made of it.
-pub(super) fn write_number(out: &mut String, n: &Number) {
+pub(super) fn write_number<O: Out + ?Sized>(out: &mut O, n: &Number) {
     match classify(n) {
         PyNumber::Int(digits) => out.push_str(&digits),
         PyNumber::Float(f) => write_float(out, f),

@@ -4,7 +4,7 @@
 //! other character as lowercase `\uXXXX` (UTF-16 units, so a surrogate pair
 //! above U+FFFF). `/` is not escaped.
 
-use std::fmt::Write as _;
+use super::Out;
 
 /// Whether a byte is written as itself inside a string literal (printable
 /// ASCII but `"` and `\`), as a table: the scan below looks at every byte
@@ -21,7 +21,7 @@ static PLAIN: [bool; 256] = {
 
 /// Appends `s` as a JSON string literal the way Python's `ensure_ascii` encoder
 /// writes it.
-pub fn write_str(out: &mut String, s: &str) {
+pub fn write_str<O: Out + ?Sized>(out: &mut O, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
     write_escaped(out, s);
@@ -29,7 +29,7 @@ pub fn write_str(out: &mut String, s: &str) {
 }
 
 /// [`write_str`] of the concatenation of `parts`, without building it.
-pub fn write_str_parts(out: &mut String, parts: &[&str]) {
+pub fn write_str_parts<O: Out + ?Sized>(out: &mut O, parts: &[&str]) {
     out.push('"');
     for part in parts {
         write_escaped(out, part);
@@ -41,7 +41,7 @@ pub fn write_str_parts(out: &mut String, parts: &[&str]) {
 /// runs of characters that stand for themselves copied in one piece. The
 /// scan looks at bytes: every byte of a character outside ASCII is >= 0x80,
 /// so a plain run ends exactly where a character needs an escape.
-pub(super) fn write_escaped(out: &mut String, s: &str) {
+pub(super) fn write_escaped<O: Out + ?Sized>(out: &mut O, s: &str) {
     let mut rest = s;
     while let Some(at) = rest.bytes().position(|b| !PLAIN[usize::from(b)]) {
         out.push_str(&rest[..at]);
@@ -57,7 +57,7 @@ pub(super) fn write_escaped(out: &mut String, s: &str) {
 }
 
 /// The escape of one character that does not stand for itself.
-fn write_escape(out: &mut String, c: char) {
+fn write_escape<O: Out + ?Sized>(out: &mut O, c: char) {
     let named = match c {
         '"' => "\\\"",
         '\\' => "\\\\",
@@ -77,9 +77,13 @@ fn write_escape(out: &mut String, c: char) {
     out.push_str(named);
 }
 
-fn push_u_escape(out: &mut String, unit: u16) {
-    // Writing to a String cannot fail.
-    let _ = write!(out, "\\u{unit:04x}");
+fn push_u_escape<O: Out + ?Sized>(out: &mut O, unit: u16) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digit = |shift: u16| char::from(HEX[usize::from((unit >> shift) & 0xf)]);
+    out.push_str("\\u");
+    for shift in [12, 8, 4, 0] {
+        out.push(digit(shift));
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::Out;
 use super::number::write_number;
 use super::string::write_str;
 
@@ -21,7 +22,7 @@ pub fn to_compact(v: &Value) -> String {
     out
 }
 
-fn write_compact(out: &mut String, v: &Value) {
+fn write_compact<O: Out + ?Sized>(out: &mut O, v: &Value) {
     match v {
         Value::Array(items) => {
             out.push('[');
@@ -50,21 +51,23 @@ fn write_compact(out: &mut String, v: &Value) {
 }
 
 /// A line break and `depth` levels of two-space indentation.
-fn newline_indent(out: &mut String, depth: usize) {
+fn newline_indent<O: Out + ?Sized>(out: &mut O, depth: usize) {
     out.push('\n');
-    out.extend(std::iter::repeat_n("  ", depth));
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
 }
 
 /// A container at `depth` as `json.dumps(indent=2)` lays it out: `open`,
 /// each item on a line of its own one level deeper (written by `item`,
 /// which gets that depth), `close` on a line at `depth`; `open` and `close`
 /// together when there are no items.
-pub fn write_container<T>(
-    out: &mut String,
+pub fn write_container<T, O: Out + ?Sized>(
+    out: &mut O,
     depth: usize,
     [open, close]: [char; 2],
     items: impl IntoIterator<Item = T>,
-    mut item: impl FnMut(&mut String, T, usize),
+    mut item: impl FnMut(&mut O, T, usize),
 ) {
     out.push(open);
     let mut empty = true;
@@ -83,14 +86,14 @@ pub fn write_container<T>(
 }
 
 /// `"key": ` of an object member.
-pub fn write_key(out: &mut String, key: &str) {
+pub fn write_key<O: Out + ?Sized>(out: &mut O, key: &str) {
     write_str(out, key);
     out.push_str(": ");
 }
 
 /// Appends `json.dumps(v, indent=2)` for a value nested `depth` levels deep
 /// (its inner lines are indented one level more than `depth`).
-pub fn write_pretty_at(out: &mut String, v: &Value, depth: usize) {
+pub fn write_pretty_at<O: Out + ?Sized>(out: &mut O, v: &Value, depth: usize) {
     match v {
         Value::Array(items) => write_container(out, depth, ['[', ']'], items, |out, item, d| {
             write_pretty_at(out, item, d)
@@ -105,7 +108,7 @@ pub fn write_pretty_at(out: &mut String, v: &Value, depth: usize) {
 
 /// A value that is not a container. Both writers match containers first;
 /// the container arm only keeps this match total.
-fn write_scalar(out: &mut String, v: &Value) {
+fn write_scalar<O: Out + ?Sized>(out: &mut O, v: &Value) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),

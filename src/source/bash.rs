@@ -43,14 +43,12 @@ pub fn validate(path: &Path, text: &str, fragment: &Value, allowed: &[String]) -
 }
 
 /// The rules of the composed document, in order: allow, ask, then deny.
-pub fn rules(doc: &Value) -> Vec<SecurityRule<'_>> {
-    KEYS.into_iter()
-        .flat_map(|(key, action)| {
-            strings(doc, &format!("/{key}")).map(move |pattern| SecurityRule {
-                scope: Scope::Execute,
-                action,
-                pattern,
-            })
+pub fn rules(doc: &Value) -> impl Iterator<Item = SecurityRule<'_>> {
+    KEYS.into_iter().flat_map(|(key, action)| {
+        strings(doc, &format!("/{key}")).map(move |pattern| SecurityRule {
+            scope: Scope::Execute,
+            action,
+            pattern,
         })
-        .collect()
+    })
 }

@@ -94,9 +94,24 @@ impl SourceKind {
 
     /// The rules of the composed document `doc`, in order.
     pub fn rules(self, doc: &Value) -> Vec<SecurityRule<'_>> {
+        let mut rules = Vec::with_capacity(self.rule_count(doc));
+        self.extend_rules(doc, &mut rules);
+        rules
+    }
+
+    /// [`SourceKind::rules`] appended to `out`, without a list of their own.
+    pub fn extend_rules<'d>(self, doc: &'d Value, out: &mut Vec<SecurityRule<'d>>) {
         match self {
-            SourceKind::Srt => srt::rules(doc),
-            SourceKind::Bash => bash::rules(doc),
+            SourceKind::Srt => out.extend(srt::rules(doc)),
+            SourceKind::Bash => out.extend(bash::rules(doc)),
+        }
+    }
+
+    /// How many rules [`SourceKind::rules`] gives, counted without them.
+    pub fn rule_count(self, doc: &Value) -> usize {
+        match self {
+            SourceKind::Srt => srt::rules(doc).count(),
+            SourceKind::Bash => bash::rules(doc).count(),
         }
     }
 }

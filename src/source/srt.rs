@@ -98,33 +98,28 @@ pub const OPPOSING: [&[&str]; 2] = [
 /// them; after the read denies, every declared credential file (masked or
 /// denied), which is a read deny for the agents' own file tools: a masked
 /// file must not be readable through a Read tool either.
-pub fn rules(doc: &Value) -> Vec<SecurityRule<'_>> {
-    let list = |(section, key, scope, action): (&str, &str, Scope, Action)| {
-        strings(doc, &format!("/{section}/{key}"))
-            .map(move |pattern| SecurityRule {
-                scope,
-                action,
-                pattern,
-            })
-            .collect::<Vec<_>>()
+pub fn rules(doc: &Value) -> impl Iterator<Item = SecurityRule<'_>> {
+    let list = move |(section, key, scope, action): (&str, &str, Scope, Action)| {
+        strings(doc, &format!("/{section}/{key}")).map(move |pattern| SecurityRule {
+            scope,
+            action,
+            pattern,
+        })
     };
-    let mut lists = RULE_LISTS.into_iter();
-    let mut rules: Vec<SecurityRule<'_>> = lists.next().map(list).unwrap_or_default();
-    let read_denied = rules.len();
-    for file in credentials::files(doc) {
+    let [read_denies, rest @ ..] = RULE_LISTS;
+    let (section, key, _, _) = read_denies;
+    let credentials = credentials::files(doc)
         // Once: a file denyRead lists already is that rule.
-        if !rules[..read_denied].iter().any(|r| r.pattern == file.name) {
-            rules.push(SecurityRule {
-                scope: Scope::Read,
-                action: Action::Deny,
-                pattern: file.name,
-            });
-        }
-    }
-    rules.extend(lists.flat_map(list));
-    rules
+        .filter(move |file| !strings(doc, &format!("/{section}/{key}")).any(|p| p == file.name))
+        .map(|file| SecurityRule {
+            scope: Scope::Read,
+            action: Action::Deny,
+            pattern: file.name,
+        });
+    list(read_denies)
+        .chain(credentials)
+        .chain(rest.into_iter().flat_map(list))
 }
-
 #[cfg(test)]
 mod credential_rules {
     use crate::rules::{Action, Scope};
@@ -138,7 +133,6 @@ mod credential_rules {
                                       {"path": "/etc/k", "mode": "deny"}],
                             "envVars": [{"name": "T", "mode": "deny"}]}});
         let rules: Vec<(Scope, Action, &str)> = super::rules(&doc)
-            .into_iter()
             .map(|r| (r.scope, r.action, r.pattern))
             .collect();
         assert_eq!(

@@ -7,6 +7,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
+use crate::pyjson::Out;
 
 /// The file's top-level object, or `None` when there is no file.
 pub fn read(path: &Path) -> Result<Option<Map<String, Value>>> {
@@ -23,6 +24,72 @@ pub fn read_value(path: &Path) -> Result<Option<Value>> {
         return Ok(None);
     };
     parse_value(&text, path).map(Some)
+}
+
+/// Whether the file at `path` holds exactly what `write` writes and a
+/// final newline (what twsrt writes for a new target), compared as it is
+/// written and read, so neither text is held. No file, or one that cannot
+/// be read, is `false`: the caller's own read then reports it.
+pub fn holds_exactly(path: &Path, write: impl FnOnce(&mut Matching)) -> bool {
+    let Ok(Some(file)) = crate::apply::open_existing(path) else {
+        return false;
+    };
+    let mut sink = Matching {
+        file,
+        chunk: vec![0; 64 * 1024],
+        at: 0,
+        len: 0,
+        same: true,
+    };
+    write(&mut sink);
+    sink.push_str("\n");
+    sink.same && sink.at == sink.len && sink.read_chunk() == Some(0)
+}
+
+/// The sink of [`holds_exactly`]: each text written is compared with the
+/// next bytes of the file, read a chunk at a time.
+pub struct Matching {
+    file: std::fs::File,
+    chunk: Vec<u8>,
+    /// The unread part of `chunk` is `at..len`.
+    at: usize,
+    len: usize,
+    /// Whether everything written so far is what the file holds there.
+    same: bool,
+}
+
+impl Matching {
+    /// Reads the next chunk: its length (0 at the end of the file), or
+    /// `None` when the file cannot be read.
+    fn read_chunk(&mut self) -> Option<usize> {
+        use std::io::Read;
+        loop {
+            match self.file.read(&mut self.chunk) {
+                Ok(n) => {
+                    (self.at, self.len) = (0, n);
+                    return Some(n);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => return None,
+            }
+        }
+    }
+}
+
+impl Out for Matching {
+    fn push_str(&mut self, s: &str) {
+        let mut rest = s.as_bytes();
+        while self.same && !rest.is_empty() {
+            if self.at == self.len && self.read_chunk().unwrap_or(0) == 0 {
+                self.same = false;
+                break;
+            }
+            let n = rest.len().min(self.len - self.at);
+            self.same = rest[..n] == self.chunk[self.at..self.at + n];
+            self.at += n;
+            rest = &rest[n..];
+        }
+    }
 }
 
 /// The file's text, or `None` when there is no file.
@@ -110,6 +177,61 @@ fn has_overflowing_number(value: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Exactly the text and one newline, across read chunks; anything
+    /// else, no file and a FIFO (which must not block) are `false`.
+    #[test]
+    fn holds_exactly_the_text_and_a_final_newline() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let path = dir.path().join("s.json");
+        let long = "x".repeat(200_000);
+        let (long_nl, long_y) = (format!("{long}\n"), format!("{long}y\n"));
+        for (text, content, want) in [
+            ("{}", "{}\n", true),
+            ("{}", "{}", false),
+            ("{}", "{}\n\n", false),
+            ("{}", "{ }\n", false),
+            ("{}", "\n", false),
+            ("", "\n", true),
+            (long.as_str(), long_nl.as_str(), true),
+            (long.as_str(), long_y.as_str(), false),
+            (long.as_str(), &long[..199_999], false),
+        ] {
+            std::fs::write(&path, content).unwrap();
+            assert_eq!(
+                holds_exactly(&path, |out| out.push_str(text)),
+                want,
+                "{:?}",
+                &content[..content.len().min(9)]
+            );
+        }
+        // Written in pieces of every size, across the read chunks.
+        std::fs::write(&path, &long_nl).unwrap();
+        let pieces = |out: &mut Matching| {
+            let mut rest = long.as_str();
+            for size in 1.. {
+                if rest.is_empty() {
+                    break;
+                }
+                let (piece, tail) = rest.split_at(size.min(rest.len()));
+                out.push_str(piece);
+                rest = tail;
+            }
+        };
+        assert!(holds_exactly(&path, pieces));
+        assert!(!holds_exactly(&path, |out| {
+            pieces(out);
+            out.push('x');
+        }));
+        assert!(!holds_exactly(&dir.path().join("missing"), |_| ()));
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert!(!holds_exactly(&fifo, |_| ()));
+    }
 
     /// The position twsrt 3.3.3 reports (Python's json): columns in
     /// characters, the index of the offending character, the end of the text

@@ -107,6 +107,23 @@ pub fn merge(
     Ok(doc)
 }
 
+/// Whether the merge of the generated settings into a file holding
+/// exactly them (as `generate -w` writes a new target) gives that file back
+/// unchanged, with the mode's `overrides` and the generated `hooks`: every
+/// generated list replaces the same list, every generated `allow` entry is
+/// twsrt's own, and every key keeps its place. It does unless an override
+/// makes `sandbox.network` something other than an object, which the merge
+/// refuses (`filesystem` is refused before rendering), or the generated
+/// hook entry does not read as twsrt's (a binary under another name), so
+/// the merge adds it again. A test holds the merge to this.
+pub fn leaves_unchanged(overrides: &Map<String, Value>, hooks: Option<&Value>) -> bool {
+    let entries = hooks
+        .and_then(|h| h.get("PreToolUse"))
+        .and_then(Value::as_array);
+    overrides.get("network").is_none_or(Value::is_object)
+        && entries.is_none_or(|list| list.iter().all(super::hook_entry::is_ours))
+}
+
 /// Refuse an existing file the merge would refuse, without merging: the
 /// top-level sections twsrt writes into must be objects (or absent, or
 /// null) and `permissions.allow` a list. `diff` calls this so such a file is an error

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::agent::claude::deny_path::FileProbe;
 use crate::agent::claude::merge::WEB_FETCH_PREFIX;
-use crate::pyjson;
+use crate::pyjson::{self, Out};
 use crate::rules::{Action, Scope, SecurityRule};
 
 /// srt `network` keys copied verbatim into `sandbox.network`, in output order
@@ -81,7 +81,7 @@ pub fn render(input: &Input) -> Map<String, Value> {
 /// policy has tens of thousands of permission rules, and building each as a
 /// JSON value first costs megabytes of fresh memory, which is what a run of
 /// twsrt pays most for (doc/benchmarks.md). A test holds the two equal.
-pub fn write_preview(input: &Input, out: &mut String) {
+pub fn write_preview<O: Out + ?Sized>(input: &Input, out: &mut O) {
     let mut sections = vec![
         ("permissions", Section::Permissions),
         ("sandbox", Section::Sandbox(sandbox(input))),
@@ -113,7 +113,7 @@ enum Section<'a> {
 }
 
 /// The `permissions` object at `depth`, each rule written from its parts.
-fn write_permissions(input: &Input, out: &mut String, depth: usize) {
+fn write_permissions<O: Out + ?Sized>(input: &Input, out: &mut O, depth: usize) {
     pyjson::write_container(
         out,
         depth,
@@ -262,8 +262,7 @@ fn rules_of<'a>(input: &Input<'a>, list: List) -> impl Iterator<Item = Rule<'a>>
         .iter()
         .filter(|r| Some(r.action) == action)
         .count();
-    let mut seen: FxHashSet<Rule<'a>> =
-        FxHashSet::with_capacity_and_hasher(capacity, Default::default());
+    let mut seen = Seen::with_capacity(input.rules, capacity);
     // A read-denied path is in denyWrite too; its `Edit` rules (the `/**`
     // one for every path `Read` treats as a directory, a superset of the
     // existing directories) are out already, so it needs no second probe.
@@ -276,14 +275,89 @@ fn rules_of<'a>(input: &Input<'a>, list: List) -> impl Iterator<Item = Rule<'a>>
     input
         .rules
         .iter()
-        .filter(move |r| {
+        .enumerate()
+        .filter(move |(_, r)| {
             !(r.scope == Scope::Write
                 && r.action == Action::Deny
                 && read_denied.contains(r.pattern))
         })
-        .flat_map(move |r| translate(r, list, &mut probe))
+        .flat_map(move |(at, r)| translate(r, list, &mut probe).map(|rule| Some((at, rule?))))
         .flatten()
-        .filter(move |rule| list == List::Ask || seen.insert(*rule))
+        .filter_map(move |(at, rule)| (list == List::Ask || seen.insert(at, rule)).then_some(rule))
+}
+
+/// The rules written so far to one list, each kept as the policy rule it
+/// came from, the length of the pattern's prefix it uses and its head and
+/// tail (12 bytes rather than the rule's 24: the set holds every deny
+/// rule of a large policy at once).
+struct Seen<'r, 'a> {
+    rules: &'r [SecurityRule<'a>],
+    table: hashbrown::HashTable<Kept>,
+}
+
+#[derive(Clone, Copy)]
+struct Kept {
+    rule: u32,
+    len: u32,
+    head: Head,
+    tail: Tail,
+}
+
+impl<'r, 'a> Seen<'r, 'a> {
+    fn with_capacity(rules: &'r [SecurityRule<'a>], capacity: usize) -> Self {
+        Seen {
+            rules,
+            table: hashbrown::HashTable::with_capacity(capacity),
+        }
+    }
+
+    /// Whether `rule` (made from policy rule `at`) is new to the list; it
+    /// is recorded then. A rule whose pattern is not a prefix of its policy
+    /// rule's (none is), or whose position does not fit 32 bits, is not
+    /// recorded and counts as new: a repeated entry, never a lost one.
+    fn insert(&mut self, at: usize, rule: Rule<'a>) -> bool {
+        let source = self.rules.get(at).map_or("", |r| r.pattern);
+        let (Ok(index), Ok(len)) = (u32::try_from(at), u32::try_from(rule.pattern.len())) else {
+            return true;
+        };
+        if !source.as_bytes().starts_with(rule.pattern.as_bytes())
+            || source.as_ptr() != rule.pattern.as_ptr()
+        {
+            return true;
+        }
+        let rules = self.rules;
+        let hash = hash(&rule);
+        if self
+            .table
+            .find(hash, |k| expand(rules, *k) == rule)
+            .is_some()
+        {
+            return false;
+        }
+        let kept = Kept {
+            rule: index,
+            len,
+            head: rule.head,
+            tail: rule.tail,
+        };
+        self.table
+            .insert_unique(hash, kept, |k| self::hash(&expand(rules, *k)));
+        true
+    }
+}
+
+fn expand<'a>(rules: &[SecurityRule<'a>], kept: Kept) -> Rule<'a> {
+    let pattern = rules.get(kept.rule as usize).map_or("", |r| r.pattern);
+    Rule {
+        head: kept.head,
+        pattern: pattern.get(..kept.len as usize).unwrap_or(pattern),
+        tail: kept.tail,
+    }
+}
+
+fn hash(rule: &Rule) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(rule)
 }
 
 /// The rules of `list` one policy rule becomes (at most four).
@@ -438,7 +512,7 @@ impl Part<'_> {
     }
 
     /// `to_pretty(&self.to_value())` at `depth`, without building it.
-    fn write(&self, out: &mut String, depth: usize) {
+    fn write<O: Out + ?Sized>(&self, out: &mut O, depth: usize) {
         match self {
             Part::Value(value) => pyjson::write_pretty_at(out, value, depth),
             Part::Domains(domains) => {

@@ -937,3 +937,28 @@ fn kitchen_sink_warnings_carry_their_codes_and_kinds() {
         && w.severity == crate::diag::Severity::Warning
         && w.notes.is_empty()));
 }
+
+/// `stage` writes the fragment itself as a new config.toml, and over a
+/// file that holds just the fragment: merged into nothing or into itself,
+/// it comes out as it went in, in every recorded case and mode.
+#[test]
+fn the_fragment_merged_into_nothing_or_itself_is_the_fragment() {
+    for case in [
+        "empty",
+        "escapes",
+        "kitchen_sink",
+        "merge",
+        "norules",
+        "relative",
+        "roots",
+    ] {
+        let f = Fixture::case(case);
+        for yolo in [false, true] {
+            let fragment = render_config(&f.ctx(yolo), f.home(), &mut Vec::new()).unwrap();
+            let merged = merge::merge("", &fragment, Path::new("config.toml")).unwrap();
+            assert_eq!(merged, fragment, "{case} yolo={yolo}");
+            let again = merge::merge(&fragment, &fragment, Path::new("config.toml")).unwrap();
+            assert_eq!(again, fragment, "{case} yolo={yolo} over itself");
+        }
+    }
+}

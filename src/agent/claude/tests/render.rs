@@ -390,3 +390,39 @@ fn sixty_four_thousand_rules_render_in_full() {
         96_000
     );
 }
+
+/// A list holds each rule text once, whichever policy rules make it: the
+/// `/**` rule of the directory `a/` (its stem `a`) and the glob `a/**`
+/// written as it is are one entry, the first one's.
+#[test]
+fn one_text_from_two_policy_rules_is_written_once() {
+    let fixture = Fixture::new(
+        r#"{"filesystem": {"allowWrite": ["a/", "a/**", "b"], "denyRead": ["c/", "c/**"]}}"#,
+        r#"{"deny": ["x", "x *"]}"#,
+        None,
+        "",
+    );
+    let doc = generate(&fixture.ctx(false), &fixture.home());
+    let list = |key: &str| doc["permissions"][key].clone();
+    assert_eq!(
+        list("allow"),
+        serde_json::json!(["Edit(a/)", "Edit(a/**)", "Edit(b)", "Edit(b/**)"])
+    );
+    let deny = list("deny");
+    let texts: Vec<&str> = deny
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let starting = |p: &str| {
+        texts
+            .iter()
+            .filter(|t| t.starts_with(p))
+            .copied()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(starting("Read(c"), ["Read(c/)", "Read(c/**)"]);
+    assert_eq!(starting("Edit(c"), ["Edit(c/)", "Edit(c/**)"]);
+    assert_eq!(starting("Bash("), ["Bash(x)", "Bash(x *)", "Bash(x * *)"]);
+}

@@ -414,3 +414,112 @@ fn the_merge_writes_every_guarded_list_as_generated() {
         }
     }
 }
+
+/// What `merge::leaves_unchanged` promises, which lets `generate -w` and
+/// `diff` skip parsing a file that holds exactly what a new target gets:
+/// merging the generated settings into that file gives it back byte for
+/// byte, and `diff` finds no difference in it. Every recorded case, both
+/// modes, with and without twsrt's hook entry.
+#[test]
+fn a_file_holding_the_generated_settings_merges_into_itself() {
+    use crate::agent::claude::{diff, merge};
+    for case in super::CASES {
+        for hook in ["", "claude_hook = true", "claude_hook = \"sandbox\""] {
+            let overrides = read_opt(case, "overrides.toml");
+            let fixture = Fixture::new(
+                &read(case, "srt.json"),
+                &read(case, "bash.json"),
+                overrides.as_deref(),
+                hook,
+            );
+            for yolo in [false, true] {
+                let ctx = fixture.ctx(yolo);
+                let overrides = ctx.config.overrides(yolo);
+                let mut generated = generate(&ctx, &fixture.home());
+                // The test binary is not named `twsrt`: its hook entry is not
+                // twsrt's, and the merge adds it again.
+                // The "overrides" case makes `sandbox.network` a number in
+                // full mode: the merge refuses it.
+                let network_ok = overrides.get("network").is_none_or(Value::is_object);
+                assert_eq!(
+                    merge::leaves_unchanged(overrides, generated.get("hooks")),
+                    hook.is_empty() && network_ok,
+                    "{case} {hook:?} yolo={yolo}"
+                );
+                if let Some(command) = generated.pointer_mut_command() {
+                    *command = Value::from("/usr/bin/twsrt -c /c.toml hook claude");
+                }
+                let text = to_pretty(&Value::Object(generated.clone()));
+                let doc: serde_json::Map<String, Value> = serde_json::from_str(&text).unwrap();
+                let merged = merge::merge(doc.clone(), &generated, std::path::Path::new("s.json"));
+                if !network_ok {
+                    assert!(merged.is_err(), "{case} yolo={yolo}");
+                    continue;
+                }
+                assert!(merge::leaves_unchanged(overrides, generated.get("hooks")));
+                let merged = to_pretty(&Value::Object(merged.unwrap()));
+                assert_eq!(merged, text, "{case} {hook:?} yolo={yolo}");
+                assert_eq!(
+                    diff::entries(&generated, &doc),
+                    diff::Entries::default(),
+                    "{case} {hook:?} yolo={yolo}"
+                );
+            }
+        }
+    }
+}
+
+/// The file that holds what a new target gets is written back as it is
+/// (and not parsed); one more byte, a foreign key, and it is merged: the
+/// key stays, with the file's duplicate key resolved as Python does.
+#[test]
+fn only_a_file_holding_exactly_the_generated_settings_skips_the_merge() {
+    let fixture = Fixture::case("policy");
+    let text = preview(&fixture, false);
+    let path = fixture.put("settings.full.json", &format!("{text}\n"));
+    assert_eq!(
+        write_step(&staged(&fixture, false).unwrap()),
+        (path.clone(), format!("{text}\n"))
+    );
+    let foreign = format!("{{\"model\": \"a\", \"model\": \"b\",{}\n", &text[1..]);
+    fixture.put("settings.full.json", &foreign);
+    let (_, content) = write_step(&staged(&fixture, false).unwrap());
+    assert!(
+        content.starts_with("{\n  \"model\": \"b\",\n  \"permissions\": {"),
+        "{content}"
+    );
+    assert_eq!(
+        content.replacen("  \"model\": \"b\",\n", "", 1),
+        format!("{text}\n")
+    );
+}
+
+/// An override that makes `sandbox.network` a value is refused by the
+/// merge; a file that already holds the generated settings (a new target
+/// gets them unmerged) does not get past that refusal.
+#[test]
+fn a_network_override_the_merge_refuses_is_refused_over_the_generated_file() {
+    let fixture = Fixture::new(
+        &read("policy", "srt.json"),
+        &read("policy", "bash.json"),
+        Some("[sandbox_overrides.full]\nnetwork = \"none\"\n"),
+        "",
+    );
+    let text = preview(&fixture, false);
+    assert!(text.contains("\"network\": \"none\""), "{text}");
+    fixture.put("settings.full.json", &format!("{text}\n"));
+    let err = staged(&fixture, false).unwrap_err().to_string();
+    assert!(err.contains("cannot merge sandbox.network"), "{err}");
+}
+
+/// The command of the first hook of twsrt's PreToolUse entry.
+trait HookCommand {
+    fn pointer_mut_command(&mut self) -> Option<&mut Value>;
+}
+
+impl HookCommand for serde_json::Map<String, Value> {
+    fn pointer_mut_command(&mut self) -> Option<&mut Value> {
+        self.get_mut("hooks")?
+            .pointer_mut("/PreToolUse/0/hooks/0/command")
+    }
+}
