@@ -106,6 +106,15 @@ codes! {
     GeminiPolicyElsewhere = "gemini-policy-elsewhere", "A Gemini policy file outside the directory Gemini CLI reads by default.";
     GeminiBothLoaded = "gemini-both-loaded", "Full and yolo Gemini policy files in one directory, both loaded.";
     GeminiNoSandbox = "gemini-no-sandbox", "Gemini CLI starts no sandbox: its rules only decide which tool calls run.";
+    OpencodeNoSandbox = "opencode-no-sandbox", "OpenCode starts no sandbox: its permission rules only decide which tool calls run.";
+    OpencodeCommandText = "opencode-command-text", "OpenCode matches bash rules against each command's text as written.";
+    OpencodeCompoundRule = "opencode-compound-rule", "Bash rules joining commands, which OpenCode never matches (it checks each command alone).";
+    OpencodePathName = "opencode-path-name", "OpenCode matches read and edit rules against the path relative to its project: denied by name in every directory.";
+    OpencodeFetchWhole = "opencode-fetch-whole", "OpenCode's webfetch takes no URL patterns: domain denies make every fetch ask.";
+    OpencodeAllowedDomains = "opencode-allowed-domains", "allowedDomains entries, which OpenCode's permissions cannot enforce.";
+    OpencodeCommentsDropped = "opencode-comments-dropped", "The comments of the existing OpenCode config are not kept by the merge.";
+    OpencodeForeignReordered = "opencode-foreign-reordered", "Entries twsrt did not write, moved so that no allow or ask comes after a deny.";
+    OpencodeAgentPermission = "opencode-agent-permission", "Per-agent permissions in the OpenCode config, evaluated after twsrt's rules.";
     PrefixSpellings = "prefix-spellings", "A bash deny rule the agents match as a prefix: other spellings of the command pass it.";
     // audit: launch findings
     YoloFlag = "yolo-flag", "The launch runs every command without the sandbox and without asking.";
@@ -148,6 +157,9 @@ impl Code {
                 | Code::GeminiPathSpelling
                 | Code::GeminiFetchOnly
                 | Code::GeminiNoSandbox
+                | Code::OpencodeNoSandbox
+                | Code::OpencodeCommandText
+                | Code::OpencodePathName
         )
     }
 }

@@ -7,6 +7,7 @@ pub mod copilot;
 pub mod gemini;
 pub mod launch;
 pub mod limits;
+pub mod opencode;
 pub mod record;
 
 use std::path::PathBuf;
@@ -201,6 +202,7 @@ pub fn registry() -> Vec<Box<dyn Agent>> {
         Box::new(copilot::Copilot),
         Box::new(codex::Codex),
         Box::new(gemini::Gemini),
+        Box::new(opencode::OpenCode),
     ]
 }
 
