@@ -27,6 +27,7 @@ mod launch;
 mod launch_gemini;
 mod man;
 mod mutation;
+mod opencode_cmd;
 mod output_errors;
 mod parity;
 mod parity_guards;

@@ -292,11 +292,15 @@ impl Seen {
             warnings.push(super::warning(
                 Code::OpencodeAllowedDomains,
                 format!(
-                    "OpenCode's webfetch takes no URL patterns, so {} allowedDomains entr{} are \
-                     not enforced for it; the sandbox (`twsrt run --srt -- opencode`) enforces them \
+                    "OpenCode's webfetch takes no URL patterns, so {} allowedDomains {} not \
+                     enforced for it; the sandbox (`twsrt run --srt -- opencode`) enforces them \
                      for everything OpenCode runs",
                     self.allowed_domains,
-                    if self.allowed_domains == 1 { "y" } else { "ies" }
+                    if self.allowed_domains == 1 {
+                        "entry is"
+                    } else {
+                        "entries are"
+                    }
                 ),
             ));
         }

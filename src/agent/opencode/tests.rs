@@ -175,7 +175,7 @@ fn denied_domains_make_webfetch_ask_and_allowed_ones_are_said() {
     assert_eq!(shapes(&out), [("webfetch", "*", "ask")]);
     assert_eq!(warnings.len(), 2);
     assert!(warnings[0].contains("every fetch ask"));
-    assert!(warnings[1].contains("1 allowedDomains entry are"));
+    assert!(warnings[1].contains("1 allowedDomains entry is not"));
 }
 
 #[test]
