@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use super::mapping::{Entry, OWNED_KEYS};
+use super::mapping::{Entry, FLAT_KEY, OWNED_KEYS};
 use super::merge::{self, Rule};
 use super::pattern;
 use crate::drift::{Difference, Direction, Side, narrowing_unless};
@@ -28,9 +28,15 @@ pub fn compare(ours: &[Entry], on_disk: &Value) -> Result<Vec<Difference>, Strin
         };
         let text = merge::shown(&want);
         let section = format!("permission.{}", entry.key);
-        let at = have.iter().position(|r| {
-            r.key == want.key && r.pattern == want.pattern && r.verdict == want.verdict
-        });
+        // webfetch holds its strictest action: a stricter one on disk keeps
+        // twsrt's in force (and is reported as an extra, narrowing).
+        let holds = |r: &Rule| {
+            r.key == want.key
+                && r.pattern == want.pattern
+                && (r.verdict == want.verdict
+                    || (entry.key == FLAT_KEY && r.verdict > want.verdict))
+        };
+        let at = have.iter().position(holds);
         let shown = match at.and_then(|i| undoing(&have[i + 1..], &want)) {
             None if at.is_some() => continue,
             None => format!("{section} {text}"),

@@ -582,3 +582,14 @@ fn the_target_must_be_json() {
     assert!(not_json(Path::new("/x/opencode.toml")).is_some());
     assert!(not_json(Path::new("/x/opencode.jsonc")).is_none());
 }
+
+#[test]
+fn drift_counts_a_stricter_webfetch_as_narrowing() {
+    let (ours, _) = translate(&[rule(Scope::Network, Action::Deny, "evil.com")]);
+    let found = drift::compare(&ours, &json!({"permission": {"webfetch": "deny"}})).unwrap();
+    let shown: Vec<(Side, Direction)> = found.iter().map(|d| (d.side, d.direction)).collect();
+    assert_eq!(shown, [(Side::Extra, Direction::Narrowing)]);
+    let found = drift::compare(&ours, &json!({"permission": {"webfetch": "allow"}})).unwrap();
+    assert!(found.iter().all(|d| d.direction == Direction::Widening));
+    assert_eq!(found.len(), 2);
+}
