@@ -17,6 +17,11 @@ merged by `twsrt generate opencode -w` in a scratch HOME, and:
   foreign `git *` allow came after nothing.
 - opencode-warned: `generate -v` warned that OpenCode runs commands
   unconfined and named `twsrt run --srt -- opencode`.
+- opencode-grammar: `twsrt audit --dump-grammar opencode` against
+  `opencode --help` and `opencode run --help` (yargs: `[boolean]` a flag,
+  `[string]`/`[number]` a value, `[array]` one value per occurrence): the
+  same option spellings and subcommands; each hidden spelling is accepted
+  (`opencode run --yolo --help` exits 0).
 
 Then each mutant breaks the generated file and its check must fail. What
 cannot be run without a model: an ask (the debug tool runner approves every
@@ -26,6 +31,7 @@ ask), a session's "always" answer, webfetch.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -150,6 +156,73 @@ def check_warned(run, world) -> list[str]:
     return failures
 
 
+HELP_TYPE = re.compile(r"\[(boolean|string|array|number)\]")
+TABLE_TYPES = {"flag": {"boolean"}, "value": {"string", "number"},
+               "optional": {"string", "number"}, "many": {"array"}}
+
+
+def help_grammar(text: str, prefix: str) -> tuple[set[tuple[str, str]], set[str]]:
+    """(spellings, yargs type) of each option and each subcommand of a --help page."""
+    options, commands, section, pending = set(), set(), None, None
+    for line in text.splitlines():
+        if re.match(r"^\S.*:$", line):
+            section = line[:-1]
+            continue
+        if section == "Commands":
+            m = re.match(rf"^  {re.escape(prefix)} (\S+)", line)
+            if m and not m.group(1).startswith("["):
+                commands.add(m.group(1))
+                for found in re.findall(r"\[aliases: ([^\]]+)\]", line):
+                    commands.update(a.strip() for a in found.split(","))
+        elif section == "Options":
+            # A long description wraps: the type ends the option's last line.
+            m = re.match(r"^\s+((?:-[-A-Za-z0-9]+(?:, )?)+)\s", line)
+            if m:
+                pending = ",".join(sorted(n.strip() for n in m.group(1).split(",") if n.strip()))
+            kind = HELP_TYPE.search(line)
+            if kind and pending:
+                options.add((pending, kind.group(1)))
+                pending = None
+    return options, commands
+
+
+def check_grammar(run, world) -> list[str]:
+    dump = world.env.run([run.TWSRT_BIN, "audit", "--dump-grammar", "opencode"])
+    if dump.returncode != 0:
+        return [f"twsrt audit --dump-grammar opencode exited {dump.returncode}"]
+    failures = []
+    for table in ("opencode", "opencode run"):
+        rows = [line.split("\t") for line in dump.stdout.splitlines()
+                if line.split("\t")[0] == table]
+        mine = {(",".join(sorted(r[1].split(","))), r[2]) for r in rows
+                if r[1] != "command" and (len(r) < 4 or r[3] != "hidden")}
+        hidden = [r[1].split(",")[0] for r in rows if len(r) > 3 and r[3] == "hidden"]
+        subs = {n for r in rows if r[1] == "command" for n in r[2].split(",")}
+        page = world.env.run([world.env.client("opencode"), *table.split()[1:], "--help"])
+        theirs, commands = help_grammar(page.stdout + page.stderr, table)
+        if not theirs:
+            failures.append(f"{table} --help listed no option (exit {page.returncode})")
+            continue
+        names = {n for n, _ in theirs}
+        for name, arity in sorted(mine):
+            kinds = {k for n, k in theirs if n == name}
+            if not kinds:
+                failures.append(f"{table}: {name} is not in --help")
+            elif not kinds & TABLE_TYPES.get(arity, set()):
+                failures.append(f"{table}: {name} is {arity} here, {kinds} in --help")
+        for name in sorted(names - {n for n, _ in mine}):
+            failures.append(f"{table}: --help lists {name}, the table does not")
+        if subs != commands and table == "opencode":
+            failures.append(f"subcommands differ: table {sorted(subs - commands)}, "
+                            f"--help {sorted(commands - subs)}")
+        for spelling in hidden:
+            probe = world.env.run([world.env.client("opencode"), *table.split()[1:], spelling,
+                                   "--help"])
+            if probe.returncode != 0:
+                failures.append(f"{table}: hidden {spelling} is refused: {run.one_line(probe.stderr)}")
+    return failures
+
+
 # --------------------------------------------------------------------------
 # Mutants and the driver
 
@@ -179,7 +252,7 @@ MUTANTS = [
 ]
 
 CHECKS = {"opencode-load": check_load, "opencode-deny": check_deny,
-          "opencode-warned": check_warned}
+          "opencode-warned": check_warned, "opencode-grammar": check_grammar}
 
 
 def run_checks(run, report, scratch: Path, bin_dir: Path, mutants: bool) -> None:
