@@ -141,6 +141,20 @@ fn explain_shows_the_opencode_row() {
     opencode()
         .args(&["explain", "--command", "rm -rf x"])
         .stdout_contains("permission   opencode  command  deny")
+        .stdout_contains("deny entry under bash")
+        .any_stderr()
+        .run();
+    // The tests run in HOME: ~/.ssh is inside the launch directory, so the
+    // read is decided by its relative path.
+    opencode()
+        .args(&["explain", "~/.ssh/id_rsa"])
+        .stdout_contains("deny entry under read")
+        .any_stderr()
+        .run();
+    // webfetch asks for every URL, so no policy entry is named for a domain.
+    opencode()
+        .args(&["explain", "github.com"])
+        .stdout_contains("ask for every URL: OpenCode's webfetch takes no URL patterns")
         .any_stderr()
         .run();
 }
@@ -163,4 +177,31 @@ fn audit_finds_auto_approval_and_a_missing_file() {
         )
         .stdout_contains("the file does not exist: run `twsrt generate opencode -w` first")
         .run();
+}
+
+#[test]
+fn twsrts_own_earlier_entry_leaves_quietly() {
+    // Written for a policy that denied rm; the policy now denies dd: the rm
+    // entry was twsrt's (the canonical output on disk says so), so it goes
+    // without --drop-foreign, and a hand-written deny beside it stays.
+    let t = opencode()
+        .args(&["generate", "opencode", "-w"])
+        .any_stdout()
+        .any_stderr()
+        .run()
+        .then();
+    let path = t.home().join(CONFIG);
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    doc["permission"]["bash"]["mkfs *"] = json!("deny");
+    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let out = t
+        .file(BASH_FRAGMENT, r#"{"ask": ["git push"], "deny": ["dd"]}"#)
+        .args(&["generate", "opencode", "-w"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert_eq!(
+        permission(&out.read(CONFIG))["bash"],
+        json!({"git push *": "ask", "mkfs *": "deny", "dd *": "deny"})
+    );
 }

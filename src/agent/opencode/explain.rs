@@ -9,7 +9,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::mapping::{Entry, Verdict as Action};
+use super::mapping::{Entry, FLAT_KEY, Verdict as Action};
 use super::merge::{self, Rule};
 use super::pattern;
 use crate::agent::Ctx;
@@ -115,6 +115,14 @@ fn decide(layers: &Layers, subject: &Subject) -> Decision {
         Action::Ask => Verdict::Ask,
         Action::Allow => Verdict::Allow,
     };
+    if key == FLAT_KEY {
+        // One action for every URL: no policy entry decides this domain.
+        let note = format!(
+            "{} for every URL: OpenCode's webfetch takes no URL patterns",
+            verdict.name()
+        );
+        return Decision::without_rule(verdict, Some(&note));
+    }
     let note = format!("{} entry under {key}", verdict.name());
     match entries
         .iter()
@@ -149,11 +157,46 @@ fn relative(base: &Path, path: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::relative;
-    use std::path::Path;
+    use super::*;
+    use crate::rules::{Action as Kind, Scope, SecurityRule};
+
+    fn layers(cwd: &str) -> Layers {
+        let rules = [SecurityRule {
+            scope: Scope::Read,
+            action: Kind::Deny,
+            pattern: "~/.ssh",
+        }];
+        let entries = super::super::mapping::translate(&rules, &mut Vec::new()).unwrap();
+        let empty = serde_json::Value::Object(Default::default());
+        let merged = merge::merge(Some(&empty), &entries, &|_| false).unwrap();
+        Layers {
+            rendered: Ok((merge::permission_rules(&merged.value).unwrap(), entries)),
+            home: PathBuf::from("/home/u"),
+            cwd: PathBuf::from(cwd),
+        }
+    }
+
+    #[test]
+    fn outside_the_launch_directory_external_directory_decides() {
+        let read = Subject::Read(Path::new("/home/u/.ssh/id_rsa"));
+        let outside = decide(&layers("/work/p"), &read);
+        assert_eq!(outside.verdict, Verdict::Deny);
+        assert_eq!(
+            outside.note.as_deref(),
+            Some("deny entry under external_directory")
+        );
+        let inside = decide(&layers("/home/u"), &read);
+        assert_eq!(inside.note.as_deref(), Some("deny entry under read"));
+        let other = decide(
+            &layers("/work/p"),
+            &Subject::Read(Path::new("/work/p/a.txt")),
+        );
+        assert_eq!(other.verdict, Verdict::NotCovered);
+    }
 
     #[test]
     fn relative_spells_as_node_does() {
+        use std::path::Path;
         let rel = |b: &str, p: &str| relative(Path::new(b), Path::new(p));
         assert_eq!(rel("/work/p", "/home/u/.ssh/id"), "../../home/u/.ssh/id");
         assert_eq!(rel("/home/u/p", "/home/u/.ssh/id"), "../.ssh/id");
