@@ -15,7 +15,9 @@
 //!
 //! An ask or deny entry on disk that twsrt replaces by a weaker one, or
 //! that the write removes, and that no policy of the record renders, was
-//! written by someone else: removing it needs `--drop-foreign`.
+//! written by someone else: removing it needs `--drop-foreign`. So does a
+//! foreign deny under a wildcard key (`"*": "deny"`) that one of twsrt's
+//! asks, coming after it, would undo for some call.
 
 use serde_json::{Map, Value};
 
@@ -89,6 +91,7 @@ pub fn merge(
     }
     let after = rules_of(&out)?;
     merged.reordered = reordered(&before, &after, ours);
+    merged.foreign.extend(undone_by_our_asks(&after, ours));
     doc.insert("permission".to_string(), Value::Object(out));
     merged.value = Value::Object(doc);
     Ok(merged)
@@ -209,6 +212,24 @@ fn render_key(key: &str, theirs: &[Rule], mine: &[&Entry]) -> Option<Value> {
         put(&e.pattern, e.verdict);
     }
     (!map.is_empty()).then_some(Value::Object(map))
+}
+
+/// The foreign denies of a key twsrt does not write under (`"*"`, `"b*"`)
+/// that one of twsrt's asks, which comes after them, would undo for some
+/// call: the write weakens them, so it needs the user's consent.
+fn undone_by_our_asks(after: &[Rule], ours: &[Entry]) -> Vec<(String, String)> {
+    after
+        .iter()
+        .filter(|r| r.verdict == Verdict::Deny && !OWNED_KEYS.contains(&r.key.as_str()))
+        .filter(|r| {
+            ours.iter().any(|e| {
+                e.verdict == Verdict::Ask
+                    && super::pattern::matches(e.key, &r.key)
+                    && super::pattern::overlap(&e.pattern, &r.pattern)
+            })
+        })
+        .map(|r| (format!("permission.{}", r.key), shown(r)))
+        .collect()
 }
 
 /// Whether the foreign entries kept (those of `after` that are not

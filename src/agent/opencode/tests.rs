@@ -324,6 +324,24 @@ fn trap_twsrts_ask_after_a_foreign_deny() {
 }
 
 #[test]
+fn trap_a_wildcard_key_deny_twsrts_ask_would_undo_is_refused() {
+    // `"*": "deny"` must come before twsrt's keys (a wildcard key after
+    // them would decide), so twsrt's ask after it would win for git push.
+    let existing = json!({"permission": {"*": "deny"}});
+    let m = merged(existing, &[rule(Scope::Execute, Action::Ask, "git push")]);
+    assert_eq!(
+        m.foreign,
+        [("permission.*".to_string(), "\"*\": \"deny\"".to_string())]
+    );
+    // A deny of twsrt's own needs no consent.
+    let m = merged(
+        json!({"permission": {"*": "deny"}}),
+        &[rule(Scope::Execute, Action::Deny, "sudo")],
+    );
+    assert!(m.foreign.is_empty());
+}
+
+#[test]
 fn trap_a_foreign_exception_after_a_foreign_deny_is_reported() {
     let existing = json!({"permission": {"read": {"*": "deny", "src/*": "allow"}}});
     let m = merged(existing, &[rule(Scope::Read, Action::Deny, "~/.ssh")]);
