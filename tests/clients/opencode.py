@@ -20,8 +20,9 @@ merged by `twsrt generate opencode -w` in a scratch HOME, and:
 - opencode-grammar: `twsrt audit --dump-grammar opencode` against
   `opencode --help` and `opencode run --help` (yargs: `[boolean]` a flag,
   `[string]`/`[number]` a value, `[array]` one value per occurrence): the
-  same option spellings and subcommands; each hidden spelling is accepted
-  (`opencode run --yolo --help` exits 0).
+  same option spellings and subcommands, and the table without one option
+  must fail the comparison; each hidden spelling is accepted (`opencode run
+  --yolo --help` exits 0).
 
 Then each mutant breaks the generated file and its check must fail. What
 cannot be run without a model: an ask (the debug tool runner approves every
@@ -203,15 +204,11 @@ def check_grammar(run, world) -> list[str]:
         if not theirs:
             failures.append(f"{table} --help listed no option (exit {page.returncode})")
             continue
-        names = {n for n, _ in theirs}
-        for name, arity in sorted(mine):
-            kinds = {k for n, k in theirs if n == name}
-            if not kinds:
-                failures.append(f"{table}: {name} is not in --help")
-            elif not kinds & TABLE_TYPES.get(arity, set()):
-                failures.append(f"{table}: {name} is {arity} here, {kinds} in --help")
-        for name in sorted(names - {n for n, _ in mine}):
-            failures.append(f"{table}: --help lists {name}, the table does not")
+        found = compare_options(table, mine, theirs)
+        # The comparison can fail: the table without one option must.
+        if not found and not compare_options(table, set(sorted(mine)[1:]), theirs):
+            found.append(f"{table}: the comparison missed a removed option")
+        failures += found
         if subs != commands and table == "opencode":
             failures.append(f"subcommands differ: table {sorted(subs - commands)}, "
                             f"--help {sorted(commands - subs)}")
@@ -220,6 +217,22 @@ def check_grammar(run, world) -> list[str]:
                                    "--help"])
             if probe.returncode != 0:
                 failures.append(f"{table}: hidden {spelling} is refused: {run.one_line(probe.stderr)}")
+    return failures
+
+
+def compare_options(table, mine, theirs) -> list[str]:
+    """Every option of the table in --help with a matching type, and every
+    option of --help in the table."""
+    failures = []
+    names = {n for n, _ in theirs}
+    for name, arity in sorted(mine):
+        kinds = {k for n, k in theirs if n == name}
+        if not kinds:
+            failures.append(f"{table}: {name} is not in --help")
+        elif not kinds & TABLE_TYPES.get(arity, set()):
+            failures.append(f"{table}: {name} is {arity} here, {kinds} in --help")
+    for name in sorted(names - {n for n, _ in mine}):
+        failures.append(f"{table}: --help lists {name}, the table does not")
     return failures
 
 
