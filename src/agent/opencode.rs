@@ -35,8 +35,9 @@ use crate::pyjson::to_pretty;
 use crate::rules::SecurityRule;
 use crate::srt::path::Places;
 
-use mapping::Entry;
+use mapping::{Entry, OWNED_KEYS as OWNED_KEY_NAMES, Verdict};
 use merge::Rule;
+use rustc_hash::FxHashSet;
 
 pub struct OpenCode;
 
@@ -118,30 +119,36 @@ fn existing(path: &Path) -> Result<Option<(Value, bool)>> {
 }
 
 /// Every entry twsrt renders for the current policy and the earlier ones
-/// of the record.
-fn record_entries(ctx: &Ctx) -> Vec<Entry> {
-    let mut all = mapping::translate(ctx.rules(), &mut Vec::new()).unwrap_or_default();
+/// of the record, as (key, pattern, action).
+fn record_entries(ctx: &Ctx) -> FxHashSet<(&'static str, String, Verdict)> {
+    let mut all = FxHashSet::default();
+    let mut add = |entries: Vec<Entry>| {
+        all.extend(entries.into_iter().map(|e| (e.key, e.pattern, e.verdict)));
+    };
+    add(mapping::translate(ctx.rules(), &mut Vec::new()).unwrap_or_default());
     record::visit_earlier_rules(ctx, |rules: &[SecurityRule]| {
-        all.extend(mapping::translate(rules, &mut Vec::new()).unwrap_or_default());
+        add(mapping::translate(rules, &mut Vec::new()).unwrap_or_default());
     });
     all
-}
-
-fn is_recorded(record: &[Entry], rule: &Rule) -> bool {
-    record
-        .iter()
-        .any(|e| e.key == rule.key && e.pattern == rule.pattern && e.verdict == rule.verdict)
 }
 
 fn stage(ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
     let path = config_path(ctx.config).ok_or_else(unconfigured)?;
     let ours = entries(ctx, warnings)?;
     let found = existing(&path)?;
-    let record = record_entries(ctx);
-    let merged = merge::merge(found.as_ref().map(|(v, _)| v), &ours, &|r| {
-        is_recorded(&record, r)
-    })
-    .map_err(|m| Error::target(&path, m))?;
+    // Only an existing file can hold an entry someone else wrote.
+    let record = match &found {
+        Some(_) => record_entries(ctx),
+        None => FxHashSet::default(),
+    };
+    let recorded = |r: &Rule| {
+        OWNED_KEY_NAMES
+            .iter()
+            .find(|k| **k == r.key)
+            .is_some_and(|k| record.contains(&(*k, r.pattern.clone(), r.verdict)))
+    };
+    let merged = merge::merge(found.as_ref().map(|(v, _)| v), &ours, &recorded)
+        .map_err(|m| Error::target(&path, m))?;
     let removals = merged
         .foreign
         .iter()

@@ -10,7 +10,9 @@
 
 use serde_json::Value;
 
-use super::mapping::{Entry, FLAT_KEY, OWNED_KEYS};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::mapping::{Entry, FLAT_KEY, OWNED_KEYS, Verdict};
 use super::merge::{self, Rule};
 use super::pattern;
 use crate::drift::{Difference, Direction, Side, narrowing_unless};
@@ -19,6 +21,22 @@ use crate::drift::{Difference, Direction, Side, narrowing_unless};
 /// what is wrong with the file's shape.
 pub fn compare(ours: &[Entry], on_disk: &Value) -> Result<Vec<Difference>, String> {
     let have = merge::permission_rules(on_disk)?;
+    // (key, pattern) -> the places of the entries on disk.
+    let mut places: FxHashMap<(&str, &str), Vec<usize>> = FxHashMap::default();
+    for (i, r) in have.iter().enumerate() {
+        places
+            .entry((r.key.as_str(), r.pattern.as_str()))
+            .or_default()
+            .push(i);
+    }
+    let generated: FxHashSet<(&str, &str, Verdict)> = ours
+        .iter()
+        .map(|e| (e.key, e.pattern.as_str(), e.verdict))
+        .collect();
+    // The places of the allows and asks, in order: only those can undo.
+    let weaker: Vec<usize> = (0..have.len())
+        .filter(|&i| have[i].verdict != Verdict::Deny)
+        .collect();
     let mut out = Vec::new();
     for entry in ours {
         let want = Rule {
@@ -36,8 +54,10 @@ pub fn compare(ours: &[Entry], on_disk: &Value) -> Result<Vec<Difference>, Strin
                 && (r.verdict == want.verdict
                     || (entry.key == FLAT_KEY && r.verdict > want.verdict))
         };
-        let at = have.iter().position(holds);
-        let shown = match at.and_then(|i| undoing(&have[i + 1..], &want)) {
+        let at = places
+            .get(&(entry.key, entry.pattern.as_str()))
+            .and_then(|found| found.iter().copied().find(|&i| holds(&have[i])));
+        let shown = match at.and_then(|i| undoing(&have, &weaker, i, &want)) {
             None if at.is_some() => continue,
             None => format!("{section} {text}"),
             Some(later) => format!(
@@ -55,9 +75,8 @@ pub fn compare(ours: &[Entry], on_disk: &Value) -> Result<Vec<Difference>, Strin
         ));
     }
     for rule in &have {
-        let generated = ours
-            .iter()
-            .any(|e| e.key == rule.key && e.pattern == rule.pattern && e.verdict == rule.verdict);
+        let generated =
+            generated.contains(&(rule.key.as_str(), rule.pattern.as_str(), rule.verdict));
         if generated || !OWNED_KEYS.contains(&rule.key.as_str()) {
             continue;
         }
@@ -68,16 +87,18 @@ pub fn compare(ours: &[Entry], on_disk: &Value) -> Result<Vec<Difference>, Strin
             &text,
             &format!("{section} {text}"),
             Side::Extra,
-            narrowing_unless(rule.verdict == super::mapping::Verdict::Allow),
+            narrowing_unless(rule.verdict == Verdict::Allow),
         ));
     }
     Ok(out)
 }
 
-/// The first of `later` (the entries after `rule`) with a weaker action
-/// whose key and pattern can both match what `rule` matches.
-pub fn undoing<'a>(later: &'a [Rule], rule: &Rule) -> Option<&'a Rule> {
-    later.iter().find(|r| {
+/// The first entry of `have` after place `at` with a weaker action than
+/// `rule` whose key and pattern can both match what `rule` matches;
+/// `weaker` lists the places of `have`'s allows and asks, in order.
+fn undoing<'a>(have: &'a [Rule], weaker: &[usize], at: usize, rule: &Rule) -> Option<&'a Rule> {
+    let from = weaker.partition_point(|&i| i <= at);
+    weaker[from..].iter().map(|&i| &have[i]).find(|r| {
         r.verdict < rule.verdict
             && pattern::matches(&rule.key, &r.key)
             && pattern::overlap(&r.pattern, &rule.pattern)

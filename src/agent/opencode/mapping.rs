@@ -13,6 +13,8 @@
 //! | deniedDomains  | `webfetch`: `"ask"`: it takes no URL patterns                     |
 //! | allowWrite, allowedDomains, the rest of srt | nothing: left to the sandbox        |
 
+use rustc_hash::FxHashMap;
+
 use crate::agent::Warnings;
 use crate::diag::Code;
 use crate::error::{Error, Result};
@@ -20,7 +22,7 @@ use crate::rules::{Action, Scope, SecurityRule};
 use crate::source::quoted;
 
 /// What an entry does when it is the last one matching.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Verdict {
     Allow,
     Ask,
@@ -81,6 +83,8 @@ pub struct Origin {
 /// denies.
 pub fn translate(rules: &[SecurityRule], warnings: &mut Warnings) -> Result<Vec<Entry>> {
     let mut out: Vec<Entry> = Vec::new();
+    // (key, pattern) -> its place in `out`.
+    let mut at: FxHashMap<(&'static str, String), usize> = FxHashMap::default();
     let mut seen = Seen::default();
     for rule in rules {
         if rule.pattern.contains('\0') {
@@ -123,7 +127,7 @@ pub fn translate(rules: &[SecurityRule], warnings: &mut Warnings) -> Result<Vec<
             _ => Vec::new(),
         };
         for entry in made {
-            add(&mut out, entry);
+            add(&mut out, &mut at, entry);
         }
     }
     seen.warn(warnings);
@@ -132,14 +136,14 @@ pub fn translate(rules: &[SecurityRule], warnings: &mut Warnings) -> Result<Vec<
 
 /// Add `entry` unless its (key, pattern) is there already; a deny replaces
 /// an ask of the same pattern.
-fn add(out: &mut Vec<Entry>, entry: Entry) {
-    match out
-        .iter_mut()
-        .find(|e| e.key == entry.key && e.pattern == entry.pattern)
-    {
-        Some(have) if have.verdict < entry.verdict => *have = entry,
+fn add(out: &mut Vec<Entry>, at: &mut FxHashMap<(&'static str, String), usize>, entry: Entry) {
+    match at.get(&(entry.key, entry.pattern.clone())) {
+        Some(&i) if out[i].verdict < entry.verdict => out[i] = entry,
         Some(_) => {}
-        None => out.push(entry),
+        None => {
+            at.insert((entry.key, entry.pattern.clone()), out.len());
+            out.push(entry);
+        }
     }
 }
 

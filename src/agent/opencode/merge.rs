@@ -19,6 +19,7 @@
 //! foreign deny under a wildcard key (`"*": "deny"`) that one of twsrt's
 //! asks, coming after it, would undo for some call.
 
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value};
 
 use super::mapping::{Entry, FLAT_KEY, OWNED_KEYS, Verdict};
@@ -83,9 +84,14 @@ pub fn merge(
         }
     }
     for key in touched {
-        let mine: Vec<&Entry> = ours.iter().filter(|e| e.key == key).collect();
+        let mine: FxHashMap<&str, &Entry> = ours
+            .iter()
+            .filter(|e| e.key == key)
+            .map(|e| (e.pattern.as_str(), e))
+            .collect();
+        let mine_in_order: Vec<&Entry> = ours.iter().filter(|e| e.key == key).collect();
         let theirs = keep_foreign(&before, key, &mine, recorded, &mut merged.foreign);
-        if let Some(value) = render_key(key, &theirs, &mine) {
+        if let Some(value) = render_key(key, &theirs, &mine_in_order) {
             out.insert(key.to_string(), value);
         }
     }
@@ -149,13 +155,13 @@ pub fn rules_of(permission: &Map<String, Value>) -> Result<Vec<Rule>, String> {
 fn keep_foreign(
     before: &[Rule],
     key: &str,
-    mine: &[&Entry],
+    mine: &FxHashMap<&str, &Entry>,
     recorded: &dyn Fn(&Rule) -> bool,
     foreign: &mut Vec<(String, String)>,
 ) -> Vec<Rule> {
     let mut kept = Vec::new();
     for rule in before.iter().filter(|r| r.key == key) {
-        let ours = mine.iter().find(|e| e.pattern == rule.pattern);
+        let ours = mine.get(rule.pattern.as_str());
         let weakened = match ours {
             Some(e) => e.verdict < rule.verdict,
             None => rule.verdict != Verdict::Allow,
@@ -235,17 +241,23 @@ fn undone_by_our_asks(after: &[Rule], ours: &[Entry]) -> Vec<(String, String)> {
 /// Whether the foreign entries kept (those of `after` that are not
 /// generated) come in another order than they did in `before`.
 fn reordered(before: &[Rule], after: &[Rule], ours: &[Entry]) -> bool {
-    let same = |a: &Rule, b: &Rule| a.key == b.key && a.pattern == b.pattern;
-    let generated = |r: &Rule| {
-        ours.iter()
-            .any(|e| e.key == r.key && e.pattern == r.pattern)
-    };
-    let kept: Vec<&Rule> = after.iter().filter(|r| !generated(r)).collect();
-    let was: Vec<&Rule> = before
+    let generated: FxHashSet<(&str, &str)> =
+        ours.iter().map(|e| (e.key, e.pattern.as_str())).collect();
+    fn id(r: &Rule) -> (&str, &str) {
+        (r.key.as_str(), r.pattern.as_str())
+    }
+    let kept: Vec<(&str, &str)> = after
         .iter()
-        .filter(|r| kept.iter().any(|k| same(k, r)))
+        .map(id)
+        .filter(|k| !generated.contains(k))
         .collect();
-    kept.len() != was.len() || kept.iter().zip(&was).any(|(a, b)| !same(a, b))
+    let kept_set: FxHashSet<(&str, &str)> = kept.iter().copied().collect();
+    let was: Vec<(&str, &str)> = before
+        .iter()
+        .map(id)
+        .filter(|k| kept_set.contains(k))
+        .collect();
+    kept != was
 }
 
 fn shape(message: &str) -> String {
