@@ -3,7 +3,9 @@
 # against: Codex CLI (npm @openai/codex), Claude Code (npm
 # @anthropic-ai/claude-code), Copilot CLI (npm @github/copilot) and Gemini
 # CLI (npm @google/gemini-cli, pinned: its bundle is what
-# tests/clients/gemini_match.mjs imports the policy engine from), into one
+# tests/clients/gemini_match.mjs imports the policy engine from) and OpenCode
+# (npm opencode-ai, pinned: doc/clients.md's OpenCode section measured that
+# version's permission matcher), into one
 # npm prefix, plus tmux, curl and Copilot's sandbox tools with apt when they
 # are missing. The clients
 # are large (about 1 GB together), so this is not part of `make test`.
@@ -18,6 +20,7 @@
 #   TWSRT_CLAUDE_VERSION   A set spec that differs from the installed version
 #   TWSRT_COPILOT_VERSION  reinstalls that client.
 #   TWSRT_GEMINI_VERSION   (default 0.61.0, the version doc/clients.md read)
+#   TWSRT_OPENCODE_VERSION (default 1.18.33, the version doc/clients.md read)
 #   TWSRT_CLIENTS_UPDATE=1 reinstall every client at its spec (latest when
 #                          unset): the step after an agent upgrade.
 #
@@ -61,6 +64,7 @@ clients=(
     "@anthropic-ai/claude-code claude ${TWSRT_CLAUDE_VERSION:-}"
     "@github/copilot copilot ${TWSRT_COPILOT_VERSION:-}"
     "@google/gemini-cli gemini ${TWSRT_GEMINI_VERSION:-0.61.0}"
+    "opencode-ai opencode ${TWSRT_OPENCODE_VERSION:-1.18.33}"
 )
 specs=()
 for entry in "${clients[@]}"; do
@@ -86,7 +90,7 @@ if ! "$bin/claude" --version >/dev/null 2>&1; then
     (cd "$cache/node_modules/@anthropic-ai/claude-code" && node install.cjs >&2)
 fi
 
-for cmd in codex claude copilot gemini; do
+for cmd in codex claude copilot gemini opencode; do
     if ! version="$(NO_UPDATE_NOTIFIER=1 DISABLE_AUTOUPDATER=1 "$bin/$cmd" --version 2>/dev/null | head -n1)"; then
         log "$cmd at $bin/$cmd does not run"
         exit 1

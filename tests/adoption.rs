@@ -29,7 +29,10 @@ fn a_hand_written_deny_and_ask_are_listed_and_nothing_is_written() {
     for (args, before) in [
         (&["generate", "-w", "claude"][..], String::new()),
         (&["generate", "claude"], String::new()),
-        (&["generate", "-w"], format!("{skipped}{GEMINI_SKIPPED}")),
+        (
+            &["generate", "-w"],
+            format!("{skipped}{NEW_AGENTS_SKIPPED}"),
+        ),
     ] {
         claude()
             .file(ANCHOR, HAND_WRITTEN)

@@ -52,7 +52,7 @@ fn a_misspelt_target_key_is_refused() {
         "Error: {HOME}/.config/twsrt/config.toml:20:1: targets: unknown key(s) claude_setings; \
          the targets twsrt knows are claude_settings, claude_settings_yolo, claude_hook, \
          copilot_output, copilot_output_yolo, copilot_settings, copilot_settings_yolo, copilot_sandbox, \
-         codex_config, codex_rules, gemini_policy, gemini_policy_yolo; did you mean \
+         codex_config, codex_rules, gemini_policy, gemini_policy_yolo, opencode_config; did you mean \
          \"claude_settings\" for \"claude_setings\"?\n",
     );
 }
@@ -106,7 +106,7 @@ fn an_unknown_agent_exits_1_listing_the_agents() {
     Test::with_policy()
         .args(&["generate", "foo"])
         .status(1)
-        .stderr("Error: unknown agent 'foo'; available: claude, copilot, codex, gemini (or all)\n")
+        .stderr("Error: unknown agent 'foo'; available: claude, copilot, codex, gemini, opencode (or all)\n")
         .run();
 }
 

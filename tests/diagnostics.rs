@@ -124,13 +124,13 @@ fn completions_offer_agent_kind_and_profile_names() {
     Test::with_policy()
         .config_append("\n[profiles.strict]\nsrt = [\"base\"]\n")
         .args(&["completions", "bash"])
-        .stdout_contains("claude copilot codex gemini all")
+        .stdout_contains("claude copilot codex gemini opencode all")
         .stdout_contains("srt bash all")
         .stdout_contains("default strict")
         .run();
     Test::new()
         .args(&["completions", "bash"])
-        .stdout_contains("claude copilot codex gemini all")
+        .stdout_contains("claude copilot codex gemini opencode all")
         .run();
 }
 

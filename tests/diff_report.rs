@@ -45,7 +45,9 @@ fn clean_targets_report_no_drift_and_exit_0() {
         lines.next(),
         Some("Info: claude skipped: [targets].claude_settings is not set in config.toml")
     );
-    assert_eq!(lines.next(), GEMINI_SKIPPED.lines().next());
+    for skipped in NEW_AGENTS_SKIPPED.lines() {
+        assert_eq!(lines.next(), Some(skipped));
+    }
     assert!(lines.all(|l| l.starts_with("Warning: ")), "{}", out.stderr);
 }
 
@@ -111,6 +113,7 @@ fn a_missing_target_exits_2_naming_it() {
         .stderr(
             "Info: claude skipped: [targets].claude_settings is not set in config.toml\n\
              Info: gemini skipped: [targets].gemini_policy is not set in config.toml\n\
+             Info: opencode skipped: [targets].opencode_config is not set in config.toml\n\
              Error: copilot target file not found: {HOME}/flags/copilot.txt\n",
         )
         .unchanged()
@@ -123,6 +126,7 @@ fn a_missing_target_exits_2_naming_it() {
         .stderr(
             "Info: claude skipped: [targets].claude_settings is not set in config.toml\n\
              Info: gemini skipped: [targets].gemini_policy is not set in config.toml\n\
+             Info: opencode skipped: [targets].opencode_config is not set in config.toml\n\
              Error: codex target file not found: {HOME}/.codex/rules/twsrt.rules\n",
         )
         .unchanged()

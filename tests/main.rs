@@ -34,6 +34,7 @@ mod launch_gemini;
 mod man;
 mod managed;
 mod mutation;
+mod opencode_cmd;
 mod output_errors;
 mod parity;
 mod parity_guards;

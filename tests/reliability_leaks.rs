@@ -217,6 +217,7 @@ fn errors_about_a_settings_json_to_migrate_never_echo_it() {
         t.stderr(
             "Debug: config: {HOME}/.config/twsrt/config.toml\n\
              Info: gemini skipped: [targets].gemini_policy is not set in config.toml\n\
+             Info: opencode skipped: [targets].opencode_config is not set in config.toml\n\
              Debug: profile: default; mode: full; agents: claude, copilot, codex; rules: 18\n\
              Error: {HOME}/.claude/settings.json: is not valid JSON (line 1, column 52, character 51); \
              fix or remove it first\n",

@@ -44,7 +44,7 @@ so run `codex doctor` after changing other layers.
 /// What `generate -w` for every agent warns in the full mode: Copilot's
 /// missing ask tier, then Codex's.
 fn all_agents_warnings() -> String {
-    format!("{GEMINI_SKIPPED}{NO_ASK_TIER}{CODEX_WARNINGS}")
+    format!("{NEW_AGENTS_SKIPPED}{NO_ASK_TIER}{CODEX_WARNINGS}")
 }
 
 /// The status lines of `generate -w` for every agent (on stderr, after the
@@ -237,7 +237,7 @@ fn broken_existing_targets_fail_naming_the_file_and_change_nothing() {
             break_target(t.home(), rel, how);
             t.args(args)
                 .status(1)
-                .stderr(&format!("{GEMINI_SKIPPED}{stderr}"))
+                .stderr(&format!("{NEW_AGENTS_SKIPPED}{stderr}"))
                 .unchanged()
                 .run();
         }
@@ -292,7 +292,7 @@ fn unreadable_targets_fail_naming_the_file_and_change_nothing() {
             let (stdout, skipped) = if args[0] == "diff" {
                 (CANONICAL_DRIFT, "")
             } else {
-                ("", GEMINI_SKIPPED)
+                ("", NEW_AGENTS_SKIPPED)
             };
             t.wrapper(&wrapper)
                 .args(args)
@@ -365,7 +365,7 @@ fn a_rename_failing_at_any_point_of_a_multi_file_write_restores_everything() {
             })
             .collect();
         let warnings = if yolo {
-            format!("{GEMINI_SKIPPED}{CODEX_WARNINGS}")
+            format!("{NEW_AGENTS_SKIPPED}{CODEX_WARNINGS}")
         } else {
             all_agents_warnings()
         };
@@ -499,7 +499,7 @@ fn the_anchor_is_repointed_by_rename() {
         .args(&["generate", "-w"])
         .status(1)
         .stderr(&format!(
-            "{GEMINI_SKIPPED}Error: {{HOME}}/.claude/settings.json: is a regular file and \
+            "{NEW_AGENTS_SKIPPED}Error: {{HOME}}/.claude/settings.json: is a regular file and \
              {{HOME}}/.claude/settings.full.json exists as well; twsrt will not choose \
              between them, so remove one and run generate -w again\n",
         ))

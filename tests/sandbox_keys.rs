@@ -88,6 +88,7 @@ fn every_other_agent_says_once_what_it_cannot_hold() {
     let out = policy(CREDENTIALS)
         .targets()
         .config_append("gemini_policy = \"~/.gemini/policies/twsrt.toml\"\n")
+        .config_append("opencode_config = \"~/.config/opencode/opencode.json\"\n")
         .args(&["generate", "all"])
         .any_stdout()
         .any_stderr()
@@ -97,6 +98,8 @@ fn every_other_agent_says_once_what_it_cannot_hold() {
          not compiled: Codex 0.171's own credential masking",
         "Warning: srt credentials.envVars, network.strictAllowlist, network.deniedDomainReasons \
          not compiled: Gemini CLI starts no sandbox",
+        "Warning: srt credentials.envVars, network.strictAllowlist, network.deniedDomainReasons \
+         not compiled: OpenCode starts no sandbox",
         "Warning: srt credentials.files, credentials.envVars, network.strictAllowlist, \
          network.deniedDomainReasons not compiled: Copilot CLI's flags and settings",
     ] {

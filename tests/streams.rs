@@ -57,7 +57,7 @@ fn all_runs_the_configured_agents_and_notes_each_skipped_one() {
         .stdout_contains("--allow-tool 'shell' \\\n")
         .lacks("--- ")
         .stderr(&format!(
-            "{CLAUDE_SKIPPED}{CODEX_SKIPPED}{GEMINI_SKIPPED}{NO_ASK_TIER}{WOULD_WRITE_CANONICAL}\
+            "{CLAUDE_SKIPPED}{CODEX_SKIPPED}{NEW_AGENTS_SKIPPED}{NO_ASK_TIER}{WOULD_WRITE_CANONICAL}\
              Would write agent target: {{HOME}}/flags/copilot.txt\n{PREVIEW_END}"
         ))
         .unchanged()
@@ -99,7 +99,7 @@ fn errors_are_reported_before_any_note() {
     Test::with_policy()
         .args(&["generate", "nope"])
         .status(1)
-        .stderr("Error: unknown agent 'nope'; available: claude, copilot, codex, gemini (or all)\n")
+        .stderr("Error: unknown agent 'nope'; available: claude, copilot, codex, gemini, opencode (or all)\n")
         .run();
 }
 
@@ -110,7 +110,7 @@ fn several_renderings_are_headed_by_their_agent_names() {
         .args(&["generate"])
         .any_stdout()
         .stderr(&format!(
-            "{CODEX_SKIPPED}{GEMINI_SKIPPED}{NO_ASK_TIER}{WOULD_WRITE_CANONICAL}\
+            "{CODEX_SKIPPED}{NEW_AGENTS_SKIPPED}{NO_ASK_TIER}{WOULD_WRITE_CANONICAL}\
              Would write agent target: {{HOME}}/.claude/settings.full.json\n\
              Would write agent target: {{HOME}}/flags/copilot.txt\n\
              Info: would create the symlink {{HOME}}/.claude/settings.json -> settings.full.json\n\
@@ -196,6 +196,7 @@ fn a_migration_and_the_codex_restart_are_notes_on_stderr() {
         [
             "Info: copilot skipped: [targets].copilot_output is not set in config.toml",
             "Info: gemini skipped: [targets].gemini_policy is not set in config.toml",
+            "Info: opencode skipped: [targets].opencode_config is not set in config.toml",
             "Wrote canonical: {HOME}/.srt-settings.json",
             "Wrote canonical: {HOME}/.config/twsrt/bash-rules.json",
             "Info: Migrated: {HOME}/.claude/settings.json → {HOME}/.claude/settings.full.json",

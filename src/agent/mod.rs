@@ -9,6 +9,7 @@ pub mod import;
 pub mod launch;
 pub mod limits;
 pub mod managed;
+pub mod opencode;
 pub mod record;
 pub mod srt_keys;
 
@@ -251,6 +252,7 @@ pub fn registry() -> Vec<Box<dyn Agent>> {
         Box::new(copilot::Copilot),
         Box::new(codex::Codex),
         Box::new(gemini::Gemini),
+        Box::new(opencode::OpenCode),
     ]
 }
 

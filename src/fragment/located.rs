@@ -75,17 +75,18 @@ pub fn parse_located(text: &str, path: &Path) -> Result<Rc<Located>> {
 
 fn parse_fresh(text: &str, path: &Path) -> Result<Located> {
     let mut raw: Vec<(String, Option<usize>, bool, String, usize)> = Vec::new();
-    let value = parse_inner(text, &mut |object| walk_object(object, "", &mut raw)).map_err(
-        |(pos, message)| {
-            let (line, column) = line_column(text, pos);
-            Error::Jsonc {
-                path: path.to_path_buf(),
-                line,
-                column,
-                message,
-            }
-        },
-    )?;
+    let value = parse_inner(text, &super::strict_options(), &mut |object| {
+        walk_object(object, "", &mut raw)
+    })
+    .map_err(|(pos, message)| {
+        let (line, column) = line_column(text, pos);
+        Error::Jsonc {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message,
+        }
+    })?;
     let lines = LineIndex::new(text);
     let ignore_lines = ignore_comment_lines(text, &lines);
     let mut ignored = HashSet::new();

@@ -63,7 +63,22 @@ pub fn parse(text: &str, path: &Path) -> Result<Value> {
     if kept::keeping() {
         return parse_located(text, path).map(|located| located.value.clone());
     }
-    parse_inner(text, &mut |_| {}).map_err(|(pos, message)| {
+    parse_with(text, path, &strict_options())
+}
+
+/// Parses `text` as strict JSONC that may also end an object or an array
+/// with a comma, as an agent's own config reader may accept (an agent file
+/// twsrt merges into, not a fragment): the same errors and positions.
+pub fn parse_trailing_commas(text: &str, path: &Path) -> Result<Value> {
+    let options = ParseOptions {
+        allow_trailing_commas: true,
+        ..strict_options()
+    };
+    parse_with(text, path, &options)
+}
+
+fn parse_with(text: &str, path: &Path, options: &ParseOptions) -> Result<Value> {
+    parse_inner(text, options, &mut |_| {}).map_err(|(pos, message)| {
         let (line, column) = line_column(text, pos);
         Error::Jsonc {
             path: path.to_path_buf(),
@@ -123,31 +138,31 @@ pub(crate) fn strict_options() -> ParseOptions {
 /// byte ranges) once the text is known to be valid, before it is converted.
 fn parse_inner(
     text: &str,
+    options: &ParseOptions,
     inspect: &mut dyn FnMut(&ast::Object<'_>),
 ) -> std::result::Result<Value, PosError> {
     // jsonc-parser is more lenient than JSON in two lexical points (extra
     // whitespace characters, raw control characters in strings); a pass of our
     // own finds the first such spot, and whichever error comes first wins.
     let lexical = lexical::first_error(text);
-    let parsed =
-        match jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &strict_options()) {
-            Ok(parsed) => parsed,
-            Err(err) => {
-                let (pos, message) = describe::parse_error(text, &err);
-                if let Some((lex_pos, lex_message)) = lexical {
-                    // An unterminated string runs to the end of the file; a control
-                    // character inside it (a line break, typically) comes first.
-                    let unterminated = matches!(
-                        err.kind(),
-                        ParseErrorKind::String(ParseStringErrorKind::UnterminatedStringLiteral)
-                    );
-                    if lex_pos <= pos || unterminated {
-                        return Err((lex_pos, lex_message));
-                    }
+    let parsed = match jsonc_parser::parse_to_ast(text, &CollectOptions::default(), options) {
+        Ok(parsed) => parsed,
+        Err(err) => {
+            let (pos, message) = describe::parse_error(text, &err);
+            if let Some((lex_pos, lex_message)) = lexical {
+                // An unterminated string runs to the end of the file; a control
+                // character inside it (a line break, typically) comes first.
+                let unterminated = matches!(
+                    err.kind(),
+                    ParseErrorKind::String(ParseStringErrorKind::UnterminatedStringLiteral)
+                );
+                if lex_pos <= pos || unterminated {
+                    return Err((lex_pos, lex_message));
                 }
-                return Err((pos, message));
             }
-        };
+            return Err((pos, message));
+        }
+    };
     if let Some(lexical) = lexical {
         return Err(lexical);
     }

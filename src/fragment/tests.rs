@@ -623,3 +623,14 @@ fn every_shipped_fragment_parses() {
     }
     assert!(seen > 10, "found only {seen} fragments");
 }
+
+#[test]
+fn trailing_commas_are_accepted_only_where_asked_for() {
+    let text = "{\n  // c\n  \"a\": [1, 2,],\n  \"b\": {\"c\": true,},\n}\n";
+    let path = std::path::Path::new("x.json");
+    assert!(super::parse(text, path).is_err());
+    let value = super::parse_trailing_commas(text, path).unwrap();
+    assert_eq!(value, serde_json::json!({"a": [1, 2], "b": {"c": true}}));
+    // Everything else stays strict: a missing comma is still an error.
+    assert!(super::parse_trailing_commas("{\"a\": 1 \"b\": 2}", path).is_err());
+}

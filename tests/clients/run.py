@@ -5,8 +5,9 @@
 policy case (the example policy, its yolo mode, and the edge policies in
 tests/clients/policies/) it runs `twsrt generate -w` into a scratch HOME and
 asks Codex CLI, Claude Code and Copilot CLI what they make of the result
-(Gemini CLI's checks are in gemini.py, `--only gemini`; the managed files
-of `generate --scope managed` in managed.py, `--only managed`).
+(Gemini CLI's checks are in gemini.py, `--only gemini`; OpenCode's in
+opencode.py, `--only opencode`; the managed files of `generate --scope
+managed` in managed.py, `--only managed`).
 It then measures the known Codex gaps twsrt warns about (each must still be
 there, and the warning too), and finally breaks one generated file per check
 (a "mutant") and requires that check to fail, so a check that cannot fail is
@@ -1336,6 +1337,12 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
                   "mount namespace)", flush=True)
             import managed  # tests/clients/managed.py
             managed.run_checks(sys.modules[__name__], report, scratch, bin_dir)
+        if not args.only or "opencode" in args.only:
+            print("\nOpenCode: the merged config loads and the client refuses what it denies",
+                  flush=True)
+            import opencode  # tests/clients/opencode.py
+            opencode.run_checks(sys.modules[__name__], report, scratch, bin_dir,
+                                not args.no_mutants)
         if not args.only:
             print("\nknown Codex gaps: twsrt warns, and the gap is still there", flush=True)
             run_gaps(report, scratch, bin_dir)

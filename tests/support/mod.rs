@@ -58,10 +58,11 @@ pub const NO_ASK_TIER: &str = "Warning: allowWrite '.' emits --allow-tool 'shell
      --deny-tool rules still stop one\n\
      Warning: Copilot has no ask tier: bash ask rule 'git push' becomes --deny-tool\n";
 
-/// The note of every run of `all` while Gemini CLI is not configured (the
-/// scenarios predating the agent leave `gemini_policy` unset).
-pub const GEMINI_SKIPPED: &str =
-    "Info: gemini skipped: [targets].gemini_policy is not set in config.toml\n";
+/// The notes of every run of `all` while the agents added after 3.3.3
+/// (Gemini CLI, OpenCode) are not configured (the scenarios predating them
+/// leave `gemini_policy` and `opencode_config` unset).
+pub const NEW_AGENTS_SKIPPED: &str = "Info: gemini skipped: [targets].gemini_policy is not set in config.toml\n\
+     Info: opencode skipped: [targets].opencode_config is not set in config.toml\n";
 
 /// The line every preview ends with (stderr).
 pub const PREVIEW_END: &str = "Info: preview only, no file was written. Add -w/--write to \
@@ -74,8 +75,8 @@ pub const WOULD_WRITE_CANONICAL: &str = "Would write canonical: {HOME}/.srt-sett
 
 /// The note of a run of `all` while `[targets]` sets no agent.
 pub const NO_AGENTS: &str = "Info: no agent is configured in [targets] of config.toml; only \
-     the canonical outputs are handled. Set claude_settings, copilot_output, codex_config or \
-     gemini_policy to add one.\n";
+     the canonical outputs are handled. Set claude_settings, copilot_output, codex_config, \
+     gemini_policy or opencode_config to add one.\n";
 
 /// `[targets]` configuring Copilot alone (`config_append` it).
 pub const COPILOT_ONLY: &str = "\n[targets]\ncopilot_output = \"~/flags/copilot.txt\"\n";

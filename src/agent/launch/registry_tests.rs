@@ -54,7 +54,7 @@ fn an_unknown_binary_is_an_error_not_another_agents_checks() {
     assert_eq!(
         e.to_string(),
         "unknown agent binary 'vim': twsrt can read the command lines of codex, claude, \
-         copilot and gemini only"
+         copilot, gemini and opencode only"
     );
     let e = dump_grammar("vim").unwrap_err();
     assert_eq!(e.exit_code(), EXIT_UNREADABLE);

@@ -1,0 +1,217 @@
+//! OpenCode 1.18.33: what on its command line, in its environment or in
+//! the config layers a launch here loads approves more than twsrt's
+//! entries say, or keeps them from loading (doc/clients.md, "OpenCode:
+//! launch options").
+//!
+//! OpenCode deep-merges its config layers (the global file, the
+//! `OPENCODE_CONFIG` file, each project `opencode.json`/`opencode.jsonc`
+//! and `.opencode/` one from the launch directory up, then
+//! `OPENCODE_CONFIG_CONTENT` and `OPENCODE_PERMISSION`): an entry a later
+//! layer adds to a `permission` map comes after twsrt's and, the last
+//! match winning, decides.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::agent::launch::redact::typed;
+use crate::agent::launch::{Audit, Launch, Setting};
+use crate::argv::{Grammar, Parsed};
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::error::Result;
+use crate::paths::same_file;
+
+/// OpenCode's launch part ([`crate::agent::Agent::launch`]).
+pub struct OpenCodeLaunch;
+
+impl Launch for OpenCodeLaunch {
+    fn binary(&self) -> &'static str {
+        "opencode"
+    }
+
+    fn grammar(&self) -> &'static Grammar {
+        &super::grammar::OPENCODE
+    }
+
+    fn listed_at(&self) -> u8 {
+        5
+    }
+
+    fn vocabulary(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn inputs(&self, setting: &Setting) -> Result<Box<dyn Audit>> {
+        let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
+        Ok(Box::new(Inputs {
+            cwd: setting.cwd.clone(),
+            home: setting.home.clone(),
+            target: super::config_path(setting.config),
+            as_on_disk: setting.as_on_disk,
+            env: Env {
+                config: var("OPENCODE_CONFIG"),
+                config_dir: var("OPENCODE_CONFIG_DIR"),
+                xdg_config_home: var("XDG_CONFIG_HOME").filter(|p| p.is_absolute()),
+                config_content: std::env::var_os("OPENCODE_CONFIG_CONTENT").is_some(),
+                permission: std::env::var_os("OPENCODE_PERMISSION").is_some(),
+                no_project: std::env::var_os("OPENCODE_DISABLE_PROJECT_CONFIG").is_some(),
+            },
+        }))
+    }
+}
+
+/// What OpenCode reads from its environment that moves or adds config.
+#[derive(Debug, Default, Clone)]
+pub struct Env {
+    pub config: Option<PathBuf>,
+    pub config_dir: Option<PathBuf>,
+    pub xdg_config_home: Option<PathBuf>,
+    pub config_content: bool,
+    pub permission: bool,
+    pub no_project: bool,
+}
+
+/// What the OpenCode audit reads besides the argv.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    pub cwd: PathBuf,
+    pub home: PathBuf,
+    /// `[targets] opencode_config`.
+    pub target: Option<PathBuf>,
+    /// The target must exist already (`audit`; `run` writes it first).
+    pub as_on_disk: bool,
+    pub env: Env,
+}
+
+impl Audit for Inputs {
+    fn check(&self, parsed: &Parsed) -> Result<Vec<Diagnostic>> {
+        Ok(check(parsed, self))
+    }
+}
+
+const AUTO: &str = "approves every permission no entry denies: twsrt's ask entries run without \
+                    asking; its deny entries still hold";
+
+fn check(parsed: &Parsed, inputs: &Inputs) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for occ in &parsed.options {
+        let flagged = matches!(
+            occ.name,
+            "--auto" | "--yolo" | "--dangerously-skip-permissions"
+        );
+        if flagged && occ.on() {
+            out.push(Diagnostic::new(
+                Severity::Warning,
+                Code::ApprovalMode,
+                typed(occ),
+                AUTO,
+            ));
+        }
+    }
+    let env = &inputs.env;
+    for (set, name) in [
+        (env.permission, "OPENCODE_PERMISSION"),
+        (env.config_content, "OPENCODE_CONFIG_CONTENT"),
+    ] {
+        if set {
+            out.push(Diagnostic::new(
+                Severity::Warning,
+                Code::LayerOverride,
+                name,
+                "merges into the config after every file: an entry it adds to a permission map \
+                 comes after twsrt's and decides",
+            ));
+        }
+    }
+    let Some(target) = &inputs.target else {
+        return out;
+    };
+    target_findings(target, inputs, &mut out);
+    for layer in layers(inputs) {
+        if !same_file(&layer, target) && has_permission(&layer) {
+            out.push(Diagnostic::new(
+                Severity::Warning,
+                Code::LayerOverride,
+                layer.display().to_string(),
+                "a config layer this launch loads after the global one sets permission entries: \
+                 those it adds come after twsrt's and decide",
+            ));
+        }
+    }
+    out
+}
+
+/// The global config directory (`$XDG_CONFIG_HOME/opencode`, else
+/// `~/.config/opencode`).
+fn global_dir(inputs: &Inputs) -> PathBuf {
+    let base = inputs
+        .env
+        .xdg_config_home
+        .clone()
+        .unwrap_or_else(|| inputs.home.join(".config"));
+    base.join("opencode")
+}
+
+const CONFIG_NAMES: [&str; 3] = ["config.json", "opencode.json", "opencode.jsonc"];
+
+/// Whether the launch loads `target`, and whether it is there.
+fn target_findings(target: &Path, inputs: &Inputs, out: &mut Vec<Diagnostic>) {
+    let global = global_dir(inputs);
+    let mut loaded: Vec<PathBuf> = CONFIG_NAMES.iter().map(|n| global.join(n)).collect();
+    loaded.extend(inputs.env.config.iter().cloned());
+    if let Some(dir) = &inputs.env.config_dir {
+        loaded.extend(["opencode.json", "opencode.jsonc"].map(|n| dir.join(n)));
+    }
+    loaded.extend(layers(inputs));
+    let shown = target.display().to_string();
+    if !loaded.iter().any(|p| p == target || same_file(p, target)) {
+        out.push(Diagnostic::new(
+            Severity::Error,
+            Code::TargetNotLoaded,
+            shown,
+            format!(
+                "OpenCode does not load this file from here: it reads {} (or a project \
+                 opencode.json, or the file OPENCODE_CONFIG names)",
+                global.join("opencode.json").display()
+            ),
+        ));
+    } else if inputs.as_on_disk && !target.exists() {
+        out.push(Diagnostic::new(
+            Severity::Error,
+            Code::TargetNotLoaded,
+            shown,
+            "the file does not exist: run `twsrt generate opencode -w` first",
+        ));
+    }
+}
+
+/// The project layers a launch in `cwd` loads: `opencode.json`,
+/// `opencode.jsonc` and `.opencode/opencode.json(c)` in the directory and
+/// each above it (none with `OPENCODE_DISABLE_PROJECT_CONFIG`).
+fn layers(inputs: &Inputs) -> Vec<PathBuf> {
+    if inputs.env.no_project {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for dir in inputs.cwd.ancestors() {
+        for name in ["opencode.json", "opencode.jsonc"] {
+            for file in [dir.join(name), dir.join(".opencode").join(name)] {
+                if file.is_file() {
+                    out.push(file);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether the file parses and has a `permission` key. A file that does
+/// not parse stops OpenCode from starting, so it sets nothing.
+fn has_permission(path: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return false;
+    };
+    crate::fragment::parse_trailing_commas(&text, path)
+        .ok()
+        .is_some_and(|doc: Value| doc.get("permission").is_some())
+}
