@@ -14,7 +14,7 @@ use crate::error::Result;
 #[derive(Debug, Parser)]
 #[command(
     name = "twsrt",
-    about = "Compile one security policy into Claude Code, Copilot CLI, Codex and Sandbox Runtime configuration.",
+    about = "Compile one security policy into Claude Code, Codex, Copilot CLI, Gemini CLI, OpenCode and Sandbox Runtime configuration.",
     disable_version_flag = true
 )]
 pub struct Cli {

@@ -13,7 +13,8 @@ use crate::ui;
 /// Check an agent launch command line against the generated policy.
 ///
 /// Reads the words after `--` with the grammar of the agent's own CLI
-/// (codex 0.171.0, claude 2.1.332, copilot 1.0.102, gemini 0.61.0) and
+/// (codex 0.171.0, claude 2.1.332, copilot 1.0.102, gemini 0.61.0,
+/// opencode 1.18.33) and
 /// prints one line per finding: error (the generated policy is not in
 /// force or is bypassed), warning (it is widened) or info. It also reads
 /// what flags point at (a `--settings` file or JSON, the Codex profile
@@ -23,7 +24,9 @@ use crate::ui;
 /// from the repository root down to the working directory or the -C
 /// directory), Claude Code's user settings ($CLAUDE_CONFIG_DIR) and
 /// ./.claude/settings{,.local}.json, Gemini's settings layers and the
-/// other files of ~/.gemini/policies. Values are
+/// other files of ~/.gemini/policies, OpenCode's project opencode.json and
+/// its OPENCODE_CONFIG, OPENCODE_CONFIG_CONTENT and OPENCODE_PERMISSION
+/// layers. Values are
 /// shown only when they are words of the CLI's own vocabulary; anything
 /// else reads `<value>`.
 ///

@@ -15,8 +15,8 @@ use crate::ui;
 /// One row per layer and agent: the srt sandbox on this platform, then each
 /// agent's layers (Claude's permissions, sandbox and guard hook when
 /// installed; Codex's profile and rules; Copilot's flags; Gemini's policy
-/// when configured). Each gives the decision (deny, ask, allow, not
-/// covered), the deciding rule, its fragment `file:line` and what the layer
+/// when configured; OpenCode's permission block). Each gives the decision
+/// (deny, ask, allow, not covered), the deciding rule, its fragment `file:line` and what the layer
 /// cannot decide. Agents without a `[targets]` entry still get their rows
 /// (what `generate` would write for them); stderr names them. Exit codes: 0
 /// explained, 1 an error in the policy, 2 the query is not a path, domain,
