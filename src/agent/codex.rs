@@ -9,6 +9,7 @@ mod directions;
 mod doctor;
 mod drift;
 mod explain;
+mod explain_managed;
 mod grammar;
 mod grammar_sessions;
 mod import;

@@ -12,6 +12,7 @@ pub mod codes;
 mod drift;
 pub mod engine;
 mod explain;
+mod explain_admin;
 mod grammar;
 mod import;
 pub mod launch;
@@ -233,16 +234,16 @@ impl Agent for Gemini {
         diff(ctx, &home_dir(), warnings)
     }
 
-    /// The policy row, only when `gemini_policy` is set.
+    /// The policy row, only when `gemini_policy` is set; the admin row when
+    /// an admin policy is installed.
     fn explain<'a>(
         &self,
         ctx: &'a Ctx<'a>,
         places: &'a Places<'a>,
     ) -> Result<Option<Box<dyn ExplainLayers + 'a>>> {
-        if !self.configured(ctx.config) {
-            return Ok(None);
-        }
-        Ok(Some(Box::new(explain::Layers::of(ctx, places.home))))
+        let configured = self.configured(ctx.config);
+        Ok(explain::Layers::of(ctx, places.home, configured)
+            .map(|layers| Box::new(layers) as Box<dyn ExplainLayers + 'a>))
     }
 
     /// The limits every Gemini run has (its matching of command text, path

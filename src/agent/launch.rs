@@ -73,6 +73,9 @@ pub struct Setting<'a> {
     pub as_on_disk: bool,
     /// [`Launch::launch_args`] of this launch, when the agent has any.
     pub launch_args: Vec<String>,
+    /// Where the machine's installed managed files are read from: `/`
+    /// unless `audit --root DIR`.
+    pub managed_root: crate::agent::managed::Root,
 }
 
 impl<'a> Setting<'a> {
@@ -86,6 +89,7 @@ impl<'a> Setting<'a> {
             home: crate::paths::home_dir(),
             as_on_disk,
             launch_args: Vec::new(),
+            managed_root: crate::agent::managed::Root::new(None),
         })
     }
 }

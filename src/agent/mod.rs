@@ -35,6 +35,9 @@ pub struct Ctx<'a> {
     /// The user accepts that a write removes entries twsrt did not write
     /// (`generate --drop-foreign`); otherwise staging refuses such a write.
     pub drop_foreign: bool,
+    /// Where the installed managed files are read from (explain's managed
+    /// rows): `/` unless `--root DIR`.
+    pub managed_root: managed::Root,
 }
 
 impl<'a> Ctx<'a> {
@@ -56,6 +59,7 @@ impl<'a> Ctx<'a> {
             rules,
             yolo,
             drop_foreign: false,
+            managed_root: managed::Root::new(None),
         }
     }
 

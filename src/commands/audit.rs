@@ -56,6 +56,9 @@ pub struct AuditArgs {
     #[arg(long, value_name = "AGENT", hide = true, conflicts_with = "argv")]
     pub dump_grammar: Option<String>,
 
+    #[command(flatten)]
+    pub root: crate::commands::scope::RootArgs,
+
     /// The agent and its arguments, after `--`.
     #[arg(
         last = true,
@@ -105,6 +108,7 @@ fn gather(
 ) -> Result<Box<dyn launch::Audit>> {
     let config = crate::commands::load_config(&global.config_path)?;
     let mut setting = Setting::from_env(&config, args.yolo, true)?;
+    setting.managed_root = args.root.managed_root();
     if agent.policy_in_argv() {
         let compiled = crate::compile::compile(&config, args.profile.as_deref())?;
         let ctx = crate::agent::Ctx::new(&config, &compiled, args.yolo);

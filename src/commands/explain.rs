@@ -46,6 +46,9 @@ pub struct ExplainArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+
+    #[command(flatten)]
+    pub root: crate::commands::scope::RootArgs,
 }
 
 pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
@@ -58,7 +61,8 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
         cwd: &cwd,
     };
     let query = Query::classify(args.query.as_deref(), args.command.as_deref(), &places)?;
-    let ctx = crate::agent::Ctx::new(&config, &compiled, args.yolo);
+    let mut ctx = crate::agent::Ctx::new(&config, &compiled, args.yolo);
+    ctx.managed_root = args.root.managed_root();
     let mut agents: Vec<Box<dyn ExplainLayers + '_>> = Vec::new();
     let mut unconfigured = Vec::new();
     for agent in crate::agent::registry() {

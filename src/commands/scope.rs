@@ -1,5 +1,7 @@
 //! `--scope` and `--root`, shared by generate, diff, show and doctor: which
-//! layer of the agents' files a command works on.
+//! layer of the agents' files a command works on; and `--root` alone
+//! ([`RootArgs`]), shared by explain and audit, which read the installed
+//! managed files beside the user layer.
 
 use std::path::PathBuf;
 
@@ -34,5 +36,23 @@ impl ScopeArgs {
                 "--root applies to the managed files: add --scope managed".to_string(),
             )),
         }
+    }
+}
+
+/// `--root` of the commands that read the installed managed files (the
+/// layer above the user's) without writing them: explain and audit.
+#[derive(Debug, Args)]
+pub struct RootArgs {
+    /// Read the agents' installed managed policy files under DIR instead of
+    /// / (the tree `generate --scope managed --root DIR` builds:
+    /// DIR/etc/claude-code/..., DIR/etc/codex/..., DIR/etc/gemini-cli/...).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
+
+impl RootArgs {
+    /// Where the installed managed files are read from.
+    pub fn managed_root(&self) -> Root {
+        Root::new(self.root.as_deref())
     }
 }

@@ -18,8 +18,11 @@
 //! declares the rank of each of its layers. The ranks restate the order the
 //! table has always had, which is not the registry's order (`generate all`
 //! runs in that one). Each agent owns a block of ten (its layers count up
-//! inside it); two layers never share a rank, and if they did the one
-//! returned first would come first.
+//! inside it, from 10 for the first agent); an agent's `managed` row (its
+//! installed system-wide policy, above every user setting) is the first of
+//! its block, so it sits above the user layers it ranks over. Two layers
+//! never share a rank, and if they did the one returned first would come
+//! first.
 
 mod output;
 mod query;

@@ -5,12 +5,13 @@
 //! and a rule the compile adds (the policy files' `Edit` denies) shows up
 //! by itself.
 //!
-//! A `managed` row, rank 9, comes first when the managed drop-in
-//! `generate --scope managed -w` writes is installed at its real path
-//! (/etc/claude-code/managed-settings.d/50-twsrt.json): its `permissions`
-//! lists, decided as the user row's are. Claude Code applies a managed
-//! deny above every user rule, so that row is the one that decides when it
-//! denies. Then three layers, ranks 10 to 12:
+//! A `managed` row, rank 10, comes first when the managed drop-in
+//! `generate --scope managed -w` writes is installed under the managed
+//! root (/etc/claude-code/managed-settings.d/50-twsrt.json, or under
+//! `explain --root DIR`): its `permissions` lists, decided as the user
+//! row's are. Claude Code applies a managed deny above every user rule, so
+//! that row is the one that decides when it denies. Then three layers,
+//! ranks 11 to 13:
 //! - `permissions`: the `permissions` lists, applied as Claude Code applies
 //!   them (every deny, then every ask, then every allow);
 //! - `sandbox`: the native sandbox, when `sandbox.enabled` switches it on,
@@ -33,22 +34,22 @@ use crate::hook;
 use crate::srt::path::{Places, path_matches};
 
 static MANAGED: Layer = Layer {
-    rank: 9,
+    rank: 10,
     layer: "managed",
     agent: "claude",
 };
 static PERMISSIONS: Layer = Layer {
-    rank: 10,
+    rank: 11,
     layer: "permissions",
     agent: "claude",
 };
 static SANDBOX: Layer = Layer {
-    rank: 11,
+    rank: 12,
     layer: "sandbox",
     agent: "claude",
 };
 static HOOK: Layer = Layer {
-    rank: 12,
+    rank: 13,
     layer: "hook",
     agent: "claude",
 };
@@ -73,7 +74,7 @@ impl<'a> Layers<'a> {
         let settings = serde_json::from_str(&text).unwrap_or(Value::Null);
         let hook = super::hook_entry::install(&ctx.config.targets)
             .map(|_| hook::Policy::new(ctx.compiled, places.home, places.cwd));
-        let installed = crate::agent::managed::Root::new(None).join(super::managed::DROP_IN);
+        let installed = ctx.managed_root.join(super::managed::DROP_IN);
         let managed = std::fs::read_to_string(installed)
             .ok()
             .and_then(|text| serde_json::from_str(&text).ok());

@@ -62,6 +62,7 @@ impl Launch for ClaudeLaunch {
             anchor: anchored.then(|| super::anchor_path(config)),
             hook: config.targets.flag("claude_hook"),
             loaded: loads.then(|| super::loaded(config, setting.yolo)),
+            locked: super::managed::permission_rules_locked(&setting.managed_root),
         }))
     }
 }
@@ -85,6 +86,9 @@ pub struct Inputs {
     /// The Claude settings the launch loads, against what twsrt keeps there
     /// (`audit` only: `run` writes them before it starts the agent).
     pub loaded: Option<super::Loaded>,
+    /// The machine's managed settings set `allowManagedPermissionRulesOnly`:
+    /// the allow rules a launch adds are inert.
+    pub locked: bool,
 }
 
 impl Audit for Inputs {
@@ -128,7 +132,7 @@ fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Diagnostic>> {
                 typed(occ),
                 "skips the hooks of the settings files: the guard hook twsrt installs does not run",
             )),
-            _ => flag_finding(occ, &mut out),
+            _ => flag_finding(occ, inputs.locked, &mut out),
         }
     }
     if let Some(loaded) = &inputs.loaded
@@ -152,7 +156,7 @@ fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Diagnostic>> {
     Ok(out)
 }
 
-fn flag_finding(occ: &Occurrence, out: &mut Vec<Diagnostic>) {
+fn flag_finding(occ: &Occurrence, locked: bool, out: &mut Vec<Diagnostic>) {
     let warn = |code, why: &str| Diagnostic::new(Severity::Warning, code, typed(occ), why);
     match occ.name {
         "--dangerously-skip-permissions" => out.push(warn(
@@ -173,7 +177,7 @@ fn flag_finding(occ: &Occurrence, out: &mut Vec<Diagnostic>) {
         "--allowedTools" => out.push(allow_finding(
             typed(occ),
             "adds allow rules on top of the generated policy".to_string(),
-            super::managed::permission_rules_locked(),
+            locked,
         )),
         "--add-dir" => out.push(warn(
             Code::ExtraDirectory,
@@ -284,7 +288,7 @@ fn settings_findings(
         out.push(allow_finding(
             flag.to_string(),
             format!("adds {allow} allow rule(s) on top of the generated policy"),
-            super::managed::permission_rules_locked(),
+            inputs.locked,
         ));
     }
 }

@@ -201,11 +201,10 @@ fn take(doc: &mut Map<String, Value>, path: &[&str]) -> Option<Value> {
 }
 
 /// Whether this machine's managed settings (managed-settings.json or any
-/// drop-in beside twsrt's, at the real paths) set
+/// drop-in beside twsrt's, under `root`) set
 /// `allowManagedPermissionRulesOnly`: then the permission rules of user,
 /// project and `--settings` files and `--allowedTools` allows are inert.
-pub fn permission_rules_locked() -> bool {
-    let root = crate::agent::managed::Root::new(None);
+pub fn permission_rules_locked(root: &crate::agent::managed::Root) -> bool {
     let folder = root.join("etc/claude-code");
     let mut files = vec![folder.join("managed-settings.json")];
     if let Ok(entries) = std::fs::read_dir(folder.join("managed-settings.d")) {

@@ -2,8 +2,10 @@
 //! renders for the mode: the `[permissions.twsrt]` profile (its
 //! `filesystem` entries, the globs under `":workspace_roots"`,
 //! `workspace_roots`, `network.domains`) and the `.rules` file's
-//! `prefix_rule` patterns. Two layers, `profile` (rank 20) and `rules`
-//! (rank 21): after the Claude rows, before Copilot's.
+//! `prefix_rule` patterns. Two layers, `profile` (rank 21) and `rules`
+//! (rank 22): after the Claude rows, before Copilot's; above them, rank
+//! 20, the `managed` row of an installed requirements.toml
+//! ([`super::explain_managed`]).
 //!
 //! How the profile decides, as twsrt compiles for it: a `deny` entry covering
 //! the path blocks reading and writing, a `read` entry writing; a glob under
@@ -15,18 +17,19 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use super::explain_managed::{MANAGED, Requirements};
 use crate::agent::Ctx;
 use crate::drift::access::{Decision, Verdict, domain_matches, srt_matched};
 use crate::explain::{ExplainLayers, Layer, Subject, not_covered};
 use crate::srt::path::{Places, path_matches};
 
 static PROFILE: Layer = Layer {
-    rank: 20,
+    rank: 21,
     layer: "profile",
     agent: "codex",
 };
 static RULES: Layer = Layer {
-    rank: 21,
+    rank: 22,
     layer: "rules",
     agent: "codex",
 };
@@ -37,6 +40,8 @@ pub struct Layers<'a> {
     rendered: Result<(Value, Vec<Pattern>), String>,
     srt: &'a Value,
     places: &'a Places<'a>,
+    /// The installed requirements.toml, when there is one.
+    managed: Option<Requirements>,
 }
 
 impl<'a> Layers<'a> {
@@ -50,6 +55,7 @@ impl<'a> Layers<'a> {
             rendered,
             srt: ctx.compiled.srt(),
             places,
+            managed: Requirements::installed(&ctx.managed_root),
         }
     }
 }
@@ -66,7 +72,12 @@ impl ExplainLayers for Layers<'_> {
             Subject::Command(c) => rules_command(self, c),
             _ => not_covered("execution rules only match commands"),
         };
-        vec![(&PROFILE, profile), (&RULES, rules)]
+        let mut rows = Vec::new();
+        if let Some(managed) = &self.managed {
+            rows.push((&MANAGED, managed.decide(subject, self.srt, self.places)));
+        }
+        rows.extend([(&PROFILE, profile), (&RULES, rules)]);
+        rows
     }
 }
 
@@ -167,11 +178,21 @@ fn no_profile(why: &str) -> Decision {
 
 /// The profile's decision for reading or writing `path`.
 fn profile_path(c: &Layers, path: &Path, write: bool) -> Decision {
-    let (srt, places) = (c.srt, c.places);
-    let profile = match &c.rendered {
-        Ok((profile, _)) => profile,
-        Err(why) => return no_profile(why),
-    };
+    match &c.rendered {
+        Ok((profile, _)) => path_by(profile, c.srt, c.places, path, write),
+        Err(why) => no_profile(why),
+    }
+}
+
+/// How the permission profile `profile` (a profile table as JSON) decides
+/// reading or writing `path`; `srt` names the policy list of an entry.
+pub(super) fn path_by(
+    profile: &Value,
+    srt: &Value,
+    places: &Places,
+    path: &Path,
+    write: bool,
+) -> Decision {
     let found = covering(profile, path, places);
     let blocking: &[&str] = if write { &["deny", "read"] } else { &["deny"] };
     if let Some((rule, access)) = found.iter().find(|(_, a)| blocking.contains(a)) {
@@ -210,10 +231,14 @@ fn profile_path(c: &Layers, path: &Path, write: bool) -> Decision {
 
 /// The profile's `network.domains` for `domain`: a deny first.
 fn profile_domain(c: &Layers, domain: &str) -> Decision {
-    let profile = match &c.rendered {
-        Ok((profile, _)) => profile,
-        Err(why) => return no_profile(why),
-    };
+    match &c.rendered {
+        Ok((profile, _)) => domain_by(profile, domain),
+        Err(why) => no_profile(why),
+    }
+}
+
+/// How the permission profile `profile` decides `domain`.
+pub(super) fn domain_by(profile: &Value, domain: &str) -> Decision {
     let domains = profile
         .get("network")
         .map(|n| table(n, "domains"))

@@ -60,6 +60,7 @@ impl Launch for CodexLaunch {
                 .targets
                 .path("codex_config")
                 .map(Path::to_path_buf),
+            requirements: super::requirements::installed(&setting.managed_root),
         }))
     }
 }
@@ -74,13 +75,15 @@ pub struct Inputs {
     pub codex_home: PathBuf,
     /// The config.toml twsrt merges into (its legacy `[profiles.*]`).
     pub target: Option<PathBuf>,
+    /// The text of the machine's installed requirements.toml, if any.
+    pub requirements: Option<String>,
 }
 
 impl Audit for Inputs {
     fn check(&self, parsed: &Parsed) -> Result<Vec<Diagnostic>> {
         let mut out = Vec::new();
         for occ in &parsed.options {
-            flag_findings(occ, &mut out)?;
+            flag_findings(occ, self.requirements.as_deref(), &mut out)?;
         }
         let launch = launch(parsed, self);
         for layer in layers::layers(&launch) {
@@ -159,7 +162,11 @@ fn layer_findings(parsed: &Parsed, layer: &Layer, out: &mut Vec<Diagnostic>) -> 
     Ok(())
 }
 
-fn flag_findings(occ: &Occurrence, out: &mut Vec<Diagnostic>) -> Result<()> {
+fn flag_findings(
+    occ: &Occurrence,
+    requirements: Option<&str>,
+    out: &mut Vec<Diagnostic>,
+) -> Result<()> {
     let error = |code, why: String| Diagnostic::new(Severity::Error, code, typed(occ), why);
     let warn = |code, why: &str| Diagnostic::new(Severity::Warning, code, typed(occ), why);
     match occ.name {
@@ -210,7 +217,7 @@ fn flag_findings(occ: &Occurrence, out: &mut Vec<Diagnostic>) -> Result<()> {
         )),
         "--config" => {
             for value in &occ.values {
-                config_override(occ, value, out)?;
+                config_override(occ, value, requirements, out)?;
             }
         }
         _ => {}
@@ -219,7 +226,12 @@ fn flag_findings(occ: &Occurrence, out: &mut Vec<Diagnostic>) -> Result<()> {
 }
 
 /// `-c key=value`: a key twsrt owns, or one that selects a sandbox.
-fn config_override(occ: &Occurrence, value: &str, out: &mut Vec<Diagnostic>) -> Result<()> {
+fn config_override(
+    occ: &Occurrence,
+    value: &str,
+    requirements: Option<&str>,
+    out: &mut Vec<Diagnostic>,
+) -> Result<()> {
     let Some((key, val)) = value.split_once('=') else {
         return Err(unreadable(format!("codex: {} needs key=value", occ.typed)));
     };
@@ -228,7 +240,7 @@ fn config_override(occ: &Occurrence, value: &str, out: &mut Vec<Diagnostic>) -> 
     let Some((severity, code, why)) = owned_key(key) else {
         return Ok(());
     };
-    let (severity, why) = match refused_profile(key, val) {
+    let (severity, why) = match refused_profile(key, val, requirements) {
         Some(note) => (Severity::Info, note),
         None => (severity, why),
     };
@@ -244,11 +256,14 @@ fn config_override(occ: &Occurrence, value: &str, out: &mut Vec<Diagnostic>) -> 
 }
 
 /// `-c default_permissions=NAME` that this machine's requirements.toml
-/// does not allow: Codex refuses it and keeps the required profile, so the
-/// flag cannot widen anything (a note, not an error).
-fn refused_profile(key: &str, value: &str) -> Option<String> {
+/// (its text, `requirements`) does not allow: Codex refuses it and keeps
+/// the required profile, so the flag cannot widen anything (a note, not an
+/// error).
+fn refused_profile(key: &str, value: &str, requirements: Option<&str>) -> Option<String> {
     let unquoted: String = key.chars().filter(|c| *c != '"' && *c != '\'').collect();
-    if unquoted != "default_permissions" || super::requirements::allows_profile(value)? {
+    if unquoted != "default_permissions"
+        || super::requirements::allows_profile(requirements?, value)?
+    {
         return None;
     }
     Some(format!(

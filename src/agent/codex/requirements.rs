@@ -179,17 +179,17 @@ fn push_list<'a>(out: &mut String, items: impl IntoIterator<Item = &'a str>) {
     out.push_str("]\n");
 }
 
-/// Whether this machine's installed requirements (at the real path) let a
-/// user select the permission profile `name`: `None` when no
-/// requirements.toml restricts the profiles. Codex falls back to the
-/// required default for a profile they do not allow (doc/clients.md,
-/// "Codex: managed policy files").
-pub fn allows_profile(name: &str) -> Option<bool> {
-    let path = crate::agent::managed::Root::new(None).join(REQUIREMENTS);
-    allows_profile_in(&std::fs::read_to_string(path).ok()?, name)
+/// The text of the requirements installed under `root`, if there are any
+/// twsrt can read.
+pub fn installed(root: &crate::agent::managed::Root) -> Option<String> {
+    std::fs::read_to_string(root.join(REQUIREMENTS)).ok()
 }
 
-fn allows_profile_in(text: &str, name: &str) -> Option<bool> {
+/// Whether the requirements `text` let a user select the permission
+/// profile `name`: `None` when they do not restrict the profiles (or are
+/// not TOML). Codex falls back to the required default for a profile they
+/// do not allow (doc/clients.md, "Codex: managed policy files").
+pub fn allows_profile(text: &str, name: &str) -> Option<bool> {
     let doc: toml_edit::DocumentMut = text.parse().ok()?;
     let allowed = doc.get("allowed_permission_profiles")?.as_table_like()?;
     Some(allowed.get(name).and_then(|v| v.as_bool()) == Some(true))
@@ -200,15 +200,15 @@ mod tests {
     #[test]
     fn only_a_profile_the_requirements_allow_is_allowed() {
         let text = "[allowed_permission_profiles]\ntwsrt-managed = true\n";
-        assert_eq!(super::allows_profile_in(text, "twsrt-managed"), Some(true));
+        assert_eq!(super::allows_profile(text, "twsrt-managed"), Some(true));
         assert_eq!(
-            super::allows_profile_in(text, ":danger-full-access"),
+            super::allows_profile(text, ":danger-full-access"),
             Some(false)
         );
         assert_eq!(
-            super::allows_profile_in("default_permissions = \"x\"\n", "y"),
+            super::allows_profile("default_permissions = \"x\"\n", "y"),
             None
         );
-        assert_eq!(super::allows_profile_in("not toml [", "y"), None);
+        assert_eq!(super::allows_profile("not toml [", "y"), None);
     }
 }

@@ -60,7 +60,7 @@ impl Managed for Layer {
         }
         let mut files = vec![ManagedFile {
             path: POLICY,
-            text: super::render::file(&rules).replacen(USER_TIER, ADMIN_TIER, 1) + "\n",
+            text: policy_text(&rules),
         }];
         if ctx.config.managed.on("gemini", DISABLE_YOLO) {
             files.push(ManagedFile {
@@ -97,16 +97,10 @@ impl Managed for Layer {
         let Ok(meta) = std::fs::metadata(&dir) else {
             return;
         };
-        let mut reasons = Vec::new();
-        if meta.uid() != 0 {
-            reasons.push(format!("it is owned by uid {}, not root", meta.uid()));
-        }
-        if meta.mode() & 0o022 != 0 {
-            reasons.push(format!(
-                "it is writable by group or others (mode {:o})",
-                meta.mode() & 0o7777
-            ));
-        }
+        let reasons: Vec<String> = [owner_refusal(&meta), mode_refusal(&meta)]
+            .into_iter()
+            .flatten()
+            .collect();
         if reasons.is_empty() {
             return;
         }
@@ -126,4 +120,36 @@ impl Managed for Layer {
             )]),
         );
     }
+}
+
+/// The admin policy file of `rules`: the user-level file with the admin
+/// tier named in its header.
+fn policy_text(rules: &[super::render::Rule]) -> String {
+    super::render::file(rules).replacen(USER_TIER, ADMIN_TIER, 1) + "\n"
+}
+
+/// The admin policy file `generate --scope managed` writes for `ctx` (`~`
+/// under `home`), and the policy rule each of its `[[rule]]` tables comes
+/// from.
+pub fn rendered(ctx: &Ctx, home: &Path) -> Result<(String, Vec<super::Origin>)> {
+    let rules = super::mapping::translate(ctx.rules(), ctx.yolo, home, &mut Vec::new())?;
+    let text = policy_text(&rules);
+    Ok((text, rules.into_iter().map(|rule| rule.origin).collect()))
+}
+
+/// Why Gemini CLI skips the admin folder of `meta` for its owner: it is
+/// not root's.
+pub fn owner_refusal(meta: &std::fs::Metadata) -> Option<String> {
+    (meta.uid() != 0).then(|| format!("it is owned by uid {}, not root", meta.uid()))
+}
+
+/// Why Gemini CLI skips the admin folder of `meta` for its mode: group or
+/// others may write it.
+pub fn mode_refusal(meta: &std::fs::Metadata) -> Option<String> {
+    (meta.mode() & 0o022 != 0).then(|| {
+        format!(
+            "it is writable by group or others (mode {:o})",
+            meta.mode() & 0o7777
+        )
+    })
 }

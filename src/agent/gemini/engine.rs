@@ -58,20 +58,26 @@ impl Policy {
     /// naming the rule: twsrt writes none, so one is a bug to report, not
     /// a rule to skip.
     pub fn load(text: &str) -> Result<Policy, String> {
-        let doc: DocumentMut = text.parse().map_err(|e| format!("not TOML: {e}"))?;
         let mut rules = Vec::new();
-        if let Some(tables) = doc.get("rule") {
-            let tables = tables
-                .as_array_of_tables()
-                .ok_or("`rule` is not an array of tables")?;
-            for (index, table) in tables.iter().enumerate() {
-                let rule =
-                    load_rule(index, table).map_err(|e| format!("rule {}: {e}", index + 1))?;
-                rules.push(rule);
-            }
-        }
+        load_into(text, &mut rules)?;
         rules.sort_by_key(|r| std::cmp::Reverse(r.priority));
         Ok(Policy { rules })
+    }
+
+    /// Load the files of one tier (a policy folder's `.toml` files, in the
+    /// order given) as one policy: every rule of every file ordered by
+    /// priority, in file order among equals. A [`Match`]'s `index` counts
+    /// across the files; the second value is where each file's rules start.
+    /// An error names the file (from 0) and the rule.
+    pub fn load_tier(texts: &[&str]) -> Result<(Policy, Vec<usize>), String> {
+        let mut rules = Vec::new();
+        let mut starts = Vec::new();
+        for (file, text) in texts.iter().enumerate() {
+            starts.push(rules.len());
+            load_into(text, &mut rules).map_err(|e| format!("file {file}: {e}"))?;
+        }
+        rules.sort_by_key(|r| std::cmp::Reverse(r.priority));
+        Ok((Policy { rules }, starts))
     }
 
     /// The rule deciding a call of `tool` with `args` (a JSON object);
@@ -116,6 +122,25 @@ impl Policy {
                 outcome: rule.outcome,
             })
     }
+}
+
+/// Append the `[[rule]]` tables of `text` to `rules`, numbered on from
+/// the rules already there.
+fn load_into(text: &str, rules: &mut Vec<LoadedRule>) -> Result<(), String> {
+    let doc: DocumentMut = text.parse().map_err(|e| format!("not TOML: {e}"))?;
+    let Some(tables) = doc.get("rule") else {
+        return Ok(());
+    };
+    let tables = tables
+        .as_array_of_tables()
+        .ok_or("`rule` is not an array of tables")?;
+    let first = rules.len();
+    for (local, table) in tables.iter().enumerate() {
+        let rule =
+            load_rule(first + local, table).map_err(|e| format!("rule {}: {e}", local + 1))?;
+        rules.push(rule);
+    }
+    Ok(())
 }
 
 fn load_rule(index: usize, table: &toml_edit::Table) -> Result<LoadedRule, String> {

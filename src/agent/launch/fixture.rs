@@ -33,6 +33,7 @@ impl Inputs {
                 cwd: i.cwd,
                 codex_home: i.codex_home,
                 target: i.codex_target,
+                requirements: None,
             }),
             "claude" => Box::new(claude::launch::Inputs {
                 cwd: i.cwd,
@@ -41,6 +42,7 @@ impl Inputs {
                 anchor: i.claude_anchor,
                 hook: i.claude_hook,
                 loaded: None,
+                locked: false,
             }),
             "copilot" => Box::new(copilot::launch::Inputs {
                 flags: i.copilot_flags,
