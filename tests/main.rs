@@ -33,6 +33,7 @@ mod launch;
 mod launch_gemini;
 mod man;
 mod managed;
+mod managed_explain;
 mod mutation;
 mod opencode_cmd;
 mod output_errors;

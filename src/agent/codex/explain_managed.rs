@@ -155,7 +155,7 @@ impl Requirements {
             Subject::Domain(d) => {
                 let decision = self.by_profile(|profile| domain_by(profile, d));
                 match self.managed_network {
-                    true => with_note(
+                    true => then_note(
                         decision,
                         "the requirements' [experimental_network] lists load, but whether Codex \
                          enforces them was not measured",
@@ -196,6 +196,7 @@ impl Requirements {
         };
         let only = match self.allowed.as_slice() {
             [] => String::new(),
+            [one] if one == name => ", the only one users may select".to_string(),
             allowed => format!("; users may select only {}", allowed.join(", ")),
         };
         with_note(decide(profile), &format!("required profile {name}{only}"))
@@ -284,6 +285,15 @@ fn position(token: &Value) -> Option<Vec<String>> {
     any.iter().map(|w| w.as_str().map(str::to_string)).collect()
 }
 
+/// `decision` with `note` put last.
+fn then_note(mut decision: Decision, note: &str) -> Decision {
+    decision.note = Some(match decision.note.take() {
+        Some(first) => format!("{first}; {note}"),
+        None => note.to_string(),
+    });
+    decision
+}
+
 /// `decision` with `note` put first.
 fn with_note(mut decision: Decision, note: &str) -> Decision {
     decision.note = Some(match decision.note.take() {
@@ -337,7 +347,7 @@ prefix_rules = [
         let note = d.note.unwrap_or_default();
         assert!(
             note.starts_with(
-                "required profile fleet; users may select only fleet: profile entry \"/srv/secret\""
+                "required profile fleet, the only one users may select: profile entry \"/srv/secret\""
             ),
             "{note}"
         );

@@ -135,3 +135,29 @@ fn a_rule_gemini_would_reject_is_an_error_naming_it() {
     assert!(Policy::load("rule = 1").is_err());
     assert!(Policy::load("not toml [").is_err());
 }
+
+#[test]
+fn a_tier_orders_the_rules_of_all_its_files_by_priority_then_by_file() {
+    let first = "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"rm\"\n\
+                 decision = \"ask_user\"\npriority = 100\n";
+    let second = "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"rm\"\n\
+                  decision = \"deny\"\npriority = 200\n\n[[rule]]\ntoolName = \"run_shell_command\"\n\
+                  commandPrefix = \"ls\"\ndecision = \"allow\"\npriority = 100\n";
+    let (policy, starts) = Policy::load_tier(&[first, second]).unwrap();
+    assert_eq!(starts, [0, 1]);
+    let rm = policy.check(
+        "run_shell_command",
+        &serde_json::json!({"command": "rm -rf x"}),
+    );
+    assert_eq!(
+        rm,
+        Some(Match {
+            index: 1,
+            outcome: Outcome::Deny
+        })
+    );
+    let err = Policy::load_tier(&[first, "not [ toml"])
+        .err()
+        .unwrap_or_default();
+    assert!(err.starts_with("file 1: not TOML"), "{err}");
+}

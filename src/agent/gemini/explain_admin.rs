@@ -92,7 +92,7 @@ impl Admin {
             (Some(why), true) => (
                 None,
                 Some(format!(
-                    "decided as installed owned by root (under --root {why})"
+                    "decided as if installed owned by root (under --root, {why})"
                 )),
             ),
             (owner, _) => (owner, None),
