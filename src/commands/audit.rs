@@ -26,7 +26,10 @@ use crate::ui;
 /// ./.claude/settings{,.local}.json, Gemini's settings layers and the
 /// other files of ~/.gemini/policies, OpenCode's project opencode.json and
 /// its OPENCODE_CONFIG, OPENCODE_CONFIG_CONTENT and OPENCODE_PERMISSION
-/// layers. Values are
+/// layers. The installed managed files (under /etc, or under --root DIR)
+/// soften two findings: allow rules a managed
+/// `allowManagedPermissionRulesOnly` makes inert, and a Codex
+/// `default_permissions` its requirements.toml does not allow. Values are
 /// shown only when they are words of the CLI's own vocabulary; anything
 /// else reads `<value>`.
 ///

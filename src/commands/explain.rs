@@ -15,7 +15,11 @@ use crate::ui;
 /// One row per layer and agent: the srt sandbox on this platform, then each
 /// agent's layers (Claude's permissions, sandbox and guard hook when
 /// installed; Codex's profile and rules; Copilot's flags; Gemini's policy
-/// when configured; OpenCode's permission block). Each gives the decision
+/// when configured; OpenCode's permission block). Above an agent's own
+/// rows, a `managed` row for its installed system-wide policy (Claude's
+/// managed drop-in, Codex's requirements.toml, Gemini's admin policies
+/// under /etc, or under --root DIR), which ranks above every user setting.
+/// Each gives the decision
 /// (deny, ask, allow, not covered), the deciding rule, its fragment `file:line` and what the layer
 /// cannot decide. Agents without a `[targets]` entry still get their rows
 /// (what `generate` would write for them); stderr names them. Exit codes: 0
