@@ -7,6 +7,7 @@
 //! sets of entries ([`diff`]).
 
 mod adoption;
+mod allow_read;
 mod anchor;
 pub mod codes;
 mod deny_path;

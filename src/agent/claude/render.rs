@@ -7,6 +7,7 @@ use std::path::Path;
 use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
+use crate::agent::claude::allow_read;
 use crate::agent::claude::deny_path::FileProbe;
 use crate::agent::claude::merge::WEB_FETCH_PREFIX;
 use crate::pyjson::{self, Out};
@@ -483,8 +484,9 @@ fn is_relative(pattern: &str) -> bool {
 enum Part<'a> {
     /// A value of the srt settings or of an override, as it is.
     Value(&'a Value),
-    /// `network.allowedDomains`: the allowed domains of the rules.
-    Domains(Vec<&'a str>),
+    /// A list of strings of the policy: `network.allowedDomains` (the
+    /// allowed domains of the rules), `filesystem.allowRead`.
+    Strings(Vec<&'a str>),
     /// An object of parts, in order.
     Object(Vec<(&'a str, Part<'a>)>),
     /// `[]`: a managed path list.
@@ -495,7 +497,7 @@ impl Part<'_> {
     fn to_value(&self) -> Value {
         match self {
             Part::Value(value) => (*value).clone(),
-            Part::Domains(domains) => Value::Array(
+            Part::Strings(domains) => Value::Array(
                 domains
                     .iter()
                     .map(|d| Value::String(d.to_string()))
@@ -515,7 +517,7 @@ impl Part<'_> {
     fn write<O: Out + ?Sized>(&self, out: &mut O, depth: usize) {
         match self {
             Part::Value(value) => pyjson::write_pretty_at(out, value, depth),
-            Part::Domains(domains) => {
+            Part::Strings(domains) => {
                 pyjson::write_container(out, depth, ['[', ']'], domains, |out, d, _| {
                     pyjson::write_str(out, d)
                 })
@@ -541,12 +543,14 @@ fn sandbox<'a>(input: &Input<'a>) -> Vec<(&'a str, Part<'a>)> {
         .filter(|r| r.is(Scope::Network, Action::Allow))
         .map(|r| r.pattern)
         .collect();
-    let mut network = vec![("allowedDomains", Part::Domains(domains))];
+    let mut network = vec![("allowedDomains", Part::Strings(domains))];
     network.extend(present_keys(srt.get("network"), &NETWORK_KEYS));
+    // The one srt filesystem list passed through is `allowRead` (its
+    // absolute and `~` entries, see `allow_read`); the others are the
+    // managed lists, emptied below.
+    let allow_read = allow_read::compiled(srt);
     let mut sandbox = vec![
         ("network", Part::Object(network)),
-        // No srt filesystem key is passed through: the only ones Claude
-        // shares with srt are the managed lists.
         ("filesystem", Part::Object(Vec::new())),
     ];
     sandbox.extend(present_keys(Some(srt), &SANDBOX_KEYS));
@@ -559,19 +563,32 @@ fn sandbox<'a>(input: &Input<'a>) -> Vec<(&'a str, Part<'a>)> {
         }
     }
     if let Some((_, filesystem)) = sandbox.iter_mut().find(|(k, _)| *k == "filesystem") {
+        if let Part::Value(Value::Object(map)) = filesystem {
+            let parts = map.iter().map(|(k, v)| (k.as_str(), Part::Value(v)));
+            *filesystem = Part::Object(parts.collect());
+        }
+        add_allow_read(filesystem, allow_read);
         empty_managed_lists(filesystem);
     }
     sandbox
 }
 
+/// Appends the policy's `allowRead` entries to `filesystem` unless it has
+/// the key already (an override's own list wins) or there are none.
+fn add_allow_read<'a>(filesystem: &mut Part<'a>, entries: Vec<&'a str>) {
+    if let Part::Object(parts) = filesystem
+        && !entries.is_empty()
+        && !parts.iter().any(|(k, _)| *k == allow_read::KEY)
+    {
+        parts.push((allow_read::KEY, Part::Strings(entries)));
+    }
+}
+
 /// Sets each managed list of `filesystem` to `[]`, in place when an
 /// override has it, else appended. An override that is not a table stays
-/// as it is (the agent refuses it before rendering, see `check_overrides`).
+/// as it is (the agent refuses it before rendering, see `check_overrides`);
+/// one that is was made an object of parts before.
 fn empty_managed_lists(filesystem: &mut Part<'_>) {
-    if let Part::Value(Value::Object(map)) = filesystem {
-        let parts = map.iter().map(|(k, v)| (k.as_str(), Part::Value(v)));
-        *filesystem = Part::Object(parts.collect());
-    }
     let Part::Object(parts) = filesystem else {
         return;
     };
