@@ -28,6 +28,7 @@ mod merge;
 mod overrides;
 mod project;
 mod render;
+mod sandbox_part;
 mod sync;
 mod sync_table;
 #[cfg(test)]

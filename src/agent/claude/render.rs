@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use crate::agent::claude::allow_read;
 use crate::agent::claude::deny_path::FileProbe;
 use crate::agent::claude::merge::WEB_FETCH_PREFIX;
+use crate::agent::claude::sandbox_part::Part;
 use crate::pyjson::{self, Out};
 use crate::rules::{Action, Scope, SecurityRule};
 
@@ -476,61 +477,6 @@ fn is_directory(pattern: &str, probe: &mut FileProbe) -> bool {
 /// twsrt's own working directory says nothing about it.
 fn is_relative(pattern: &str) -> bool {
     !pattern.starts_with(['/', '~'])
-}
-
-/// A part of the generated `sandbox` section, borrowed from the policy:
-/// the section is built for `-w` and `diff` ([`Part::to_value`]) and
-/// written as it stands for the preview ([`Part::write`]).
-enum Part<'a> {
-    /// A value of the srt settings or of an override, as it is.
-    Value(&'a Value),
-    /// A list of strings of the policy: `network.allowedDomains` (the
-    /// allowed domains of the rules), `filesystem.allowRead`.
-    Strings(Vec<&'a str>),
-    /// An object of parts, in order.
-    Object(Vec<(&'a str, Part<'a>)>),
-    /// `[]`: a managed path list.
-    EmptyList,
-}
-
-impl Part<'_> {
-    fn to_value(&self) -> Value {
-        match self {
-            Part::Value(value) => (*value).clone(),
-            Part::Strings(domains) => Value::Array(
-                domains
-                    .iter()
-                    .map(|d| Value::String(d.to_string()))
-                    .collect(),
-            ),
-            Part::Object(parts) => Value::Object(
-                parts
-                    .iter()
-                    .map(|(k, part)| (k.to_string(), part.to_value()))
-                    .collect(),
-            ),
-            Part::EmptyList => Value::Array(Vec::new()),
-        }
-    }
-
-    /// `to_pretty(&self.to_value())` at `depth`, without building it.
-    fn write<O: Out + ?Sized>(&self, out: &mut O, depth: usize) {
-        match self {
-            Part::Value(value) => pyjson::write_pretty_at(out, value, depth),
-            Part::Strings(domains) => {
-                pyjson::write_container(out, depth, ['[', ']'], domains, |out, d, _| {
-                    pyjson::write_str(out, d)
-                })
-            }
-            Part::Object(parts) => {
-                pyjson::write_container(out, depth, ['{', '}'], parts, |out, (k, part), d| {
-                    pyjson::write_key(out, k);
-                    part.write(out, d);
-                })
-            }
-            Part::EmptyList => out.push_str("[]"),
-        }
-    }
 }
 
 /// The `sandbox` section: the allowed domains and the srt pass-through keys,
