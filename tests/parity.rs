@@ -1037,3 +1037,33 @@ fn new_files_expect_0600_and_existing_files_keep_their_mode() {
         "file\t0640\tkept\nfile\t0600\tnew\nsymlink\t-\tl\tkept\ndir\t0755\td\n"
     );
 }
+
+#[test]
+fn port_additions_are_declared_on_the_reference_side_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("divergence");
+    fs::write(
+        &path,
+        "# note\nfile-json-prepend s.json /sandbox/filesystem allowRead [\"~/b\", \"~/a\"]\n\
+         stdout-insert-before\tdoctor: \tclaude\nstdout-insert-before\tdoctor: \t\n\
+         stdout-replace\t1 warnings\t2 warnings\n",
+    )
+    .unwrap();
+    let d = Divergence::load(&path).unwrap();
+    let want =
+        "{\n  \"sandbox\": {\n    \"filesystem\": {\n      \"denyRead\": []\n    }\n  }\n}\n";
+    assert_eq!(
+        d.expected_file("s.json", want.to_string()).unwrap(),
+        "{\n  \"sandbox\": {\n    \"filesystem\": {\n      \"allowRead\": [\n        \"~/b\",\n        \
+         \"~/a\"\n      ],\n      \"denyRead\": []\n    }\n  }\n}\n"
+    );
+    assert_eq!(
+        d.expected_file("other.json", want.to_string()).unwrap(),
+        want
+    );
+    let (expected, port) = d.compared_stdout("x\ndoctor: 1 warnings\n", "y\n");
+    assert_eq!(expected, "x\nclaude\n\ndoctor: 2 warnings\n");
+    assert_eq!(port, "y\n");
+    fs::write(&path, "stdout-replace\tno tab\n").unwrap();
+    assert!(Divergence::load(&path).is_err());
+}
