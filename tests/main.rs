@@ -7,6 +7,7 @@
 mod support;
 
 mod adoption;
+mod allow_read;
 mod claude_sync;
 mod compile_errors;
 mod config_cmd;

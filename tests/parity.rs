@@ -244,6 +244,13 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
         if generated_by_an_agent_or_compile(rel) {
             want = crate::parity_guards::with_guards(&want, &guards);
         }
+        let want = match divergence.expected_file(rel, want) {
+            Ok(want) => want,
+            Err(why) => {
+                problems.push(why);
+                continue;
+            }
+        };
         let existed = before.get(rel).is_some_and(|b| b.kind == Kind::File);
         let verdict = if divergence.parsed_equal.contains(rel) {
             compare_parsed(rel, &want, &got)
@@ -632,6 +639,23 @@ struct Divergence {
     table_cells: bool,
     /// `stdout-table-cell-prose <prefix>`: cells worded by the port.
     cell_prose: Vec<String>,
+    /// `file-json-prepend <path> <pointer> <key> <json>`: keys the port
+    /// writes into a JSON file that 3.3.3 did not.
+    json_prepend: Vec<JsonPrepend>,
+    /// `stdout-insert-before<TAB><anchor><TAB><line>`: a line the port
+    /// prints before the first expected line starting with `<anchor>`.
+    stdout_insert: Vec<(String, String)>,
+    /// `stdout-replace<TAB><old><TAB><new>`: text the port words otherwise.
+    stdout_replace: Vec<(String, String)>,
+}
+
+/// One `file-json-prepend` directive: in the expected `path`, the object at
+/// `pointer` gets `key` with `value` as its first member.
+struct JsonPrepend {
+    path: String,
+    pointer: String,
+    key: String,
+    value: serde_json::Value,
 }
 
 impl Divergence {
@@ -648,6 +672,31 @@ impl Divergence {
                 d.stdout_ignore.push(rest.to_string());
             } else if let Some(rest) = line.strip_prefix("file-parsed-equal ") {
                 d.parsed_equal.insert(rest.to_string());
+            } else if let Some(rest) = line.strip_prefix("stdout-insert-before\t") {
+                let Some((anchor, text)) = rest.split_once('\t') else {
+                    return Err(format!("{}: incomplete directive {line:?}", path.display()));
+                };
+                d.stdout_insert.push((anchor.to_string(), text.to_string()));
+            } else if let Some(rest) = line.strip_prefix("stdout-replace\t") {
+                let Some((old, new)) = rest.split_once('\t') else {
+                    return Err(format!("{}: incomplete directive {line:?}", path.display()));
+                };
+                d.stdout_replace.push((old.to_string(), new.to_string()));
+            } else if let Some(rest) = line.strip_prefix("file-json-prepend ") {
+                let mut parts = rest.splitn(4, ' ');
+                let (Some(file), Some(pointer), Some(key), Some(value)) =
+                    (parts.next(), parts.next(), parts.next(), parts.next())
+                else {
+                    return Err(format!("{}: incomplete directive {line:?}", path.display()));
+                };
+                let value = serde_json::from_str(value)
+                    .map_err(|e| format!("{}: {line:?}: {e}", path.display()))?;
+                d.json_prepend.push(JsonPrepend {
+                    path: file.to_string(),
+                    pointer: pointer.to_string(),
+                    key: key.to_string(),
+                    value,
+                });
             } else if line == "stdout-table-cells" {
                 d.table_cells = true;
             } else if let Some(rest) = line.strip_prefix("stdout-table-cell-prose ") {
@@ -662,7 +711,8 @@ impl Divergence {
     /// Expected and actual stdout as they are compared: filtered, and
     /// with `stdout-table-cells` rendered back from their cells.
     fn compared_stdout(&self, want: &str, got: &str) -> (String, String) {
-        let (want, got) = (self.filter_stdout(want), self.filter_stdout(got));
+        let want = self.expected_stdout(want);
+        let (want, got) = (self.filter_stdout(&want), self.filter_stdout(got));
         if !self.table_cells {
             return (want, got);
         }
@@ -673,6 +723,55 @@ impl Divergence {
             crate::parity_table::render(&want),
             crate::parity_table::render(&got),
         )
+    }
+
+    /// The reference's stdout with the lines the port adds
+    /// (`stdout-insert-before`, in directive order) and its own wording
+    /// (`stdout-replace`). An anchor no line starts with inserts nothing,
+    /// so the comparison fails.
+    fn expected_stdout(&self, want: &str) -> String {
+        let mut out = String::with_capacity(want.len());
+        let mut pending: Vec<&(String, String)> = self.stdout_insert.iter().collect();
+        for line in want.split_inclusive('\n') {
+            pending.retain(|(anchor, text)| {
+                let here = line.starts_with(anchor.as_str());
+                if here {
+                    out.push_str(text);
+                    out.push('\n');
+                }
+                !here
+            });
+            out.push_str(line);
+        }
+        for (old, new) in &self.stdout_replace {
+            out = out.replace(old.as_str(), new);
+        }
+        out
+    }
+
+    /// The expected text of `rel` with this scenario's `file-json-prepend`
+    /// keys in place, re-printed as the port prints JSON (two-space indent,
+    /// the text's own final newline kept). Unchanged without a directive.
+    fn expected_file(&self, rel: &str, want: String) -> Result<String, String> {
+        let edits: Vec<&JsonPrepend> = self.json_prepend.iter().filter(|e| e.path == rel).collect();
+        if edits.is_empty() {
+            return Ok(want);
+        }
+        let mut doc: serde_json::Value =
+            serde_json::from_str(&want).map_err(|e| format!("{rel}: invalid JSON: {e}"))?;
+        for edit in edits {
+            let Some(serde_json::Value::Object(object)) = doc.pointer_mut(&edit.pointer) else {
+                return Err(format!("{rel}: no object at {}", edit.pointer));
+            };
+            let rest = std::mem::take(object);
+            object.insert(edit.key.clone(), edit.value.clone());
+            object.extend(rest.into_iter().filter(|(k, _)| *k != edit.key));
+        }
+        let mut text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+        if want.ends_with('\n') {
+            text.push('\n');
+        }
+        Ok(text)
     }
 
     fn filter_stdout(&self, text: &str) -> String {
@@ -937,4 +1036,34 @@ fn new_files_expect_0600_and_existing_files_keep_their_mode() {
         expected_manifest(manifest, &before).unwrap(),
         "file\t0640\tkept\nfile\t0600\tnew\nsymlink\t-\tl\tkept\ndir\t0755\td\n"
     );
+}
+
+#[test]
+fn port_additions_are_declared_on_the_reference_side_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("divergence");
+    fs::write(
+        &path,
+        "# note\nfile-json-prepend s.json /sandbox/filesystem allowRead [\"~/b\", \"~/a\"]\n\
+         stdout-insert-before\tdoctor: \tclaude\nstdout-insert-before\tdoctor: \t\n\
+         stdout-replace\t1 warnings\t2 warnings\n",
+    )
+    .unwrap();
+    let d = Divergence::load(&path).unwrap();
+    let want =
+        "{\n  \"sandbox\": {\n    \"filesystem\": {\n      \"denyRead\": []\n    }\n  }\n}\n";
+    assert_eq!(
+        d.expected_file("s.json", want.to_string()).unwrap(),
+        "{\n  \"sandbox\": {\n    \"filesystem\": {\n      \"allowRead\": [\n        \"~/b\",\n        \
+         \"~/a\"\n      ],\n      \"denyRead\": []\n    }\n  }\n}\n"
+    );
+    assert_eq!(
+        d.expected_file("other.json", want.to_string()).unwrap(),
+        want
+    );
+    let (expected, port) = d.compared_stdout("x\ndoctor: 1 warnings\n", "y\n");
+    assert_eq!(expected, "x\nclaude\n\ndoctor: 2 warnings\n");
+    assert_eq!(port, "y\n");
+    fs::write(&path, "stdout-replace\tno tab\n").unwrap();
+    assert!(Divergence::load(&path).is_err());
 }

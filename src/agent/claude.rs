@@ -7,6 +7,7 @@
 //! sets of entries ([`diff`]).
 
 mod adoption;
+mod allow_read;
 mod anchor;
 pub mod codes;
 mod deny_path;
@@ -27,6 +28,7 @@ mod merge;
 mod overrides;
 mod project;
 mod render;
+mod sandbox_part;
 mod sync;
 mod sync_table;
 #[cfg(test)]

@@ -150,6 +150,13 @@ impl Copilot {
              command sandbox, `copilot_sandbox = true`, for files), and no setting refuses an \
              unlisted host without asking",
         ));
+        warnings.extend(crate::agent::srt_keys::skipped(
+            "copilot",
+            ctx.compiled.srt(),
+            &[crate::agent::srt_keys::ALLOW_READ],
+            "Copilot CLI's flags and command sandbox have no re-allow inside a denied path, so \
+             the denied paths stay closed (stricter than srt)",
+        ));
         let mut out = String::new();
         for (i, line) in Self::flags(ctx, warnings)?.iter().enumerate() {
             if i > 0 {

@@ -131,6 +131,13 @@ fn render(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
         "Gemini CLI starts no sandbox, so nothing of its own hides a variable from its shell \
          commands or refuses a host (credential files are read denies of its file tools)",
     ));
+    warnings.extend(crate::agent::srt_keys::skipped(
+        "gemini",
+        ctx.compiled.srt(),
+        &[crate::agent::srt_keys::ALLOW_READ],
+        "Gemini CLI starts no sandbox to re-open them in, and twsrt keeps its file tools' read \
+         denies (stricter than srt)",
+    ));
     // Last: what every Gemini run comes down to.
     warnings.push(warning(codes::NO_SANDBOX, NO_SANDBOX));
     Ok(render::file(&rules))

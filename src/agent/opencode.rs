@@ -107,6 +107,13 @@ fn entries(ctx: &Ctx, warnings: &mut Warnings) -> Result<Vec<Entry>> {
         "OpenCode starts no sandbox, so nothing of its own hides a variable from its shell \
          commands or refuses a host (credential files are read and edit denies of its file tools)",
     ));
+    warnings.extend(crate::agent::srt_keys::skipped(
+        "opencode",
+        ctx.compiled.srt(),
+        &[crate::agent::srt_keys::ALLOW_READ],
+        "OpenCode starts no sandbox to re-open them in, and twsrt keeps its file tools' read \
+         denies (stricter than srt)",
+    ));
     warnings.push(warning(codes::NO_SANDBOX, NO_SANDBOX));
     Ok(entries)
 }

@@ -8,7 +8,9 @@
 //! agent's own reason. A key the settings do not set is never named. The
 //! credential files themselves are read denies every agent already
 //! compiles (`crate::source::srt::rules`), so `credentials.files` is named
-//! only by an agent that has no read deny at all.
+//! only by an agent that has no read deny at all. `filesystem.allowRead`
+//! is compiled into Claude's `sandbox.filesystem.allowRead` only; every
+//! other agent names it (its read denies stay: stricter than srt).
 
 use serde_json::Value;
 

@@ -1337,6 +1337,12 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
                   "mount namespace)", flush=True)
             import managed  # tests/clients/managed.py
             managed.run_checks(sys.modules[__name__], report, scratch, bin_dir)
+        if not args.only or "allow-read" in args.only:
+            print("\nsrt's allowRead: Claude Code's sandbox re-opens the file, its Read tool "
+                  "does not", flush=True)
+            import allow_read  # tests/clients/allow_read.py
+            allow_read.run_checks(sys.modules[__name__], report, scratch, bin_dir,
+                                  not args.no_mutants)
         if not args.only or "opencode" in args.only:
             print("\nOpenCode: the merged config loads and the client refuses what it denies",
                   flush=True)

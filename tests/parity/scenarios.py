@@ -863,7 +863,9 @@ UNSORTED_SRT = """{
 """
 UNSORTED_BASH = bash_doc(allow=["ls", "gh pr view", "cat"], deny=["sudo", "rm", "dd"], ask=["pip install", "git push"])
 add("sorted_lists_w_all", ["generate", "-w"], files={
-    TW + "config.toml": COP, TW + "srt/base.jsonc": UNSORTED_SRT, TW + "bash/base.jsonc": UNSORTED_BASH})
+    TW + "config.toml": COP, TW + "srt/base.jsonc": UNSORTED_SRT, TW + "bash/base.jsonc": UNSORTED_BASH},
+    divergence=["# 3.3.3 gives srt's filesystem.allowRead to srt only; the port also writes it into Claude's sandbox.",
+                'file-json-prepend .claude/settings.full.json /sandbox/filesystem allowRead ["~/z-read", "~/a-read"]'])
 add("sorted_lists_across_fragments", ["generate", "-p", "work", "claude"], files=work_home())
 
 # network.allowMachLookup passed through to Claude and diffed

@@ -157,8 +157,8 @@ def register(sc):
   }
 }
 """
-    add("glob_traps", [], files=home(srt=traps))
-    add("glob_traps_all", ["--all"], files=home(srt=traps))
+    add("glob_traps", [], files=home(srt=traps), divergence=["# 3.3.3 gives srt's filesystem.allowRead to srt only; the port compiles it for Claude and says what it leaves out (doc/compatibility.md row 41).", 'stdout-insert-before\tdoctor: \tclaude', "stdout-insert-before\tdoctor: \t  warning  srt-key-skipped    srt filesystem.allowRead entries not compiled for Claude (a relative path is anchored at the settings file's directory there, an object entry cannot be held), so they stay closed to its commands: **/at", "stdout-insert-before\tdoctor: \t                              • profile 'default'", "stdout-insert-before\tdoctor: \t  warning  srt-key-skipped    srt filesystem.allowRead re-opens ~/ar*, ~/as/** for Claude's sandboxed commands only: its Read tool keeps the Read deny rules of the paths around them (a deny rule wins over any allow), stricter than srt", "stdout-insert-before\tdoctor: \t                              • profile 'default'", 'stdout-insert-before\tdoctor: \t', 'stdout-replace\tdoctor: 0 errors, 6 warnings, 5 info\tdoctor: 0 errors, 8 warnings, 5 info'])
+    add("glob_traps_all", ["--all"], files=home(srt=traps), divergence=["# 3.3.3 gives srt's filesystem.allowRead to srt only; the port compiles it for Claude and says what it leaves out (doc/compatibility.md row 41).", 'stdout-insert-before\tdoctor: \tclaude', "stdout-insert-before\tdoctor: \t  warning  srt-key-skipped         srt filesystem.allowRead entries not compiled for Claude (a relative path is anchored at the settings file's directory there, an object entry cannot be held), so they stay closed to its commands: **/at", "stdout-insert-before\tdoctor: \t                                   • profile 'default'", "stdout-insert-before\tdoctor: \t  warning  srt-key-skipped         srt filesystem.allowRead re-opens ~/ar*, ~/as/** for Claude's sandboxed commands only: its Read tool keeps the Read deny rules of the paths around them (a deny rule wins over any allow), stricter than srt", "stdout-insert-before\tdoctor: \t                                   • profile 'default'", 'stdout-insert-before\tdoctor: \t', 'stdout-replace\tdoctor: 0 errors, 6 warnings, 5 info\tdoctor: 0 errors, 8 warnings, 5 info'])
     # The keys srt does not know are named in allow_unknown_keys (else the
     # port's compile refuses them, doc/compatibility.md row 31); doctor still
     # warns that srt ignores them.
@@ -243,7 +243,7 @@ def register(sc):
     pair("order_empty_list_does_not_count",
          '{"filesystem": {"denyWrite": [], "allowRead": ["~/.aws"]}, "network": {"deniedDomains": ["*.x.io"]}}\n',
          '{"filesystem": {"denyWrite": [".", "rel"], "allowRead": ["~/.aws"]}, "network": {"allowedDomains": ["*", "*.b.a.com"]}}\n',
-         cmd=["--all"])
+         cmd=["--all"], divergence=["# 3.3.3 gives srt's filesystem.allowRead to srt only; the port compiles it for Claude and says what it leaves out (doc/compatibility.md row 41).", 'stdout-insert-before\tdoctor: \tclaude', "stdout-insert-before\tdoctor: \t  warning  srt-key-skipped     srt filesystem.allowRead re-opens ~/.aws for Claude's sandboxed commands only: its Read tool keeps the Read deny rules of the paths around them (a deny rule wins over any allow), stricter than srt", "stdout-insert-before\tdoctor: \t                               • profile 'default'", 'stdout-insert-before\tdoctor: \t', 'stdout-replace\tdoctor: 0 errors, 4 warnings, 1 info\tdoctor: 0 errors, 5 warnings, 1 info'])
 
     # --- symlinked-deny-path looks in every fragment; unused fragments are linted
     sym = sc.cfg(targets=CLAUDE_ONLY,
@@ -268,7 +268,7 @@ def register(sc):
         sc.TW + "srt/w.jsonc": '{"bogus": 1, "filesystem": {"denyRead": ["~/link"]}}\n',
         sc.TW + "srt/v.jsonc": '{"filesystem": {"allowRead": ["~/a*"]}}\n',
         "real/keep": ""}),
-        symlinks={"link": "{HOME}/real"})
+        symlinks={"link": "{HOME}/real"}, divergence=["# 3.3.3 gives srt's filesystem.allowRead to srt only; the port compiles it for Claude and says what it leaves out (doc/compatibility.md row 41).", 'stdout-insert-before\tdoctor: \tclaude', "stdout-insert-before\tdoctor: \t  warning  srt-key-skipped      srt filesystem.allowRead re-opens ~/a* for Claude's sandboxed commands only: its Read tool keeps the Read deny rules of the paths around them (a deny rule wins over any allow), stricter than srt", "stdout-insert-before\tdoctor: \t                                • profile 'default'", 'stdout-insert-before\tdoctor: \t', 'stdout-replace\tdoctor: 0 errors, 11 warnings, 1 info\tdoctor: 0 errors, 12 warnings, 1 info'])
 
     # --- more of the profile graph --------------------------------------------
     graph2 = sc.cfg(

@@ -3,7 +3,9 @@
 //!
 //! Entry spellings: the permission rule itself for `deny`, `ask` and the
 //! allows twsrt owns (`WebFetch(domain:...)`, `Edit(...)`); `network:DOMAIN` for
-//! `sandbox.network.allowedDomains`; `network.config:KEY`,
+//! `sandbox.network.allowedDomains`; `filesystem.allowRead:PATH` for
+//! `sandbox.filesystem.allowRead` (twsrt's: an entry on disk only widens);
+//! `network.config:KEY`,
 //! `filesystem.config:KEY` and `sandbox.config:KEY` for a pass-through key
 //! whose value differs (listed as missing when generated, as extra when on
 //! disk; a `null` counts as absent, and values compare as Python's `==`);
@@ -17,6 +19,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+use crate::agent::claude::allow_read::KEY as ALLOW_READ;
 use crate::agent::claude::hook_entry;
 use crate::agent::claude::merge::is_managed_allow;
 use crate::agent::claude::render::{MANAGED_PATH_LISTS, NETWORK_KEYS, SANDBOX_KEYS};
@@ -69,11 +72,22 @@ pub fn entries(generated: &Map<String, Value>, on_disk: &Map<String, Value>) -> 
         gen_network,
         disk_network,
     );
+    let (gen_filesystem, disk_filesystem) = (
+        object(gen_sandbox, "filesystem"),
+        object(disk_sandbox, "filesystem"),
+    );
+    out.compare_sets(
+        "filesystem.allowRead:",
+        "sandbox.filesystem.allowRead",
+        list(gen_filesystem, ALLOW_READ),
+        list(disk_filesystem, ALLOW_READ),
+        |_| true,
+    );
     out.compare_keys(
         ("filesystem.config", "sandbox.filesystem"),
         &MANAGED_PATH_LISTS,
-        object(gen_sandbox, "filesystem"),
-        object(disk_sandbox, "filesystem"),
+        gen_filesystem,
+        disk_filesystem,
     );
     out.compare_keys(
         ("sandbox.config", "sandbox"),

@@ -8,7 +8,10 @@
 //!   [`is_managed_allow`]) and gets the generated ones appended;
 //! - `sandbox.network` and `sandbox.filesystem` are updated key by key, so
 //!   keys twsrt does not generate (including ones it generated before) stay
-//!   (the managed path lists are always generated, as `[]`);
+//!   (the managed path lists are always generated, as `[]`), but
+//!   `sandbox.filesystem.allowRead` is twsrt's: the policy's list (or
+//!   the override's) replaces it, and without one it is removed, so an
+//!   entry taken out of the policy re-opens nothing on the next write;
 //! - every other generated `sandbox` key is overwritten;
 //! - with `[targets] claude_hook`, twsrt's `hooks.PreToolUse` entry is
 //!   replaced (see [`super::hook_entry`]); other hooks stay.
@@ -27,6 +30,10 @@ pub const WEB_FETCH_PREFIX: &str = "WebFetch(domain:";
 /// write. (Claude Code keeps a user's "don't ask again" answers in
 /// `.claude/settings.local.json`, never in the file twsrt writes.)
 pub const EDIT_PREFIX: &str = "Edit(";
+
+/// The `sandbox.filesystem` key the merge removes when it generates none:
+/// a list that grants, so a stale entry would widen.
+const OWNED_WHEN_GENERATED: &str = super::allow_read::KEY;
 
 /// Merge `generated` (the rendered document) into `doc` (the existing
 /// file's top-level object, read from `path`).
@@ -102,6 +109,9 @@ pub fn merge(
         let section = slot(sandbox, key, &format!("sandbox.{key}"), path)?;
         for (k, v) in fields {
             section.insert(k.clone(), v.clone());
+        }
+        if key == "filesystem" && !fields.contains_key(OWNED_WHEN_GENERATED) {
+            section.shift_remove(OWNED_WHEN_GENERATED);
         }
     }
     Ok(doc)

@@ -55,6 +55,7 @@ pub fn srt_keys(ctx: &Ctx, warnings: &mut Warnings) {
         &[DENIED_DOMAIN_REASONS],
         "Claude Code's sandbox settings have no such key (a denied host gets its generic reason)",
     ));
+    crate::agent::claude::allow_read::warnings(ctx, warnings);
     let masked: Vec<&str> = files(srt)
         .filter(|f| f.mode == Mode::Mask)
         .map(|f| f.name)

@@ -7,8 +7,10 @@ use std::path::Path;
 use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
+use crate::agent::claude::allow_read;
 use crate::agent::claude::deny_path::FileProbe;
 use crate::agent::claude::merge::WEB_FETCH_PREFIX;
+use crate::agent::claude::sandbox_part::Part;
 use crate::pyjson::{self, Out};
 use crate::rules::{Action, Scope, SecurityRule};
 
@@ -477,60 +479,6 @@ fn is_relative(pattern: &str) -> bool {
     !pattern.starts_with(['/', '~'])
 }
 
-/// A part of the generated `sandbox` section, borrowed from the policy:
-/// the section is built for `-w` and `diff` ([`Part::to_value`]) and
-/// written as it stands for the preview ([`Part::write`]).
-enum Part<'a> {
-    /// A value of the srt settings or of an override, as it is.
-    Value(&'a Value),
-    /// `network.allowedDomains`: the allowed domains of the rules.
-    Domains(Vec<&'a str>),
-    /// An object of parts, in order.
-    Object(Vec<(&'a str, Part<'a>)>),
-    /// `[]`: a managed path list.
-    EmptyList,
-}
-
-impl Part<'_> {
-    fn to_value(&self) -> Value {
-        match self {
-            Part::Value(value) => (*value).clone(),
-            Part::Domains(domains) => Value::Array(
-                domains
-                    .iter()
-                    .map(|d| Value::String(d.to_string()))
-                    .collect(),
-            ),
-            Part::Object(parts) => Value::Object(
-                parts
-                    .iter()
-                    .map(|(k, part)| (k.to_string(), part.to_value()))
-                    .collect(),
-            ),
-            Part::EmptyList => Value::Array(Vec::new()),
-        }
-    }
-
-    /// `to_pretty(&self.to_value())` at `depth`, without building it.
-    fn write<O: Out + ?Sized>(&self, out: &mut O, depth: usize) {
-        match self {
-            Part::Value(value) => pyjson::write_pretty_at(out, value, depth),
-            Part::Domains(domains) => {
-                pyjson::write_container(out, depth, ['[', ']'], domains, |out, d, _| {
-                    pyjson::write_str(out, d)
-                })
-            }
-            Part::Object(parts) => {
-                pyjson::write_container(out, depth, ['{', '}'], parts, |out, (k, part), d| {
-                    pyjson::write_key(out, k);
-                    part.write(out, d);
-                })
-            }
-            Part::EmptyList => out.push_str("[]"),
-        }
-    }
-}
-
 /// The `sandbox` section: the allowed domains and the srt pass-through keys,
 /// then the mode's overrides; last, the managed path lists are emptied.
 fn sandbox<'a>(input: &Input<'a>) -> Vec<(&'a str, Part<'a>)> {
@@ -541,12 +489,14 @@ fn sandbox<'a>(input: &Input<'a>) -> Vec<(&'a str, Part<'a>)> {
         .filter(|r| r.is(Scope::Network, Action::Allow))
         .map(|r| r.pattern)
         .collect();
-    let mut network = vec![("allowedDomains", Part::Domains(domains))];
+    let mut network = vec![("allowedDomains", Part::Strings(domains))];
     network.extend(present_keys(srt.get("network"), &NETWORK_KEYS));
+    // The one srt filesystem list passed through is `allowRead` (its
+    // absolute and `~` entries, see `allow_read`); the others are the
+    // managed lists, emptied below.
+    let allow_read = allow_read::compiled(srt);
     let mut sandbox = vec![
         ("network", Part::Object(network)),
-        // No srt filesystem key is passed through: the only ones Claude
-        // shares with srt are the managed lists.
         ("filesystem", Part::Object(Vec::new())),
     ];
     sandbox.extend(present_keys(Some(srt), &SANDBOX_KEYS));
@@ -559,19 +509,32 @@ fn sandbox<'a>(input: &Input<'a>) -> Vec<(&'a str, Part<'a>)> {
         }
     }
     if let Some((_, filesystem)) = sandbox.iter_mut().find(|(k, _)| *k == "filesystem") {
+        if let Part::Value(Value::Object(map)) = filesystem {
+            let parts = map.iter().map(|(k, v)| (k.as_str(), Part::Value(v)));
+            *filesystem = Part::Object(parts.collect());
+        }
+        add_allow_read(filesystem, allow_read);
         empty_managed_lists(filesystem);
     }
     sandbox
 }
 
+/// Appends the policy's `allowRead` entries to `filesystem` unless it has
+/// the key already (an override's own list wins) or there are none.
+fn add_allow_read<'a>(filesystem: &mut Part<'a>, entries: Vec<&'a str>) {
+    if let Part::Object(parts) = filesystem
+        && !entries.is_empty()
+        && !parts.iter().any(|(k, _)| *k == allow_read::KEY)
+    {
+        parts.push((allow_read::KEY, Part::Strings(entries)));
+    }
+}
+
 /// Sets each managed list of `filesystem` to `[]`, in place when an
 /// override has it, else appended. An override that is not a table stays
-/// as it is (the agent refuses it before rendering, see `check_overrides`).
+/// as it is (the agent refuses it before rendering, see `check_overrides`);
+/// one that is was made an object of parts before.
 fn empty_managed_lists(filesystem: &mut Part<'_>) {
-    if let Part::Value(Value::Object(map)) = filesystem {
-        let parts = map.iter().map(|(k, v)| (k.as_str(), Part::Value(v)));
-        *filesystem = Part::Object(parts.collect());
-    }
     let Part::Object(parts) = filesystem else {
         return;
     };

@@ -4,6 +4,7 @@
 //! reorders (sorted lists, the policy files in denyWrite) is its own tested
 //! job, and the Claude output is a function of the compiled document.
 
+mod allow_read;
 mod anchor;
 mod diff;
 mod render;

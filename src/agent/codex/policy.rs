@@ -291,7 +291,16 @@ fn place_network(
 
 /// One warning naming the srt keys and mode overrides Codex has nothing for.
 fn unmapped_warning(srt: &Value, overrides: &Map<String, Value>, warnings: &mut Warnings) {
-    use crate::agent::srt_keys::{DENIED_DOMAIN_REASONS, ENV_VARS, STRICT_ALLOWLIST, skipped};
+    use crate::agent::srt_keys::{
+        ALLOW_READ, DENIED_DOMAIN_REASONS, ENV_VARS, STRICT_ALLOWLIST, skipped,
+    };
+    warnings.extend(skipped(
+        "codex",
+        srt,
+        &[ALLOW_READ],
+        "a \"read\" path inside a \"deny\" one stays unreadable in Codex 0.171 (measured), so \
+         the denied paths stay closed (stricter than srt)",
+    ));
     warnings.extend(skipped(
         "codex",
         srt,

@@ -5,6 +5,7 @@ use serde_json::Value;
 use super::{CASES, Fixture, read};
 use crate::agent::claude::generate;
 use crate::agent::{Agent, Warnings};
+use crate::diag::Code;
 use crate::pyjson::to_pretty;
 
 fn preview(fixture: &Fixture, yolo: bool) -> String {
@@ -357,16 +358,24 @@ fn yolo_has_no_ask_key_and_full_keeps_an_empty_one() {
     assert_eq!(full["permissions"]["ask"], Value::Array(vec![]));
 }
 
+/// The `policy` case raises one warning per mode: its `allowRead` entry
+/// re-opens a path for Claude's commands, not for its Read tool.
 #[test]
-fn preview_raises_no_warnings() {
+fn preview_raises_only_the_allow_read_warning() {
     let fixture = Fixture::case("policy");
-    let mut warnings = Warnings::new();
     for yolo in [false, true] {
+        let mut warnings = Warnings::new();
         crate::agent::claude::Claude
             .preview(&fixture.ctx(yolo), &mut warnings)
             .unwrap();
+        let messages = crate::agent::messages(&warnings);
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(
+            messages[0].starts_with("srt filesystem.allowRead re-opens /r for Claude's sandboxed"),
+            "{messages:?}"
+        );
+        assert!(warnings.iter().all(|w| w.code == Code::SrtKeySkipped));
     }
-    assert!(warnings.is_empty(), "{warnings:?}");
 }
 
 #[test]

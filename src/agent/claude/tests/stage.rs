@@ -369,7 +369,8 @@ fn foreign_edit_allows_are_replaced_and_other_allows_kept() {
 }
 
 /// The managed path lists an older twsrt (or a hand edit) left in the file
-/// are emptied; other filesystem keys stay.
+/// are emptied; other filesystem keys stay, but an `allowRead` the policy
+/// does not have is removed (twsrt owns that list: a stale entry widens).
 #[test]
 fn path_lists_in_the_file_are_emptied_and_other_filesystem_keys_kept() {
     let fixture = Fixture::new(
@@ -380,13 +381,13 @@ fn path_lists_in_the_file_are_emptied_and_other_filesystem_keys_kept() {
     );
     fixture.put(
         "settings.full.json",
-        r#"{"sandbox": {"filesystem": {"allowWrite": ["."], "allowRead": ["/r"], "denyRead": ["~/.ssh"]}}}"#,
+        r#"{"sandbox": {"filesystem": {"allowWrite": ["."], "allowRead": ["/r"], "denyRead": ["~/.ssh"], "allowManagedReadPathsOnly": false}}}"#,
     );
     let (_, content) = write_step(&staged(&fixture, false).unwrap());
     let doc: Value = serde_json::from_str(&content).unwrap();
     assert_eq!(
         doc["sandbox"]["filesystem"],
-        serde_json::json!({"allowWrite": [], "allowRead": ["/r"], "denyRead": [], "denyWrite": []})
+        serde_json::json!({"allowWrite": [], "denyRead": [], "allowManagedReadPathsOnly": false, "denyWrite": []})
     );
 }
 
