@@ -18,6 +18,7 @@ pub enum List {
     DenyRead,
     DenyWrite,
     AllowWrite,
+    AllowRead,
     AllowedDomains,
     DeniedDomains,
     BashAllow,
@@ -40,6 +41,7 @@ impl List {
             List::DenyRead => "/filesystem/denyRead",
             List::DenyWrite => "/filesystem/denyWrite",
             List::AllowWrite => "/filesystem/allowWrite",
+            List::AllowRead => "/filesystem/allowRead",
             List::AllowedDomains => "/network/allowedDomains",
             List::DeniedDomains => "/network/deniedDomains",
             List::BashAllow => "/allow",
@@ -48,10 +50,11 @@ impl List {
         }
     }
 
-    pub const ALL: [List; 8] = [
+    pub const ALL: [List; 9] = [
         List::DenyRead,
         List::DenyWrite,
         List::AllowWrite,
+        List::AllowRead,
         List::AllowedDomains,
         List::DeniedDomains,
         List::BashAllow,

@@ -364,6 +364,7 @@ impl Reader<'_> {
                 "denyRead" => List::DenyRead,
                 "denyWrite" => List::DenyWrite,
                 "allowWrite" => List::AllowWrite,
+                "allowRead" => List::AllowRead,
                 _ => {
                     out.left.push(Left::kept(
                         format!("sandbox.filesystem.{key}"),

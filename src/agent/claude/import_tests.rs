@@ -110,6 +110,18 @@ fn a_relative_sandbox_path_starts_at_the_settings_directory() {
 }
 
 #[test]
+fn a_sandbox_allow_read_is_srt_s_allow_read() {
+    let imported = import(json!({"sandbox": {"filesystem": {
+        "denyRead": ["~/.aws"], "allowRead": ["~/.aws/config", "//opt/shared"]
+    }}}));
+    assert_eq!(
+        list(&imported, List::AllowRead),
+        ["~/.aws/config", "/opt/shared"]
+    );
+    assert!(!imported.left.iter().any(|l| l.what.contains("allowRead")));
+}
+
+#[test]
 fn bash_rules_of_every_spelling_are_one_rule_of_their_list() {
     let imported = import(json!({"permissions": {
         "deny": ["Bash(curl:*)", "Bash(sudo)", "Bash(sudo *)"],
@@ -192,7 +204,7 @@ fn every_untranslatable_entry_kind_is_named_with_its_fate() {
         "sandbox": {
             "autoAllowBashIfSandboxed": true,
             "network": {"allowManagedDomainsOnly": true},
-            "filesystem": {"allowRead": ["~/x"]}
+            "filesystem": {"allowFoo": ["~/x"]}
         }
     }));
     let kept = [
@@ -213,7 +225,7 @@ fn every_untranslatable_entry_kind_is_named_with_its_fate() {
             "sandbox.network.allowManagedDomainsOnly",
             "srt does not have",
         ),
-        ("sandbox.filesystem.allowRead", "srt does not have"),
+        ("sandbox.filesystem.allowFoo", "srt does not have"),
     ];
     for (what, reason) in kept {
         let item = imported
