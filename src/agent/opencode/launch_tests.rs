@@ -108,6 +108,8 @@ fn a_target_opencode_does_not_load_is_an_error() {
     let mut inputs = inputs(dir.path());
     let elsewhere = dir.path().join("elsewhere/opencode.json");
     write(&elsewhere, "{}");
+    // The global file, no longer twsrt's, would be a layer of its own.
+    std::fs::remove_file(inputs.target.as_ref().unwrap()).unwrap();
     inputs.target = Some(elsewhere.clone());
     let found = findings(&inputs, &[]);
     assert_eq!(
@@ -151,4 +153,71 @@ fn sessions_through_a_server_fail_closed_and_tools_pass() {
             "{sub}"
         );
     }
+}
+
+#[test]
+fn every_other_layer_that_sets_entries_is_found() {
+    // Beside the project layers: the global files other than twsrt's,
+    // OPENCODE_CONFIG, OPENCODE_CONFIG_DIR; and besides `permission`, the
+    // `tools` map and an agent's or mode's own permission.
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = inputs(dir.path());
+    let global = inputs.home.join(".config/opencode");
+    let custom = dir.path().join("custom.json");
+    let config_dir = dir.path().join("cfgdir");
+    write(&global.join("opencode.jsonc"), r#"{"tools": {"*": true}}"#);
+    write(
+        &custom,
+        r#"{"mode": {"build": {"permission": {"*": "allow"}}}}"#,
+    );
+    write(
+        &config_dir.join("opencode.json"),
+        r#"{"agent": {"build": {"permission": {"read": "allow"}}}}"#,
+    );
+    write(
+        &inputs.cwd.join("opencode.json"),
+        r#"{"permission": {env:P}}"#,
+    );
+    inputs.env.config = Some(custom.clone());
+    inputs.env.config_dir = Some(config_dir.clone());
+    let found = findings(&inputs, &[]);
+    let mut locations: Vec<String> = found.iter().map(|f| f.2.clone()).collect();
+    locations.sort();
+    let mut want = vec![
+        global.join("opencode.jsonc").display().to_string(),
+        custom.display().to_string(),
+        config_dir.join("opencode.json").display().to_string(),
+        inputs.cwd.join("opencode.json").display().to_string(),
+    ];
+    want.sort();
+    assert_eq!(locations, want, "{found:?}");
+    assert!(found.iter().all(|f| f.1 == Code::LayerOverride));
+}
+
+#[test]
+fn agent_files_that_set_entries_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = inputs(dir.path());
+    let global = inputs.home.join(".config/opencode");
+    write(
+        &global.join("agents/x/build.md"),
+        "---\npermission:\n  \"*\": allow\n---\nhi\n",
+    );
+    write(
+        &inputs.cwd.join(".opencode/mode/plan.md"),
+        "---\ntools:\n  bash: true\n---\n",
+    );
+    write(
+        &global.join("agent/plain.md"),
+        "---\ndescription: d\n---\nhi\n",
+    );
+    let found = findings(&inputs, &[]);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found.iter().all(|f| f.1 == Code::LayerOverride));
+    assert!(found.iter().any(|f| f.2.ends_with("agents/x/build.md")));
+    assert!(
+        found
+            .iter()
+            .any(|f| f.2.ends_with(".opencode/mode/plan.md"))
+    );
 }
