@@ -559,3 +559,37 @@ fn the_gemini_admin_policy_is_the_user_policy_byte_for_byte_but_its_header() {
     );
     assert_ne!(admin, user);
 }
+
+/// A link below `--root` (a directory on the way or the file itself) is
+/// refused by generate and diff: twsrt would write, or judge, a file
+/// outside the root, or one a user may edit. Nothing is written.
+#[test]
+fn a_symlink_below_the_root_is_refused_and_nothing_written_through_it() {
+    for (link, target) in [
+        ("root/etc/claude-code", "../../elsewhere"),
+        (DROP_IN, "../../../elsewhere/f.json"),
+    ] {
+        let out = managed()
+            .dir("elsewhere")
+            .symlink(link, target)
+            .args(&[
+                "generate", "--scope", "managed", "--root", "root", "-w", "claude",
+            ])
+            .status(1)
+            .any_stderr()
+            .stderr_contains("is a symlink: a managed file is written and compared in place")
+            .run();
+        let out = out
+            .then()
+            .args(&["diff", "--scope", "managed", "--root", "root", "claude"])
+            .status(1)
+            .any_stderr()
+            .stderr_contains("is a symlink: a managed file is written and compared in place")
+            .run();
+        assert_eq!(
+            std::fs::read_dir(out.path("elsewhere")).unwrap().count(),
+            0,
+            "{link}"
+        );
+    }
+}

@@ -57,6 +57,32 @@ impl Root {
     pub fn join(&self, file: &str) -> PathBuf {
         self.dir.join(file)
     }
+
+    /// Where `file` is, refused when it or a directory on the way to it
+    /// below the root is a symlink: a managed file is a system file, and
+    /// one reached through a link lives wherever the link points (outside
+    /// `--root`'s directory, or in a file a user may edit), so twsrt
+    /// neither writes nor judges it there.
+    pub fn join_unlinked(&self, file: &str) -> Result<PathBuf> {
+        let mut at = self.dir.clone();
+        for part in Path::new(file).components() {
+            at.push(part);
+            match std::fs::symlink_metadata(&at) {
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    return Err(Error::target(
+                        &at,
+                        "is a symlink: a managed file is written and compared in place, never \
+                         through a link (it would land where the link points); replace the \
+                         link by a directory or remove it",
+                    ));
+                }
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
+                Err(e) => return Err(Error::io(&at, e)),
+            }
+        }
+        Ok(self.join(file))
+    }
 }
 
 /// One file of a managed layer, fully rendered.
@@ -142,7 +168,7 @@ pub fn stage(
     for (_, layer) in agents {
         for file in layer.render(ctx, warnings)? {
             plan.show_preview(file.path, file.text.trim_end_matches('\n'));
-            plan.write(root.join(file.path), file.text, FileKind::Managed);
+            plan.write(root.join_unlinked(file.path)?, file.text, FileKind::Managed);
         }
     }
     Ok(())
@@ -189,7 +215,7 @@ pub fn diffs(
         let mut differences = Vec::new();
         let mut missing = None;
         for file in &files {
-            let path = root.join(file.path);
+            let path = root.join_unlinked(file.path)?;
             match read(&path)? {
                 Some(text) => differences.extend(layer.compare(file, &text, &path)?),
                 None => {
@@ -274,6 +300,34 @@ mod tests {
             not_permitted(other, &Root::new(None)),
             Error::Io { .. }
         ));
+    }
+
+    #[test]
+    fn a_symlink_below_the_root_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let root = Root::new(Some(dir.path()));
+        assert_eq!(
+            root.join_unlinked("etc/a/b.json").unwrap(),
+            dir.path().join("etc/a/b.json")
+        );
+        std::fs::create_dir(dir.path().join("etc")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("etc/a")).unwrap();
+        let err = root.join_unlinked("etc/a/b.json").unwrap_err().to_string();
+        assert!(err.contains("etc/a: is a symlink"), "{err}");
+        std::fs::remove_file(dir.path().join("etc/a")).unwrap();
+        std::fs::create_dir(dir.path().join("etc/a")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("x"), dir.path().join("etc/a/b.json"))
+            .unwrap();
+        assert!(root.join_unlinked("etc/a/b.json").is_err());
+        // The root itself may be a link (a build tree's place).
+        let linked = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(dir.path(), linked.path().join("r")).unwrap();
+        assert!(
+            Root::new(Some(&linked.path().join("r")))
+                .join_unlinked("etc/z")
+                .is_ok()
+        );
     }
 
     #[test]
