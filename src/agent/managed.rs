@@ -108,6 +108,13 @@ pub trait Managed {
     /// text of `path`, each with its direction.
     fn compare(&self, file: &ManagedFile, on_disk: &str, path: &Path) -> Result<Vec<Difference>>;
 
+    /// The other managed sources beside `file` (installed at `path`) that
+    /// undo what it says: another drop-in read after it that sets one of
+    /// its values otherwise, another admin policy that allows. Each widens.
+    fn neighbours(&self, _file: &ManagedFile, _path: &Path) -> Result<Vec<Difference>> {
+        Ok(Vec::new())
+    }
+
     /// `doctor --scope managed`: checks of the installed files under
     /// `root` (ownership, modes), appended to `out`.
     fn doctor(&self, _root: &Root, _out: &mut Vec<Diagnostic>) {}
@@ -217,7 +224,10 @@ pub fn diffs(
         for file in &files {
             let path = root.join_unlinked(file.path)?;
             match read(&path)? {
-                Some(text) => differences.extend(layer.compare(file, &text, &path)?),
+                Some(text) => {
+                    differences.extend(layer.compare(file, &text, &path)?);
+                    differences.extend(layer.neighbours(file, &path)?);
+                }
                 None => {
                     missing.get_or_insert_with(|| {
                         format!(
