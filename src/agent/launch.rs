@@ -73,6 +73,8 @@ pub struct Setting<'a> {
     pub as_on_disk: bool,
     /// [`Launch::launch_args`] of this launch, when the agent has any.
     pub launch_args: Vec<String>,
+    /// The agent runs inside Sandbox Runtime (`twsrt run --srt`).
+    pub sandboxed: bool,
 }
 
 impl<'a> Setting<'a> {
@@ -86,6 +88,7 @@ impl<'a> Setting<'a> {
             home: crate::paths::home_dir(),
             as_on_disk,
             launch_args: Vec::new(),
+            sandboxed: false,
         })
     }
 }

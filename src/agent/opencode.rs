@@ -22,6 +22,7 @@ mod tests;
 mod launch_tests;
 
 mod pattern;
+mod worktree;
 
 use std::path::{Path, PathBuf};
 

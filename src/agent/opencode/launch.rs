@@ -43,7 +43,11 @@ impl Launch for OpenCodeLaunch {
 
     fn inputs(&self, setting: &Setting) -> Result<Box<dyn Audit>> {
         let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
+        let compiled = crate::compile::compile(setting.config, None)?;
+        let entries = super::mapping::translate(&compiled.rules(), &mut Vec::new())?;
         Ok(Box::new(Inputs {
+            entries,
+            sandboxed: setting.sandboxed,
             cwd: setting.cwd.clone(),
             home: setting.home.clone(),
             target: super::config_path(setting.config),
@@ -81,6 +85,10 @@ pub struct Inputs {
     /// The target must exist already (`audit`; `run` writes it first).
     pub as_on_disk: bool,
     pub env: Env,
+    /// twsrt's entries for the policy.
+    pub entries: Vec<super::mapping::Entry>,
+    /// Inside Sandbox Runtime, which denies the paths to the whole process.
+    pub sandboxed: bool,
 }
 
 impl Audit for Inputs {
@@ -123,10 +131,45 @@ fn check(parsed: &Parsed, inputs: &Inputs) -> Vec<Diagnostic> {
             ));
         }
     }
+    worktree_findings(inputs, &mut out);
     let Some(target) = &inputs.target else {
         return out;
     };
     target_findings(target, inputs, &mut out);
+    layer_findings(target, inputs, &mut out);
+    out
+}
+
+/// The policy paths OpenCode's rules miss inside the launch's worktree.
+fn worktree_findings(inputs: &Inputs, out: &mut Vec<Diagnostic>) {
+    if let Some(worktree) = super::worktree::worktree(&inputs.cwd) {
+        for (key, rule, relative) in
+            super::worktree::unmatched(&inputs.entries, &worktree, &inputs.home)
+        {
+            let severity = if inputs.sandboxed {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            out.push(Diagnostic::new(
+                severity,
+                super::codes::PATH_NAME,
+                rule.clone(),
+                format!(
+                    "lies inside the git worktree {} OpenCode starts in, where it matches its \
+                     {key} rules against the path relative to the worktree ({relative}): no \
+                     entry twsrt writes names it so, and no external_directory rule applies \
+                     inside the worktree; start OpenCode elsewhere, or inside Sandbox Runtime \
+                     (`twsrt run --srt -- opencode`)",
+                    worktree.display()
+                ),
+            ));
+        }
+    }
+}
+
+/// The config layers and agent files besides twsrt's that set entries.
+fn layer_findings(target: &Path, inputs: &Inputs, out: &mut Vec<Diagnostic>) {
     let mut seen: Vec<PathBuf> = Vec::new();
     for layer in config_layers(inputs) {
         if seen.contains(&layer) || same_file(&layer, target) {
@@ -166,7 +209,6 @@ fn check(parsed: &Parsed, inputs: &Inputs) -> Vec<Diagnostic> {
              twsrt's entries for that agent",
         ));
     }
-    out
 }
 
 /// Every config file the launch loads (that exists), twsrt's among them:

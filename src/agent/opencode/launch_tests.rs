@@ -29,6 +29,7 @@ fn inputs(dir: &Path) -> Inputs {
         target: Some(target),
         as_on_disk: true,
         env: Env::default(),
+        ..Inputs::default()
     }
 }
 
@@ -219,5 +220,46 @@ fn agent_files_that_set_entries_are_found() {
         found
             .iter()
             .any(|f| f.2.ends_with(".opencode/mode/plan.md"))
+    );
+}
+
+#[test]
+fn a_policy_path_inside_the_git_worktree_is_an_error_unless_sandboxed() {
+    use crate::rules::{Action, Scope, SecurityRule};
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = inputs(dir.path());
+    let repo = inputs.cwd.clone();
+    let inside = repo.join("secrets.txt").display().to_string();
+    let glob = format!("{}/*.key", repo.display());
+    let rule = |scope, pattern| SecurityRule {
+        scope,
+        action: Action::Deny,
+        pattern,
+    };
+    let rules = [
+        rule(Scope::Read, &inside),
+        rule(Scope::Read, &glob),
+        rule(Scope::Read, "~/.ssh"),
+        rule(Scope::Write, "**/.env"),
+    ];
+    inputs.entries = super::mapping::translate(&rules, &mut Vec::new()).unwrap();
+    // No repository: OpenCode matches from `/`, which the tails cover.
+    assert!(findings(&inputs, &[]).is_empty());
+    std::fs::create_dir(repo.join(".git")).unwrap();
+    inputs.cwd = repo.join("sub");
+    std::fs::create_dir(&inputs.cwd).unwrap();
+    let found = findings(&inputs, &[]);
+    let locations: Vec<&str> = found.iter().map(|f| f.2.as_str()).collect();
+    assert_eq!(locations, [inside.as_str(), glob.as_str()], "{found:?}");
+    assert!(
+        found
+            .iter()
+            .all(|f| f.0 == Severity::Error && f.1 == super::codes::PATH_NAME)
+    );
+    inputs.sandboxed = true;
+    assert!(
+        findings(&inputs, &[])
+            .iter()
+            .all(|f| f.0 == Severity::Warning)
     );
 }
