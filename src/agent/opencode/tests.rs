@@ -674,3 +674,17 @@ fn mode_agents_and_agent_tools_are_agent_permissions() {
                      "agent": {"plan": {"tools": {"bash": true}}, "x": {"model": "m"}}});
     assert_eq!(merge::agent_permissions(&doc), ["plan", "mode.build"]);
 }
+
+#[test]
+fn the_path_warning_names_the_grep_tool() {
+    // Measured: `opencode debug agent build --tool grep` printed the lines
+    // of a project `.env` under a `**/.env` denyRead; grep asks by its
+    // search pattern, which no path rule can match.
+    let (_, warnings) = translate(&[rule(Scope::Read, Action::Deny, "**/.env")]);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("grep tool") && w.contains("twsrt run --srt")),
+        "{warnings:?}"
+    );
+}
