@@ -199,6 +199,16 @@ fn layer_findings(target: &Path, inputs: &Inputs, out: &mut Vec<Diagnostic>) {
         ));
         seen.push(layer);
     }
+    for file in code_files(inputs) {
+        out.push(Diagnostic::new(
+            Severity::Warning,
+            Code::LayerOverride,
+            file.display().to_string(),
+            "a plugin or custom tool this launch loads runs its own code inside OpenCode, with \
+             the user's rights: no permission rule sees what a custom tool reads, and a plugin \
+             can answer twsrt's asks; only the sandbox (`twsrt run --srt -- opencode`) confines it",
+        ));
+    }
     for file in agent_files(inputs) {
         out.push(Diagnostic::new(
             Severity::Warning,
@@ -255,6 +265,41 @@ fn agent_files(inputs: &Inputs) -> Vec<PathBuf> {
             text.contains("permission") || text.contains("tools")
         })
     });
+    found
+}
+
+/// The plugin and custom tool files (`{plugin,plugins}/*.{ts,js}`,
+/// `{tool,tools}/*.{js,ts}` in the agent directories, the loader's globs),
+/// and the config files that name npm plugins (`plugin`).
+fn code_files(inputs: &Inputs) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for dir in agent_dirs(inputs) {
+        for sub in ["plugin", "plugins", "tool", "tools"] {
+            let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
+                continue;
+            };
+            let mut files: Vec<PathBuf> = entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "ts" || e == "js"))
+                .collect();
+            files.sort();
+            found.extend(files);
+        }
+    }
+    for layer in config_layers(inputs) {
+        let named = std::fs::read_to_string(&layer)
+            .ok()
+            .and_then(|text| crate::fragment::parse_trailing_commas(&text, &layer).ok())
+            .is_some_and(|doc: Value| {
+                doc.get("plugin")
+                    .and_then(Value::as_array)
+                    .is_some_and(|list| !list.is_empty())
+            });
+        if named && !found.contains(&layer) {
+            found.push(layer);
+        }
+    }
     found
 }
 

@@ -263,3 +263,35 @@ fn a_policy_path_inside_the_git_worktree_is_an_error_unless_sandboxed() {
             .all(|f| f.0 == Severity::Warning)
     );
 }
+
+#[test]
+fn plugins_and_custom_tools_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = inputs(dir.path());
+    let global = inputs.home.join(".config/opencode");
+    write(
+        &inputs.cwd.join(".opencode/plugin/auto.ts"),
+        "export default {}\n",
+    );
+    write(&global.join("tools/cat.js"), "export default {}\n");
+    write(&inputs.cwd.join(".opencode/tool/notes.md"), "not code\n");
+    write(
+        &inputs.cwd.join("opencode.json"),
+        r#"{"plugin": ["opencode-auto-approve"]}"#,
+    );
+    let found = findings(&inputs, &[]);
+    let mut locations: Vec<String> = found.iter().map(|f| f.2.clone()).collect();
+    locations.sort();
+    let mut want = vec![
+        inputs
+            .cwd
+            .join(".opencode/plugin/auto.ts")
+            .display()
+            .to_string(),
+        global.join("tools/cat.js").display().to_string(),
+        inputs.cwd.join("opencode.json").display().to_string(),
+    ];
+    want.sort();
+    assert_eq!(locations, want, "{found:?}");
+    assert!(found.iter().all(|f| f.1 == Code::LayerOverride));
+}
