@@ -354,3 +354,23 @@ fn an_unknown_agent_is_an_error_listing_the_importable_ones() {
         )
         .run();
 }
+
+/// A relative `--from` is read from the launch directory, and so is the
+/// directory a single-slash rule path starts at: `Read(/etc/x)` in
+/// `~/dotfiles/claude.json` protects `~/dotfiles/etc/x`, never a relative
+/// `etc/x` the policy would read from elsewhere.
+#[test]
+fn a_relative_from_anchors_single_slash_paths_at_its_directory() {
+    let out = Test::with_policy()
+        .file(
+            "dotfiles/claude.json",
+            r#"{"permissions": {"deny": ["Read(/etc/x)"]}, "sandbox": {"filesystem": {"denyWrite": ["out"]}}}"#,
+        )
+        .cwd("dotfiles")
+        .args(&["import", "-w", "--from", "claude.json", "claude"])
+        .any_stderr()
+        .run();
+    let fragment = out.read(".config/twsrt/srt/imported-claude.jsonc");
+    assert!(fragment.contains("\"~/dotfiles/etc/x\""), "{fragment}");
+    assert!(fragment.contains("\"~/dotfiles/out\""), "{fragment}");
+}

@@ -559,3 +559,109 @@ fn the_gemini_admin_policy_is_the_user_policy_byte_for_byte_but_its_header() {
     );
     assert_ne!(admin, user);
 }
+
+/// A link below `--root` (a directory on the way or the file itself) is
+/// refused by generate and diff: twsrt would write, or judge, a file
+/// outside the root, or one a user may edit. Nothing is written.
+#[test]
+fn a_symlink_below_the_root_is_refused_and_nothing_written_through_it() {
+    for (link, target) in [
+        ("root/etc/claude-code", "../../elsewhere"),
+        (DROP_IN, "../../../elsewhere/f.json"),
+    ] {
+        let out = managed()
+            .dir("elsewhere")
+            .symlink(link, target)
+            .args(&[
+                "generate", "--scope", "managed", "--root", "root", "-w", "claude",
+            ])
+            .status(1)
+            .any_stderr()
+            .stderr_contains("is a symlink: a managed file is written and compared in place")
+            .run();
+        let out = out
+            .then()
+            .args(&["diff", "--scope", "managed", "--root", "root", "claude"])
+            .status(1)
+            .any_stderr()
+            .stderr_contains("is a symlink: a managed file is written and compared in place")
+            .run();
+        assert_eq!(
+            std::fs::read_dir(out.path("elsewhere")).unwrap().count(),
+            0,
+            "{link}"
+        );
+    }
+}
+
+/// A drop-in read after twsrt's that replaces one of its values, or any
+/// managed file that adds an allow entry, undoes the drop-in: widening
+/// drift (they sat beside it unseen).
+#[test]
+fn a_neighbour_drop_in_that_undoes_twsrts_is_widening_drift() {
+    let out = written()
+        .then()
+        .file(
+            "root/etc/claude-code/managed-settings.d/99-late.json",
+            r#"{"allowManagedPermissionRulesOnly": false}"#,
+        )
+        .file(
+            "root/etc/claude-code/managed-settings.json",
+            r#"{"permissions": {"allow": ["Bash(*)"]}}"#,
+        )
+        .args(&["diff", "claude", "--scope", "managed", "--root", "root"])
+        .status(1)
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert!(
+        out.stdout
+            .contains("99-late.json allowManagedPermissionRulesOnly: false"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("managed-settings.json permissions.allow: \"Bash(*)\""),
+        "{}",
+        out.stdout
+    );
+    // An earlier drop-in's scalar is replaced by twsrt's: nothing to say.
+    std::fs::remove_file(out.path("root/etc/claude-code/managed-settings.d/99-late.json")).unwrap();
+    std::fs::remove_file(out.path("root/etc/claude-code/managed-settings.json")).unwrap();
+    out.then()
+        .file(
+            "root/etc/claude-code/managed-settings.d/10-early.json",
+            r#"{"allowManagedPermissionRulesOnly": false}"#,
+        )
+        .args(&["diff", "claude", "--scope", "managed", "--root", "root"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+}
+
+/// Another admin policy in Gemini's folder with a rule that does not deny
+/// (the same tier, its priority decides) is widening drift.
+#[test]
+fn another_gemini_admin_policy_that_allows_is_widening_drift() {
+    let out = gemini_written()
+        .then()
+        .file(
+            "root/etc/gemini-cli/policies/zz-other.toml",
+            "[[rule]]\ntoolName = \"run_shell_command\"\ndecision = \"allow\"\npriority = 999\n\
+             [[rule]]\ntoolName = \"x\"\ndecision = \"deny\"\n",
+        )
+        .args(&["diff", "gemini", "--scope", "managed", "--root", "root"])
+        .status(1)
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert!(
+        out.stdout.contains(
+            "zz-other.toml rule: {\"toolName\":\"run_shell_command\",\"decision\":\"allow\""
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("\"toolName\":\"x\""), "{}", out.stdout);
+}

@@ -13,6 +13,7 @@ pub mod codes;
 mod deny_path;
 mod diff;
 mod doctor;
+mod drop_ins;
 mod existing;
 mod explain;
 mod grammar;

@@ -76,6 +76,8 @@ pub struct Setting<'a> {
     /// Where the machine's installed managed files are read from: `/`
     /// unless `audit --root DIR`.
     pub managed_root: crate::agent::managed::Root,
+    /// The agent runs inside Sandbox Runtime (`twsrt run --srt`).
+    pub sandboxed: bool,
 }
 
 impl<'a> Setting<'a> {
@@ -90,6 +92,7 @@ impl<'a> Setting<'a> {
             as_on_disk,
             launch_args: Vec::new(),
             managed_root: crate::agent::managed::Root::new(None),
+            sandboxed: false,
         })
     }
 }

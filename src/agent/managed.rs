@@ -57,6 +57,32 @@ impl Root {
     pub fn join(&self, file: &str) -> PathBuf {
         self.dir.join(file)
     }
+
+    /// Where `file` is, refused when it or a directory on the way to it
+    /// below the root is a symlink: a managed file is a system file, and
+    /// one reached through a link lives wherever the link points (outside
+    /// `--root`'s directory, or in a file a user may edit), so twsrt
+    /// neither writes nor judges it there.
+    pub fn join_unlinked(&self, file: &str) -> Result<PathBuf> {
+        let mut at = self.dir.clone();
+        for part in Path::new(file).components() {
+            at.push(part);
+            match std::fs::symlink_metadata(&at) {
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    return Err(Error::target(
+                        &at,
+                        "is a symlink: a managed file is written and compared in place, never \
+                         through a link (it would land where the link points); replace the \
+                         link by a directory or remove it",
+                    ));
+                }
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
+                Err(e) => return Err(Error::io(&at, e)),
+            }
+        }
+        Ok(self.join(file))
+    }
 }
 
 /// One file of a managed layer, fully rendered.
@@ -81,6 +107,13 @@ pub trait Managed {
     /// The differences between `file` (as generated) and `on_disk`, the
     /// text of `path`, each with its direction.
     fn compare(&self, file: &ManagedFile, on_disk: &str, path: &Path) -> Result<Vec<Difference>>;
+
+    /// The other managed sources beside `file` (installed at `path`) that
+    /// undo what it says: another drop-in read after it that sets one of
+    /// its values otherwise, another admin policy that allows. Each widens.
+    fn neighbours(&self, _file: &ManagedFile, _path: &Path) -> Result<Vec<Difference>> {
+        Ok(Vec::new())
+    }
 
     /// `doctor --scope managed`: checks of the installed files under
     /// `root` (ownership, modes), appended to `out`.
@@ -142,7 +175,7 @@ pub fn stage(
     for (_, layer) in agents {
         for file in layer.render(ctx, warnings)? {
             plan.show_preview(file.path, file.text.trim_end_matches('\n'));
-            plan.write(root.join(file.path), file.text, FileKind::Managed);
+            plan.write(root.join_unlinked(file.path)?, file.text, FileKind::Managed);
         }
     }
     Ok(())
@@ -189,9 +222,12 @@ pub fn diffs(
         let mut differences = Vec::new();
         let mut missing = None;
         for file in &files {
-            let path = root.join(file.path);
+            let path = root.join_unlinked(file.path)?;
             match read(&path)? {
-                Some(text) => differences.extend(layer.compare(file, &text, &path)?),
+                Some(text) => {
+                    differences.extend(layer.compare(file, &text, &path)?);
+                    differences.extend(layer.neighbours(file, &path)?);
+                }
                 None => {
                     missing.get_or_insert_with(|| {
                         format!(
@@ -274,6 +310,34 @@ mod tests {
             not_permitted(other, &Root::new(None)),
             Error::Io { .. }
         ));
+    }
+
+    #[test]
+    fn a_symlink_below_the_root_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let root = Root::new(Some(dir.path()));
+        assert_eq!(
+            root.join_unlinked("etc/a/b.json").unwrap(),
+            dir.path().join("etc/a/b.json")
+        );
+        std::fs::create_dir(dir.path().join("etc")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("etc/a")).unwrap();
+        let err = root.join_unlinked("etc/a/b.json").unwrap_err().to_string();
+        assert!(err.contains("etc/a: is a symlink"), "{err}");
+        std::fs::remove_file(dir.path().join("etc/a")).unwrap();
+        std::fs::create_dir(dir.path().join("etc/a")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("x"), dir.path().join("etc/a/b.json"))
+            .unwrap();
+        assert!(root.join_unlinked("etc/a/b.json").is_err());
+        // The root itself may be a link (a build tree's place).
+        let linked = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(dir.path(), linked.path().join("r")).unwrap();
+        assert!(
+            Root::new(Some(&linked.path().join("r")))
+                .join_unlinked("etc/z")
+                .is_ok()
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 pub mod codes;
 mod drift;
+mod evaluated;
 mod explain;
 mod grammar;
 pub mod launch;
@@ -21,6 +22,7 @@ mod tests;
 mod launch_tests;
 
 mod pattern;
+mod worktree;
 
 use std::path::{Path, PathBuf};
 
@@ -169,6 +171,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
     };
     let merged = merge::merge(found.as_ref().map(|(v, _)| v), &ours, &recorded)
         .map_err(|m| Error::target(&path, m))?;
+    refuse_undone(&path, &ours, &merged.value)?;
     let removals = merged
         .foreign
         .iter()
@@ -185,6 +188,26 @@ fn stage(ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
     plan.show_preview("opencode", preview_text(&ours)?);
     plan.note_after_writes(RESTART);
     Ok(())
+}
+
+/// Fails when the merged file, as OpenCode evaluates it, undoes one of
+/// twsrt's entries: the `permission` order is twsrt's, but the deprecated
+/// `tools` map puts its keys before it ([`evaluated`]).
+fn refuse_undone(path: &Path, ours: &[Entry], merged: &Value) -> Result<()> {
+    let undone = drift::undone_at_top(ours, merged).map_err(|m| Error::target(path, m))?;
+    if undone.is_empty() {
+        return Ok(());
+    }
+    Err(Error::target(
+        path,
+        format!(
+            "OpenCode would not apply {} of twsrt's entries as written ({}); the deprecated \
+             `tools` map becomes permission keys placed before `permission`, so remove its \
+             entries (or move them into `permission`)",
+            undone.len(),
+            undone.first().map_or("", String::as_str)
+        ),
+    ))
 }
 
 /// What the merge into this file changes beyond twsrt's entries.

@@ -90,6 +90,7 @@ pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
         return Err(exec::exec(&command));
     }
     let mut setting = Setting::from_env(&config, args.yolo, false)?;
+    setting.sandboxed = args.srt;
     let mut argv = args.argv.clone();
     if agent.policy_in_argv() {
         setting.launch_args = agent.launch_args(&ctx)?;

@@ -17,6 +17,12 @@ merged by `twsrt generate opencode -w` in a scratch HOME, and:
   foreign `git *` allow came after nothing.
 - opencode-warned: `generate -v` warned that OpenCode runs commands
   unconfined and named `twsrt run --srt -- opencode`.
+- opencode-layers: a `tools` map added by hand (`read`, `external_directory`,
+  `*` true) and then an agents/build.md with `permission: {"*": allow}`
+  each let the real client read a denyRead file (twsrt's model of the
+  evaluation order), and `diff opencode` reports the first (exit 1),
+  `generate -w` refuses to merge into it, `audit -- opencode` names the
+  second.
 - opencode-grammar: `twsrt audit --dump-grammar opencode` against
   `opencode --help` and `opencode run --help` (yargs: `[boolean]` a flag,
   `[string]`/`[number]` a value, `[array]` one value per occurrence): the
@@ -157,6 +163,57 @@ def check_warned(run, world) -> list[str]:
     return failures
 
 
+def secret_read(run, world) -> str | None:
+    """The path of a planted denyRead file the real client reads, if any."""
+    deny_read = world.srt.get("filesystem", {}).get("denyRead", [])
+    for probe in world.probes:
+        if probe.kind == "secret" and probe.rule in deny_read and probe.path.is_file():
+            result = tool(world, "read", {"filePath": str(probe.path)})
+            if REFUSED not in result.stdout + result.stderr:
+                return str(probe.path)
+    return None
+
+
+def check_layers(run, world) -> list[str]:
+    """What OpenCode evaluates besides the `permission` object, as twsrt
+    models it: a `tools` map added by hand to the generated file lets the
+    real client read a denyRead file, and twsrt's diff reports it (exit 1)
+    while generate -w refuses to merge into it; an agent file with its own
+    permission lets the client read it, and audit names the file."""
+    failures = []
+    path = config_file(world)
+    original = path.read_text()
+    config = world.env.proj / "config.toml"
+    try:
+        doc = json.loads(original)
+        doc["tools"] = {"read": True, "external_directory": True, "*": True}
+        path.write_text(json.dumps(doc, indent=2))
+        if secret_read(run, world) is None:
+            failures.append("the tools map did not undo the read denies: twsrt's model is wrong")
+        diff = world.env.run([run.TWSRT_BIN, "-c", config, "diff", "opencode"])
+        if diff.returncode != 1 or "undone by" not in diff.stdout:
+            failures.append(f"diff opencode did not report the tools map (exit {diff.returncode}): "
+                            f"{run.one_line(diff.stdout)}")
+        gen = world.env.run([run.TWSRT_BIN, "-c", config, "generate", "opencode", "-w"])
+        if gen.returncode == 0:
+            failures.append("generate -w merged into a file whose tools map undoes its entries")
+        path.write_text(original)
+        agent = path.parent / "agents" / "build.md"
+        agent.parent.mkdir(parents=True, exist_ok=True)
+        agent.write_text('---\npermission:\n  "*": allow\n---\nbuild\n')
+        try:
+            if secret_read(run, world) is None:
+                failures.append("the agent file did not undo the read denies: twsrt's model is wrong")
+            audit = world.env.run([run.TWSRT_BIN, "-c", config, "audit", "--", "opencode"])
+            if str(agent) not in audit.stdout + audit.stderr:
+                failures.append(f"audit did not name {agent}: {run.one_line(audit.stderr)}")
+        finally:
+            agent.unlink()
+    finally:
+        path.write_text(original)
+    return failures
+
+
 HELP_TYPE = re.compile(r"\[(boolean|string|array|number)\]")
 TABLE_TYPES = {"flag": {"boolean"}, "value": {"string", "number"},
                "optional": {"string", "number"}, "many": {"array"}}
@@ -265,7 +322,8 @@ MUTANTS = [
 ]
 
 CHECKS = {"opencode-load": check_load, "opencode-deny": check_deny,
-          "opencode-warned": check_warned, "opencode-grammar": check_grammar}
+          "opencode-warned": check_warned, "opencode-grammar": check_grammar,
+          "opencode-layers": check_layers}
 
 
 def run_checks(run, report, scratch: Path, bin_dir: Path, mutants: bool) -> None:

@@ -41,7 +41,12 @@ pub struct ClaudeImport;
 impl Importer for ClaudeImport {
     fn import(&self, ctx: &Ctx) -> Result<Imported> {
         let path = match ctx.from {
-            Some(from) => from.to_path_buf(),
+            // A single-slash rule path starts at the file's directory: a
+            // relative --from names it from the launch directory.
+            Some(from) => {
+                let cwd = std::env::current_dir().map_err(|e| Error::io(from, e))?;
+                crate::paths::absolute_normalised(from, &cwd)
+            }
             None if ctx.config.targets.contains("claude_settings") => {
                 super::anchor_path(ctx.config)
             }

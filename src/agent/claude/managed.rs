@@ -75,6 +75,12 @@ impl Managed for Layer {
         }
         Ok(out)
     }
+
+    fn neighbours(&self, file: &ManagedFile, path: &Path) -> Result<Vec<Difference>> {
+        let ours = serde_json::from_str(&file.text)
+            .map_err(|e| Error::target(path, format!("is not valid JSON: {e}")))?;
+        super::drop_ins::overrides(&ours, path)
+    }
 }
 
 /// What the user-level comparison leaves out because a user's settings

@@ -90,6 +90,51 @@ impl Managed for Layer {
         })
     }
 
+    /// Every other admin policy Gemini CLI loads beside twsrt's (every
+    /// `.toml` of the folder, the same tier) with a rule that does not
+    /// deny: its priority, not the file, decides against twsrt's rules.
+    fn neighbours(&self, file: &ManagedFile, path: &Path) -> Result<Vec<Difference>> {
+        if file.path != POLICY {
+            return Ok(Vec::new());
+        }
+        let Some(dir) = path.parent() else {
+            return Ok(Vec::new());
+        };
+        let mut others = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
+            let other = entry.map_err(|e| Error::io(dir, e))?.path();
+            if other != path && other.extension().is_some_and(|e| e == "toml") && other.is_file() {
+                others.push(other);
+            }
+        }
+        others.sort();
+        let mut out = Vec::new();
+        for other in others {
+            let text = std::fs::read_to_string(&other).map_err(|e| Error::io(&other, e))?;
+            let doc = crate::tomltext::parse_document(&text, &other)?;
+            let rules = doc.get("rule").and_then(crate::tomltext::toml_to_json);
+            for rule in rules
+                .as_ref()
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let decision = rule.get("decision").and_then(Value::as_str).unwrap_or("");
+                if decision != "deny" {
+                    let section = format!("{} rule", other.display());
+                    out.push(Difference::new(
+                        &section,
+                        &rule.to_string(),
+                        &format!("{section}: {rule}"),
+                        Side::Extra,
+                        Direction::Widening,
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The admin directory, when installed, must be root's and writable by
     /// root alone, or Gemini CLI skips every policy in it.
     fn doctor(&self, root: &Root, out: &mut Vec<Diagnostic>) {

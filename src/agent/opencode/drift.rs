@@ -6,12 +6,15 @@
 //! last matching entry: an allow or ask after a deny whose key and pattern
 //! can match what the deny matches) widens. An entry under one of twsrt's
 //! keys that twsrt does not generate is extra: an allow widens, an ask or
-//! a deny narrows. A changed entry is one missing and one extra.
+//! a deny narrows. A changed entry is one missing and one extra. The
+//! order is OpenCode's ([`evaluated`]): the deprecated `tools` map and
+//! every agent's own permission count.
 
 use serde_json::Value;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::evaluated;
 use super::mapping::{Entry, FLAT_KEY, OWNED_KEYS, Verdict};
 use super::merge::{self, Rule};
 use super::pattern;
@@ -20,12 +23,14 @@ use crate::drift::{Difference, Direction, Side, narrowing_unless};
 /// Every difference between `ours` and the config `on_disk`; an error says
 /// what is wrong with the file's shape.
 pub fn compare(ours: &[Entry], on_disk: &Value) -> Result<Vec<Difference>, String> {
-    let have = merge::permission_rules(on_disk)?;
-    // (key, pattern) -> the places of the entries on disk.
+    let placed = evaluated::entries(on_disk)?;
+    let have: Vec<Rule> = placed.iter().map(|p| p.rule.clone()).collect();
+    // (key, pattern) -> the places of the top-level entries on disk: an
+    // agent's own entry holds for that agent only.
     let mut places: FxHashMap<(&str, &str), Vec<usize>> = FxHashMap::default();
-    for (i, r) in have.iter().enumerate() {
+    for (i, p) in placed.iter().enumerate().filter(|(_, p)| p.top) {
         places
-            .entry((r.key.as_str(), r.pattern.as_str()))
+            .entry((p.rule.key.as_str(), p.rule.pattern.as_str()))
             .or_default()
             .push(i);
     }
@@ -61,9 +66,9 @@ pub fn compare(ours: &[Entry], on_disk: &Value) -> Result<Vec<Difference>, Strin
             None if at.is_some() => continue,
             None => format!("{section} {text}"),
             Some(later) => format!(
-                "{section} {text} (undone by permission.{} {} after it)",
-                later.key,
-                merge::shown(later)
+                "{section} {text} (undone by {} {} after it)",
+                placed[later].section,
+                merge::shown(&have[later])
             ),
         };
         out.push(Difference::new(
@@ -74,7 +79,11 @@ pub fn compare(ours: &[Entry], on_disk: &Value) -> Result<Vec<Difference>, Strin
             Direction::Widening,
         ));
     }
-    for rule in &have {
+    for p in placed
+        .iter()
+        .filter(|p| p.top && p.section.starts_with("permission."))
+    {
+        let rule = &p.rule;
         let generated =
             generated.contains(&(rule.key.as_str(), rule.pattern.as_str(), rule.verdict));
         if generated || !OWNED_KEYS.contains(&rule.key.as_str()) {
@@ -93,12 +102,29 @@ pub fn compare(ours: &[Entry], on_disk: &Value) -> Result<Vec<Difference>, Strin
     Ok(out)
 }
 
+/// The generated entries the top level of `doc` undoes (the shown text of
+/// each): what a merge must never write. Agents' own permissions are left
+/// to their warning.
+pub fn undone_at_top(ours: &[Entry], doc: &Value) -> Result<Vec<String>, String> {
+    let mut top = doc.clone();
+    if let Value::Object(map) = &mut top {
+        map.remove("agent");
+        map.remove("mode");
+    }
+    Ok(compare(ours, &top)?
+        .into_iter()
+        .filter(|d| d.side == Side::Missing)
+        .map(|d| d.shown)
+        .collect())
+}
+
 /// The first entry of `have` after place `at` with a weaker action than
 /// `rule` whose key and pattern can both match what `rule` matches;
 /// `weaker` lists the places of `have`'s allows and asks, in order.
-fn undoing<'a>(have: &'a [Rule], weaker: &[usize], at: usize, rule: &Rule) -> Option<&'a Rule> {
+fn undoing(have: &[Rule], weaker: &[usize], at: usize, rule: &Rule) -> Option<usize> {
     let from = weaker.partition_point(|&i| i <= at);
-    weaker[from..].iter().map(|&i| &have[i]).find(|r| {
+    weaker[from..].iter().copied().find(|&i| {
+        let r = &have[i];
         r.verdict < rule.verdict
             && pattern::matches(&rule.key, &r.key)
             && pattern::overlap(&r.pattern, &rule.pattern)

@@ -43,7 +43,11 @@ impl Launch for OpenCodeLaunch {
 
     fn inputs(&self, setting: &Setting) -> Result<Box<dyn Audit>> {
         let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
+        let compiled = crate::compile::compile(setting.config, None)?;
+        let entries = super::mapping::translate(&compiled.rules(), &mut Vec::new())?;
         Ok(Box::new(Inputs {
+            entries,
+            sandboxed: setting.sandboxed,
             cwd: setting.cwd.clone(),
             home: setting.home.clone(),
             target: super::config_path(setting.config),
@@ -81,6 +85,10 @@ pub struct Inputs {
     /// The target must exist already (`audit`; `run` writes it first).
     pub as_on_disk: bool,
     pub env: Env,
+    /// twsrt's entries for the policy.
+    pub entries: Vec<super::mapping::Entry>,
+    /// Inside Sandbox Runtime, which denies the paths to the whole process.
+    pub sandboxed: bool,
 }
 
 impl Audit for Inputs {
@@ -123,22 +131,193 @@ fn check(parsed: &Parsed, inputs: &Inputs) -> Vec<Diagnostic> {
             ));
         }
     }
+    worktree_findings(inputs, &mut out);
     let Some(target) = &inputs.target else {
         return out;
     };
     target_findings(target, inputs, &mut out);
-    for layer in layers(inputs) {
-        if !same_file(&layer, target) && has_permission(&layer) {
+    layer_findings(target, inputs, &mut out);
+    out
+}
+
+/// The policy paths OpenCode's rules miss inside the launch's worktree.
+fn worktree_findings(inputs: &Inputs, out: &mut Vec<Diagnostic>) {
+    if let Some(worktree) = super::worktree::worktree(&inputs.cwd) {
+        for (key, rule, relative) in
+            super::worktree::unmatched(&inputs.entries, &worktree, &inputs.home)
+        {
+            let severity = if inputs.sandboxed {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
             out.push(Diagnostic::new(
-                Severity::Warning,
-                Code::LayerOverride,
-                layer.display().to_string(),
-                "a config layer this launch loads after the global one sets permission entries: \
-                 those it adds come after twsrt's and decide",
+                severity,
+                super::codes::PATH_NAME,
+                rule.clone(),
+                format!(
+                    "lies inside the git worktree {} OpenCode starts in, where it matches its \
+                     {key} rules against the path relative to the worktree ({relative}): no \
+                     entry twsrt writes names it so, and no external_directory rule applies \
+                     inside the worktree; start OpenCode elsewhere, or inside Sandbox Runtime \
+                     (`twsrt run --srt -- opencode`)",
+                    worktree.display()
+                ),
             ));
         }
     }
+}
+
+/// The config layers and agent files besides twsrt's that set entries.
+fn layer_findings(target: &Path, inputs: &Inputs, out: &mut Vec<Diagnostic>) {
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for layer in config_layers(inputs) {
+        if seen.contains(&layer) || same_file(&layer, target) {
+            continue;
+        }
+        let message = match sets_permission(&layer) {
+            Some(true) => {
+                "a config layer this launch loads besides twsrt's file sets permission entries \
+                 (permission, tools, or an agent's or mode's): OpenCode merges the layers, and \
+                 what one adds or moves after twsrt's entries decides"
+            }
+            Some(false) => {
+                seen.push(layer);
+                continue;
+            }
+            None => {
+                "a config layer this launch loads could not be read as JSON with comments by \
+                 twsrt, so what it sets is unknown (OpenCode substitutes {env:...} and \
+                 {file:...} before parsing)"
+            }
+        };
+        out.push(Diagnostic::new(
+            Severity::Warning,
+            Code::LayerOverride,
+            layer.display().to_string(),
+            message,
+        ));
+        seen.push(layer);
+    }
+    for file in code_files(inputs) {
+        out.push(Diagnostic::new(
+            Severity::Warning,
+            Code::LayerOverride,
+            file.display().to_string(),
+            "a plugin or custom tool this launch loads runs its own code inside OpenCode, with \
+             the user's rights: no permission rule sees what a custom tool reads, and a plugin \
+             can answer twsrt's asks; only the sandbox (`twsrt run --srt -- opencode`) confines it",
+        ));
+    }
+    for file in agent_files(inputs) {
+        out.push(Diagnostic::new(
+            Severity::Warning,
+            Code::LayerOverride,
+            file.display().to_string(),
+            "an agent or mode file this launch loads sets permission or tools: OpenCode \
+             evaluates an agent's own permission after the config's, so its allows win over \
+             twsrt's entries for that agent",
+        ));
+    }
+}
+
+/// Every config file the launch loads (that exists), twsrt's among them:
+/// the global files, `OPENCODE_CONFIG`, the project layers, and the
+/// `OPENCODE_CONFIG_DIR` ones.
+fn config_layers(inputs: &Inputs) -> Vec<PathBuf> {
+    let global = global_dir(inputs);
+    let mut out: Vec<PathBuf> = CONFIG_NAMES.iter().map(|n| global.join(n)).collect();
+    out.extend(inputs.env.config.iter().cloned());
+    out.extend(layers(inputs));
+    if let Some(dir) = &inputs.env.config_dir {
+        out.extend(["opencode.json", "opencode.jsonc"].map(|n| dir.join(n)));
+    }
+    out.retain(|p| p.exists());
     out
+}
+
+/// The directories OpenCode reads agent and mode files from: the global
+/// one, `~/.opencode`, each `.opencode` from the launch directory up, and
+/// `OPENCODE_CONFIG_DIR`.
+fn agent_dirs(inputs: &Inputs) -> Vec<PathBuf> {
+    let mut out = vec![global_dir(inputs), inputs.home.join(".opencode")];
+    if !inputs.env.no_project {
+        out.extend(inputs.cwd.ancestors().map(|d| d.join(".opencode")));
+    }
+    out.extend(inputs.env.config_dir.iter().cloned());
+    out.dedup();
+    out
+}
+
+/// The agent files (`{agent,agents}/**/*.md`, `{mode,modes}/*.md`) whose
+/// text names `permission` or `tools` (the front matter keys that add
+/// entries), or that cannot be read.
+fn agent_files(inputs: &Inputs) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for dir in agent_dirs(inputs) {
+        for (sub, depth) in [("agent", 8), ("agents", 8), ("mode", 1), ("modes", 1)] {
+            markdown(&dir.join(sub), depth, &mut found);
+        }
+    }
+    found.retain(|file| {
+        std::fs::read(file).map_or(true, |bytes| {
+            let text = String::from_utf8_lossy(&bytes);
+            text.contains("permission") || text.contains("tools")
+        })
+    });
+    found
+}
+
+/// The plugin and custom tool files (`{plugin,plugins}/*.{ts,js}`,
+/// `{tool,tools}/*.{js,ts}` in the agent directories, the loader's globs),
+/// and the config files that name npm plugins (`plugin`).
+fn code_files(inputs: &Inputs) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for dir in agent_dirs(inputs) {
+        for sub in ["plugin", "plugins", "tool", "tools"] {
+            let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
+                continue;
+            };
+            let mut files: Vec<PathBuf> = entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "ts" || e == "js"))
+                .collect();
+            files.sort();
+            found.extend(files);
+        }
+    }
+    for layer in config_layers(inputs) {
+        let named = std::fs::read_to_string(&layer)
+            .ok()
+            .and_then(|text| crate::fragment::parse_trailing_commas(&text, &layer).ok())
+            .is_some_and(|doc: Value| {
+                doc.get("plugin")
+                    .and_then(Value::as_array)
+                    .is_some_and(|list| !list.is_empty())
+            });
+        if named && !found.contains(&layer) {
+            found.push(layer);
+        }
+    }
+    found
+}
+
+/// The `.md` files in `dir`, and below it down to `depth` levels.
+fn markdown(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if depth > 1 {
+                markdown(&path, depth - 1, out);
+            }
+        } else if path.extension().is_some_and(|e| e == "md") {
+            out.push(path);
+        }
+    }
 }
 
 /// The global config directory (`$XDG_CONFIG_HOME/opencode`, else
@@ -205,13 +384,15 @@ fn layers(inputs: &Inputs) -> Vec<PathBuf> {
     out
 }
 
-/// Whether the file parses and has a `permission` key. A file that does
-/// not parse stops OpenCode from starting, so it sets nothing.
-fn has_permission(path: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return false;
-    };
-    crate::fragment::parse_trailing_commas(&text, path)
-        .ok()
-        .is_some_and(|doc: Value| doc.get("permission").is_some())
+/// Whether the file sets permission entries: a `permission` or `tools`
+/// key, or an agent's or mode's; `None` when twsrt cannot read it as
+/// JSON with comments (OpenCode may: it substitutes `{env:...}` first).
+fn sets_permission(path: &Path) -> Option<bool> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let doc: Value = crate::fragment::parse_trailing_commas(&text, path).ok()?;
+    Some(
+        doc.get("permission").is_some()
+            || doc.get("tools").is_some()
+            || !super::merge::agent_permissions(&doc).is_empty(),
+    )
 }

@@ -29,6 +29,7 @@ fn inputs(dir: &Path) -> Inputs {
         target: Some(target),
         as_on_disk: true,
         env: Env::default(),
+        ..Inputs::default()
     }
 }
 
@@ -108,6 +109,8 @@ fn a_target_opencode_does_not_load_is_an_error() {
     let mut inputs = inputs(dir.path());
     let elsewhere = dir.path().join("elsewhere/opencode.json");
     write(&elsewhere, "{}");
+    // The global file, no longer twsrt's, would be a layer of its own.
+    std::fs::remove_file(inputs.target.as_ref().unwrap()).unwrap();
     inputs.target = Some(elsewhere.clone());
     let found = findings(&inputs, &[]);
     assert_eq!(
@@ -151,4 +154,144 @@ fn sessions_through_a_server_fail_closed_and_tools_pass() {
             "{sub}"
         );
     }
+}
+
+#[test]
+fn every_other_layer_that_sets_entries_is_found() {
+    // Beside the project layers: the global files other than twsrt's,
+    // OPENCODE_CONFIG, OPENCODE_CONFIG_DIR; and besides `permission`, the
+    // `tools` map and an agent's or mode's own permission.
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = inputs(dir.path());
+    let global = inputs.home.join(".config/opencode");
+    let custom = dir.path().join("custom.json");
+    let config_dir = dir.path().join("cfgdir");
+    write(&global.join("opencode.jsonc"), r#"{"tools": {"*": true}}"#);
+    write(
+        &custom,
+        r#"{"mode": {"build": {"permission": {"*": "allow"}}}}"#,
+    );
+    write(
+        &config_dir.join("opencode.json"),
+        r#"{"agent": {"build": {"permission": {"read": "allow"}}}}"#,
+    );
+    write(
+        &inputs.cwd.join("opencode.json"),
+        r#"{"permission": {env:P}}"#,
+    );
+    inputs.env.config = Some(custom.clone());
+    inputs.env.config_dir = Some(config_dir.clone());
+    let found = findings(&inputs, &[]);
+    let mut locations: Vec<String> = found.iter().map(|f| f.2.clone()).collect();
+    locations.sort();
+    let mut want = vec![
+        global.join("opencode.jsonc").display().to_string(),
+        custom.display().to_string(),
+        config_dir.join("opencode.json").display().to_string(),
+        inputs.cwd.join("opencode.json").display().to_string(),
+    ];
+    want.sort();
+    assert_eq!(locations, want, "{found:?}");
+    assert!(found.iter().all(|f| f.1 == Code::LayerOverride));
+}
+
+#[test]
+fn agent_files_that_set_entries_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = inputs(dir.path());
+    let global = inputs.home.join(".config/opencode");
+    write(
+        &global.join("agents/x/build.md"),
+        "---\npermission:\n  \"*\": allow\n---\nhi\n",
+    );
+    write(
+        &inputs.cwd.join(".opencode/mode/plan.md"),
+        "---\ntools:\n  bash: true\n---\n",
+    );
+    write(
+        &global.join("agent/plain.md"),
+        "---\ndescription: d\n---\nhi\n",
+    );
+    let found = findings(&inputs, &[]);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found.iter().all(|f| f.1 == Code::LayerOverride));
+    assert!(found.iter().any(|f| f.2.ends_with("agents/x/build.md")));
+    assert!(
+        found
+            .iter()
+            .any(|f| f.2.ends_with(".opencode/mode/plan.md"))
+    );
+}
+
+#[test]
+fn a_policy_path_inside_the_git_worktree_is_an_error_unless_sandboxed() {
+    use crate::rules::{Action, Scope, SecurityRule};
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = inputs(dir.path());
+    let repo = inputs.cwd.clone();
+    let inside = repo.join("secrets.txt").display().to_string();
+    let glob = format!("{}/*.key", repo.display());
+    let rule = |scope, pattern| SecurityRule {
+        scope,
+        action: Action::Deny,
+        pattern,
+    };
+    let rules = [
+        rule(Scope::Read, &inside),
+        rule(Scope::Read, &glob),
+        rule(Scope::Read, "~/.ssh"),
+        rule(Scope::Write, "**/.env"),
+    ];
+    inputs.entries = super::mapping::translate(&rules, &mut Vec::new()).unwrap();
+    // No repository: OpenCode matches from `/`, which the tails cover.
+    assert!(findings(&inputs, &[]).is_empty());
+    std::fs::create_dir(repo.join(".git")).unwrap();
+    inputs.cwd = repo.join("sub");
+    std::fs::create_dir(&inputs.cwd).unwrap();
+    let found = findings(&inputs, &[]);
+    let locations: Vec<&str> = found.iter().map(|f| f.2.as_str()).collect();
+    assert_eq!(locations, [inside.as_str(), glob.as_str()], "{found:?}");
+    assert!(
+        found
+            .iter()
+            .all(|f| f.0 == Severity::Error && f.1 == super::codes::PATH_NAME)
+    );
+    inputs.sandboxed = true;
+    assert!(
+        findings(&inputs, &[])
+            .iter()
+            .all(|f| f.0 == Severity::Warning)
+    );
+}
+
+#[test]
+fn plugins_and_custom_tools_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = inputs(dir.path());
+    let global = inputs.home.join(".config/opencode");
+    write(
+        &inputs.cwd.join(".opencode/plugin/auto.ts"),
+        "export default {}\n",
+    );
+    write(&global.join("tools/cat.js"), "export default {}\n");
+    write(&inputs.cwd.join(".opencode/tool/notes.md"), "not code\n");
+    write(
+        &inputs.cwd.join("opencode.json"),
+        r#"{"plugin": ["opencode-auto-approve"]}"#,
+    );
+    let found = findings(&inputs, &[]);
+    let mut locations: Vec<String> = found.iter().map(|f| f.2.clone()).collect();
+    locations.sort();
+    let mut want = vec![
+        inputs
+            .cwd
+            .join(".opencode/plugin/auto.ts")
+            .display()
+            .to_string(),
+        global.join("tools/cat.js").display().to_string(),
+        inputs.cwd.join("opencode.json").display().to_string(),
+    ];
+    want.sort();
+    assert_eq!(locations, want, "{found:?}");
+    assert!(found.iter().all(|f| f.1 == Code::LayerOverride));
 }

@@ -319,7 +319,10 @@ const PATH_NAME: &str = "OpenCode matches read and edit rules against the path r
     project it runs in, so each denyRead or denyWrite path is denied by its path below the home \
     directory (or the root) under any directory, and what lies under a denied directory outside \
     the project through external_directory; a project inside the denied path's own parent sees it \
-    by a shorter name, and its bash tool reads any file";
+    by a shorter name, a symlink in the project to a denied file is read by the link's name, and \
+    its bash tool reads any file, and so does its grep tool inside the \
+    project (it asks by the search pattern, not the file: it prints the lines of a denied `.env`); \
+    the sandbox (`twsrt run --srt -- opencode`) denies the paths to all of them";
 
 const FETCH_WHOLE: &str = "OpenCode's webfetch takes one action for every URL, so the \
     deniedDomains entries make every fetch ask (a yolo launch, `--auto`, approves it); the sandbox \

@@ -65,7 +65,7 @@ pub fn merge(
         Some(Value::Object(map)) => map.clone(),
         Some(_) => return Err(shape("the config must be a JSON object")),
     };
-    let permission = permission_of(doc.get("permission"))?;
+    let permission = permission_object(doc.get("permission"))?;
     let before = rules_of(&permission)?;
     let mut merged = Merged::default();
     let mut out = Map::new();
@@ -105,7 +105,7 @@ pub fn merge(
 
 /// The `permission` value as an object: absent is empty, a plain action is
 /// `{"*": action}` (OpenCode reads it so).
-fn permission_of(value: Option<&Value>) -> Result<Map<String, Value>, String> {
+pub fn permission_object(value: Option<&Value>) -> Result<Map<String, Value>, String> {
     match value {
         None => Ok(Map::new()),
         Some(Value::Object(map)) => Ok(map.clone()),
@@ -264,21 +264,34 @@ fn shape(message: &str) -> String {
     message.to_string()
 }
 
-/// The per-agent permission objects of the config (`agent.NAME.permission`),
-/// which OpenCode evaluates after the top-level one: the agents' names.
+/// The per-agent permission objects of the config (`agent.NAME.permission`
+/// and `.tools`, and the same under `mode`, which OpenCode reads as
+/// agents), which OpenCode evaluates after the top-level one: the agents'
+/// names (`build`, `mode.build`).
 pub fn agent_permissions(doc: &Value) -> Vec<String> {
-    let Some(Value::Object(agents)) = doc.get("agent") else {
-        return Vec::new();
-    };
-    agents
-        .iter()
-        .filter(|(_, agent)| match agent.get("permission") {
-            Some(Value::Object(map)) => !map.is_empty(),
-            Some(Value::Null) | None => false,
-            Some(_) => true,
-        })
-        .map(|(name, _)| name.clone())
-        .collect()
+    let mut out = Vec::new();
+    for group in ["agent", "mode"] {
+        let Some(Value::Object(agents)) = doc.get(group) else {
+            continue;
+        };
+        let prefix = if group == "agent" { "" } else { "mode." };
+        out.extend(
+            agents
+                .iter()
+                .filter(|(_, agent)| ["permission", "tools"].iter().any(|k| sets(agent.get(*k))))
+                .map(|(name, _)| format!("{prefix}{name}")),
+        );
+    }
+    out
+}
+
+/// Whether a per-agent `permission` or `tools` value adds entries.
+fn sets(value: Option<&Value>) -> bool {
+    match value {
+        Some(Value::Object(map)) => !map.is_empty(),
+        Some(Value::Null) | None => false,
+        Some(_) => true,
+    }
 }
 
 /// Every entry of the config's `permission` object, in the order OpenCode
@@ -287,5 +300,5 @@ pub fn permission_rules(doc: &Value) -> Result<Vec<Rule>, String> {
     let Value::Object(map) = doc else {
         return Err(shape("the config must be a JSON object"));
     };
-    rules_of(&permission_of(map.get("permission"))?)
+    rules_of(&permission_object(map.get("permission"))?)
 }

@@ -611,3 +611,80 @@ fn drift_counts_a_stricter_webfetch_as_narrowing() {
     assert!(found.iter().all(|d| d.direction == Direction::Widening));
     assert_eq!(found.len(), 2);
 }
+
+// The deprecated `tools` map and `mode` agents (evaluated.rs).
+
+#[test]
+fn trap_a_tools_map_puts_a_wildcard_allow_after_twsrts_keys() {
+    // OpenCode turns `tools` into permission keys placed before the
+    // `permission` object's: `read` keeps the tools place, and `"*":
+    // "allow"` comes after it. Measured with the real client: the read of
+    // ~/.ssh/id_rsa ran.
+    let (_dir, config) = setup(Some(
+        r#"{"tools": {"read": true, "external_directory": true, "*": true}}"#,
+    ));
+    let err = staged(&config, true).unwrap_err().to_string();
+    assert!(err.contains("undone by tools.* \"*\": \"allow\""), "{err}");
+    assert!(err.contains("`tools`"), "{err}");
+    // A tools entry that only denies, or names no wildcard after twsrt's
+    // keys, leaves the entries in force.
+    let (_dir, config) = setup(Some(
+        r#"{"tools": {"*": true, "read": true, "bash": false}}"#,
+    ));
+    assert!(staged(&config, false).is_ok());
+}
+
+#[test]
+fn drift_sees_tools_and_agent_permissions_undoing() {
+    let (ours, _) = translate(&[rule(Scope::Execute, Action::Deny, "sudo")]);
+    let clean = merge::merge(None, &ours, &|_| false).unwrap().value;
+    for (extra, by) in [
+        (json!({"tools": {"bash": true, "*": true}}), "tools.*"),
+        (
+            json!({"agent": {"build": {"permission": {"*": "allow"}}}}),
+            "agent.build.permission.*",
+        ),
+        (
+            json!({"mode": {"build": {"permission": {"bash": "allow"}}}}),
+            "mode.build.permission.bash",
+        ),
+        (
+            json!({"agent": {"plan": {"tools": {"bash": true}}}}),
+            "agent.plan.tools.bash",
+        ),
+    ] {
+        let mut doc = clean.clone();
+        for (k, v) in extra.as_object().unwrap() {
+            doc[k] = v.clone();
+        }
+        let found = drift::compare(&ours, &doc).unwrap();
+        assert_eq!(found.len(), 1, "{doc}");
+        assert_eq!(found[0].direction, Direction::Widening);
+        assert!(
+            found[0].shown.contains(&format!("undone by {by} ")),
+            "{}",
+            found[0].shown
+        );
+    }
+}
+
+#[test]
+fn mode_agents_and_agent_tools_are_agent_permissions() {
+    let doc = json!({"mode": {"build": {"permission": {"*": "allow"}}},
+                     "agent": {"plan": {"tools": {"bash": true}}, "x": {"model": "m"}}});
+    assert_eq!(merge::agent_permissions(&doc), ["plan", "mode.build"]);
+}
+
+#[test]
+fn the_path_warning_names_the_grep_tool() {
+    // Measured: `opencode debug agent build --tool grep` printed the lines
+    // of a project `.env` under a `**/.env` denyRead; grep asks by its
+    // search pattern, which no path rule can match.
+    let (_, warnings) = translate(&[rule(Scope::Read, Action::Deny, "**/.env")]);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("grep tool") && w.contains("twsrt run --srt")),
+        "{warnings:?}"
+    );
+}
