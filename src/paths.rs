@@ -1,6 +1,7 @@
 //! Path spelling rules shared by config.toml and the generators.
 
 mod resolve;
+pub mod scratch;
 
 use std::path::{Path, PathBuf};
 

@@ -7,10 +7,10 @@
 //! error, naming both fragments, that `generate` would report. The scratch
 //! paths in an error are put back to the fragments' real paths.
 
-use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::paths::scratch::Scratch;
 
 /// Compile `profile` of the config.toml `config_text` (to be written at
 /// `config_path`) with each `(path, text)` of `fragments` in place.
@@ -20,7 +20,7 @@ pub fn check(
     profile: &str,
     fragments: &[(PathBuf, String)],
 ) -> Result<()> {
-    let scratch = Scratch::new().map_err(|e| Error::io(&std::env::temp_dir(), e))?;
+    let scratch = Scratch::new("twsrt-import").map_err(|e| Error::io(&std::env::temp_dir(), e))?;
     let mut config = crate::config::parse(config_text, config_path)?;
     let mut moved = Vec::new();
     for (i, (real, text)) in fragments.iter().enumerate() {
@@ -91,39 +91,5 @@ fn relocate(err: Error, moved: &[(PathBuf, PathBuf)]) -> Error {
             message: text(message),
         },
         other => other,
-    }
-}
-
-/// A private directory, removed with what it holds on drop.
-struct Scratch {
-    path: PathBuf,
-}
-
-impl Scratch {
-    fn new() -> std::io::Result<Self> {
-        let base = std::env::temp_dir();
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let mut last = None;
-        for attempt in 0..16u32 {
-            let path = base.join(format!(
-                "twsrt-import-{}-{:x}",
-                std::process::id(),
-                nanos.wrapping_add(attempt)
-            ));
-            match std::fs::DirBuilder::new().mode(0o700).create(&path) {
-                Ok(()) => return Ok(Scratch { path }),
-                Err(e) => last = Some(e),
-            }
-        }
-        Err(last.unwrap_or_else(|| std::io::Error::other("no scratch directory")))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
     }
 }

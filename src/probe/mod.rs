@@ -168,7 +168,7 @@ impl Session {
             ));
         }
         let srt = settings::find_srt()?;
-        let scratch = run::Scratch::new()
+        let scratch = run::Scratch::new("twsrt-test")
             .map_err(|e| setup_error(format!("cannot create a scratch directory: {e}")))?;
         let env = run::RunEnv {
             srt,

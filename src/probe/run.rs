@@ -14,6 +14,8 @@ use super::model::{Action, Probe};
 use super::schedule::{self, Claim};
 use crate::ui;
 
+pub use crate::paths::scratch::Scratch;
+
 /// How probes are run.
 pub struct RunEnv {
     pub srt: PathBuf,
@@ -352,41 +354,6 @@ impl Progress {
     }
 }
 
-/// A directory for srt's TMPDIR, removed (with whatever srt left) on drop.
-pub struct Scratch {
-    pub path: PathBuf,
-}
-
-impl Scratch {
-    pub fn new() -> std::io::Result<Self> {
-        use std::os::unix::fs::DirBuilderExt;
-        let base = std::env::temp_dir();
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let mut last = None;
-        for attempt in 0..16u32 {
-            let path = base.join(format!(
-                "twsrt-test-{}-{:x}",
-                std::process::id(),
-                nanos.wrapping_add(attempt)
-            ));
-            match std::fs::DirBuilder::new().mode(0o700).create(&path) {
-                Ok(()) => return Ok(Scratch { path }),
-                Err(e) => last = Some(e),
-            }
-        }
-        Err(last.unwrap_or_else(|| std::io::Error::other("no scratch directory")))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -429,7 +396,7 @@ mod tests {
     #[test]
     fn plant_and_create_leave_nothing_behind() {
         let dir = tempfile::tempdir().unwrap();
-        let scratch = Scratch::new().unwrap();
+        let scratch = Scratch::new("twsrt-test").unwrap();
         let env = RunEnv {
             srt: PathBuf::from("/bin/sh"), // stands in for srt: `sh -s X -c CMD` fails
             settings: PathBuf::from("/nonexistent"),
