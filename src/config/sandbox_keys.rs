@@ -8,6 +8,7 @@
 //! it.
 
 use crate::known_keys::Levels;
+use crate::srt::schema;
 
 /// The Claude Code release the lists are read from.
 pub const CLAUDE_CODE_VERSION: &str = "2.1.332";
@@ -66,46 +67,11 @@ pub const LEVELS: Levels = &[
             "disabled",
         ],
     ),
-    (
-        "credentials",
-        &[
-            "files",
-            "envVars",
-            "allowPlaintextInject",
-            "awsPairs",
-            "sigv4",
-        ],
-    ),
-    (
-        "credentials.files[]",
-        &[
-            "path",
-            "mode",
-            "extract",
-            "onExtractNoMatch",
-            "decode",
-            "maskClaims",
-            "maskDuplicates",
-            "injectHosts",
-        ],
-    ),
-    (
-        "credentials.envVars[]",
-        &[
-            "name",
-            "mode",
-            "extract",
-            "onExtractNoMatch",
-            "decode",
-            "maskClaims",
-            "injectHosts",
-        ],
-    ),
-    (
-        "credentials.awsPairs[]",
-        &["accessKeyIdVar", "secretAccessKeyVar", "sessionTokenVar"],
-    ),
-    ("credentials.sigv4", &["streaming", "presigned", "sigv4a"]),
+    ("credentials", schema::CREDENTIALS_KEYS),
+    ("credentials.files[]", schema::CREDENTIAL_FILE_KEYS),
+    ("credentials.envVars[]", schema::CREDENTIAL_ENV_KEYS),
+    ("credentials.awsPairs[]", schema::AWS_PAIR_KEYS),
+    ("credentials.sigv4", schema::SIGV4_KEYS),
     ("windows", &["backend"]),
     ("ripgrep", &["command", "args"]),
 ];

@@ -15,8 +15,7 @@ use jsonc_parser::common::Ranged;
 use serde_json::Value;
 
 use super::parse_inner;
-use crate::error::{Error, Result};
-use crate::text_position::line_column;
+use crate::error::Result;
 
 /// One string literal of a fragment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,15 +77,7 @@ fn parse_fresh(text: &str, path: &Path) -> Result<Located> {
     let value = parse_inner(text, &super::strict_options(), &mut |object| {
         walk_object(object, "", &mut raw)
     })
-    .map_err(|(pos, message)| {
-        let (line, column) = line_column(text, pos);
-        Error::Jsonc {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message,
-        }
-    })?;
+    .map_err(|err| super::jsonc_error(text, path, err))?;
     let lines = LineIndex::new(text);
     let ignore_lines = ignore_comment_lines(text, &lines);
     let mut ignored = HashSet::new();
@@ -225,7 +216,7 @@ impl LineIndex {
         LineIndex { starts }
     }
 
-    /// The same numbers as [`line_column`], for a char-boundary `pos`.
+    /// The same numbers as [`crate::text_position::line_column`], for a char-boundary `pos`.
     fn line_column(&self, text: &str, pos: usize) -> (usize, usize) {
         let line = self.starts.partition_point(|&s| s <= pos);
         let start = self.starts[line - 1];
@@ -258,6 +249,7 @@ mod tests {
 
     #[test]
     fn positions_agree_with_line_column_also_after_crlf_and_lone_cr() {
+        use crate::text_position::line_column;
         let text = "{\r\n\"a\": [\"x\",\r\"y\"],\n \"b\": \"z\"}";
         let l = located(text);
         for s in &l.strings {

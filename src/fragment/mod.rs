@@ -78,15 +78,18 @@ pub fn parse_trailing_commas(text: &str, path: &Path) -> Result<Value> {
 }
 
 fn parse_with(text: &str, path: &Path, options: &ParseOptions) -> Result<Value> {
-    parse_inner(text, options, &mut |_| {}).map_err(|(pos, message)| {
-        let (line, column) = line_column(text, pos);
-        Error::Jsonc {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message,
-        }
-    })
+    parse_inner(text, options, &mut |_| {}).map_err(|err| jsonc_error(text, path, err))
+}
+
+/// The error of a parse of `text` (read from `path`) at its line and column.
+fn jsonc_error(text: &str, path: &Path, (pos, message): PosError) -> Error {
+    let (line, column) = line_column(text, pos);
+    Error::Jsonc {
+        path: path.to_path_buf(),
+        line,
+        column,
+        message,
+    }
 }
 
 /// An error at a byte offset of the text.

@@ -70,6 +70,37 @@ pub const FILESYSTEM_KEYS: &[&str] = &[
 ];
 
 /// A path entry written as an object (`{"path": "...", "literal": true}`).
+/// The keys of `credentials` and of its entries, as srt 0.0.83 and Claude
+/// Code's `sandbox.credentials` both spell them.
+pub const CREDENTIALS_KEYS: &[&str] = &[
+    "files",
+    "envVars",
+    "allowPlaintextInject",
+    "awsPairs",
+    "sigv4",
+];
+pub const CREDENTIAL_FILE_KEYS: &[&str] = &[
+    "path",
+    "mode",
+    "extract",
+    "onExtractNoMatch",
+    "decode",
+    "maskClaims",
+    "maskDuplicates",
+    "injectHosts",
+];
+pub const CREDENTIAL_ENV_KEYS: &[&str] = &[
+    "name",
+    "mode",
+    "extract",
+    "onExtractNoMatch",
+    "decode",
+    "maskClaims",
+    "injectHosts",
+];
+pub const AWS_PAIR_KEYS: &[&str] = &["accessKeyIdVar", "secretAccessKeyVar", "sessionTokenVar"];
+pub const SIGV4_KEYS: &[&str] = &["streaming", "presigned", "sigv4a"];
+
 const PATH_ENTRY_KEYS: &[&str] = &["path", "literal"];
 
 /// Every level with its keys.
@@ -94,46 +125,11 @@ pub const LEVELS: &[(&str, &[&str])] = &[
     ("filesystem.allowRead[]", PATH_ENTRY_KEYS),
     ("filesystem.allowWrite[]", PATH_ENTRY_KEYS),
     ("filesystem.denyWrite[]", PATH_ENTRY_KEYS),
-    (
-        "credentials",
-        &[
-            "files",
-            "envVars",
-            "allowPlaintextInject",
-            "awsPairs",
-            "sigv4",
-        ],
-    ),
-    (
-        "credentials.files[]",
-        &[
-            "path",
-            "mode",
-            "extract",
-            "onExtractNoMatch",
-            "decode",
-            "maskClaims",
-            "maskDuplicates",
-            "injectHosts",
-        ],
-    ),
-    (
-        "credentials.envVars[]",
-        &[
-            "name",
-            "mode",
-            "extract",
-            "onExtractNoMatch",
-            "decode",
-            "maskClaims",
-            "injectHosts",
-        ],
-    ),
-    (
-        "credentials.awsPairs[]",
-        &["accessKeyIdVar", "secretAccessKeyVar", "sessionTokenVar"],
-    ),
-    ("credentials.sigv4", &["streaming", "presigned", "sigv4a"]),
+    ("credentials", CREDENTIALS_KEYS),
+    ("credentials.files[]", CREDENTIAL_FILE_KEYS),
+    ("credentials.envVars[]", CREDENTIAL_ENV_KEYS),
+    ("credentials.awsPairs[]", AWS_PAIR_KEYS),
+    ("credentials.sigv4", SIGV4_KEYS),
     ("ripgrep", &["command", "args", "argv0"]),
     ("seccomp", &["applyPath", "argv0"]),
     (

@@ -242,13 +242,7 @@ pub fn merge(existing: Option<&str>, lists: &Lists, path: &Path) -> Result<Strin
                 edits.push((range.start, range.end, value));
             }
             None => {
-                // A comma after whatever comes before: a property of the
-                // file, or the one added just before this one.
-                added.push_str(if object.properties.is_empty() && added.is_empty() {
-                    "\n"
-                } else {
-                    ",\n"
-                });
+                open_property(&mut added, object.properties.is_empty());
                 push_property(&mut added, key, entries, &indent, &unit);
             }
         }
@@ -261,11 +255,7 @@ pub fn merge(existing: Option<&str>, lists: &Lists, path: &Path) -> Result<Strin
                 edits.push((range.start, range.end, value));
             }
             None => {
-                added.push_str(if object.properties.is_empty() && added.is_empty() {
-                    "\n"
-                } else {
-                    ",\n"
-                });
+                open_property(&mut added, object.properties.is_empty());
                 added.push_str(&indent);
                 push_object(&mut added, SANDBOX, sandbox, &indent);
             }
@@ -445,4 +435,14 @@ mod tests;
 /// A generation warning of this agent.
 fn warning(code: Code, message: impl Into<String>) -> crate::diag::Diagnostic {
     crate::agent::warning("copilot", code, message)
+}
+
+/// Starts a property appended to an object: after a comma when something
+/// comes before it (a property of the file, or one added just before).
+fn open_property(added: &mut String, object_empty: bool) {
+    added.push_str(if object_empty && added.is_empty() {
+        "\n"
+    } else {
+        ",\n"
+    });
 }
