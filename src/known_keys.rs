@@ -41,13 +41,39 @@ impl Unknown {
 /// does not know and `allowed` (dotted paths, [`Unknown::dotted`]) does not
 /// name.
 pub fn first_unknown(doc: &Value, levels: Levels, allowed: &[String]) -> Option<Unknown> {
-    walk(doc, "", "", levels, allowed)
+    walk(doc, "", &mut Vec::new(), levels, allowed)
 }
 
-fn walk(
-    value: &Value,
+/// One step of the path from the top to the object being walked.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The JSON pointer of `path` (RFC 6901 escaping); built only for an
+/// unknown key, so a walk over a large list allocates nothing per entry.
+fn pointer_of(path: &[Step<'_>]) -> String {
+    let mut pointer = String::new();
+    for step in path {
+        pointer.push('/');
+        match step {
+            Step::Key(key) => pointer.push_str(&key.replace('~', "~0").replace('/', "~1")),
+            Step::Index(i) => pointer.push_str(&i.to_string()),
+        }
+    }
+    pointer
+}
+
+/// Only objects hold keys: a walk descends into objects and lists and
+/// skips every other value.
+fn holds_keys(value: &Value) -> bool {
+    matches!(value, Value::Object(_) | Value::Array(_))
+}
+
+fn walk<'a>(
+    value: &'a Value,
     level: &str,
-    pointer: &str,
+    path: &mut Vec<Step<'a>>,
     levels: Levels,
     allowed: &[String],
 ) -> Option<Unknown> {
@@ -59,7 +85,7 @@ fn walk(
                     && !keys.contains(&key.as_str())
                 {
                     let unknown = Unknown {
-                        pointer: pointer.to_string(),
+                        pointer: pointer_of(path),
                         level,
                         key: key.clone(),
                         known: keys,
@@ -69,30 +95,40 @@ fn walk(
                     }
                     continue;
                 }
+                if !holds_keys(child) {
+                    continue;
+                }
                 let child_level = if level.is_empty() {
                     key.clone()
                 } else {
                     format!("{level}.{key}")
                 };
-                let child_pointer =
-                    format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
-                if let Some(found) = walk(child, &child_level, &child_pointer, levels, allowed) {
-                    return Some(found);
+                path.push(Step::Key(key));
+                let found = walk(child, &child_level, path, levels, allowed);
+                path.pop();
+                if found.is_some() {
+                    return found;
                 }
             }
             None
         }
         Value::Array(items) => {
+            if !items.iter().any(holds_keys) {
+                return None;
+            }
             let item_level = format!("{level}[]");
-            items.iter().enumerate().find_map(|(i, item)| {
-                walk(
-                    item,
-                    &item_level,
-                    &format!("{pointer}/{i}"),
-                    levels,
-                    allowed,
-                )
-            })
+            for (i, item) in items.iter().enumerate() {
+                if !holds_keys(item) {
+                    continue;
+                }
+                path.push(Step::Index(i));
+                let found = walk(item, &item_level, path, levels, allowed);
+                path.pop();
+                if found.is_some() {
+                    return found;
+                }
+            }
+            None
         }
         _ => None,
     }
@@ -180,6 +216,20 @@ mod tests {
         let doc = serde_json::json!({"newKey": {"x": 1}, "filesystem": {"denyread": []}});
         let found = first_unknown(&doc, LEVELS, &["newKey".to_string()]).unwrap();
         assert_eq!(found.dotted(), "filesystem.denyread");
+    }
+
+    #[test]
+    fn the_pointer_escapes_keys_and_counts_every_list_item() {
+        const ODD: Levels = &[("a/b~c", &["k"]), ("a/b~c.k[]", &["v"])];
+        let doc = serde_json::json!({"a/b~c": {"z": 1}});
+        assert_eq!(first_unknown(&doc, ODD, &[]).unwrap().pointer, "/a~1b~0c");
+        // Strings before the object are skipped but still counted.
+        let doc = serde_json::json!({"a/b~c": {"k": ["s", "t", {"v": 1}, {"w": 2}]}});
+        let found = first_unknown(&doc, ODD, &[]).unwrap();
+        assert_eq!(
+            (found.pointer.as_str(), found.key.as_str()),
+            ("/a~1b~0c/k/3", "w")
+        );
     }
 
     #[test]

@@ -56,5 +56,5 @@ impl Out for String {
         String::reserve(self, additional);
     }
 }
-pub use string::{write_str, write_str_parts};
+pub use string::{write_escaped, write_str, write_str_parts};
 pub use writer::{to_compact, to_pretty, write_container, write_key, write_pretty_at};

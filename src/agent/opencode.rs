@@ -158,12 +158,12 @@ fn stage(ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
     let path = config_path(ctx.config).ok_or_else(unconfigured)?;
     let ours = entries(ctx, warnings)?;
     let found = existing(&path)?;
-    // Only an existing file can hold an entry someone else wrote.
-    let record = match &found {
-        Some(_) => record_entries(ctx),
-        None => FxHashSet::default(),
-    };
+    // Only an entry the merge would drop is looked up in the record, so
+    // the everyday write over twsrt's own file never builds it (every
+    // other profile compiled).
+    let record = std::cell::OnceCell::new();
     let recorded = |r: &Rule| {
+        let record = record.get_or_init(|| record_entries(ctx));
         OWNED_KEY_NAMES
             .iter()
             .find(|k| **k == r.key)

@@ -38,8 +38,7 @@ fn sort_at(node: &mut Value, segments: &[&str]) {
 /// Sort a list of string values by their bytes. Each string is keyed by its
 /// first 16 bytes as one big-endian number (zero-padded), so most
 /// comparisons are one integer compare; only strings sharing those bytes
-/// compare in full. The static build's libc compares byte by byte, which
-/// made this sort a seventh of a 16,000-entry `generate claude`.
+/// compare in full, eight bytes per step ([`crate::bytewise`]).
 fn sort_strings(items: &mut [Value]) {
     let mut keyed: Vec<(u128, String)> = items
         .iter_mut()
@@ -48,7 +47,10 @@ fn sort_strings(items: &mut [Value]) {
             _ => (0, String::new()),
         })
         .collect();
-    keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+    keyed.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| crate::bytewise::compare(a.1.as_bytes(), b.1.as_bytes()))
+    });
     for (item, (_, s)) in items.iter_mut().zip(keyed) {
         *item = Value::String(s);
     }

@@ -101,7 +101,7 @@ pub fn hash(v: &Value) -> u64 {
 /// Python's `==` on two values, without building keys for strings.
 pub fn equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::String(a), Value::String(b)) => a == b,
+        (Value::String(a), Value::String(b)) => crate::bytewise::equal(a.as_bytes(), b.as_bytes()),
         (Value::String(_), _) | (_, Value::String(_)) => false,
         (a, b) => equality_key(a) == equality_key(b),
     }

@@ -51,7 +51,7 @@ pub(super) fn object(object: ast::Object<'_>) -> std::result::Result<Value, PosE
     Ok(Value::Object(map))
 }
 
-fn number(raw: &str, start: usize) -> std::result::Result<Number, PosError> {
+pub(super) fn number(raw: &str, start: usize) -> std::result::Result<Number, PosError> {
     if raw.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
         match raw.parse::<f64>() {
             Ok(f) if f.is_finite() => {}

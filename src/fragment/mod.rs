@@ -32,6 +32,7 @@
 
 mod convert;
 mod describe;
+mod fast;
 mod kept;
 mod lexical;
 mod located;
@@ -78,6 +79,11 @@ pub fn parse_trailing_commas(text: &str, path: &Path) -> Result<Value> {
 }
 
 fn parse_with(text: &str, path: &Path, options: &ParseOptions) -> Result<Value> {
+    // The one-pass reader takes the everyday valid file; anything else
+    // (every error included) is the full parser's to decide.
+    if let Some(value) = fast::parse(text) {
+        return Ok(value);
+    }
     parse_inner(text, options, &mut |_| {}).map_err(|err| jsonc_error(text, path, err))
 }
 

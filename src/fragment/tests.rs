@@ -6,15 +6,36 @@ use serde_json::json;
 use std::path::PathBuf;
 
 fn ok(text: &str) -> Value {
-    match parse(text, Path::new("f.jsonc")) {
+    let value = match parse(text, Path::new("f.jsonc")) {
         Ok(value) => value,
         Err(err) => panic!("{text:?} should parse, got: {err}"),
+    };
+    fast_agrees(text);
+    value
+}
+
+/// The one-pass reader accepts nothing the full parser rejects, and what
+/// it accepts it reads as the full parser does, key order included.
+#[track_caller]
+fn fast_agrees(text: &str) -> Option<Value> {
+    let full = parse_inner(text, &strict_options(), &mut |_| {});
+    let fast = fast::parse(text);
+    if let Some(value) = &fast {
+        let full = full.unwrap_or_else(|e| panic!("fast read {text:?}, full parser: {e:?}"));
+        assert_eq!(value, &full, "values of {text:?}");
+        assert_eq!(
+            serde_json::to_string(value).unwrap(),
+            serde_json::to_string(&full).unwrap(),
+            "key order of {text:?}"
+        );
     }
+    fast
 }
 
 /// (line, column, message) of the error for `text`.
 #[track_caller]
 fn err(text: &str) -> (usize, usize, String) {
+    assert_eq!(fast_agrees(text), None, "the fast reader accepted {text:?}");
     match parse(text, Path::new("f.jsonc")) {
         Ok(value) => panic!("{text:?} should fail, got {value}"),
         Err(Error::Jsonc {
@@ -633,4 +654,60 @@ fn trailing_commas_are_accepted_only_where_asked_for() {
     assert_eq!(value, serde_json::json!({"a": [1, 2], "b": {"c": true}}));
     // Everything else stays strict: a missing comma is still an error.
     assert!(super::parse_trailing_commas("{\"a\": 1 \"b\": 2}", path).is_err());
+}
+
+#[test]
+fn the_one_pass_reader_takes_everyday_fragments_as_the_full_parser_does() {
+    let taken = [
+        "{}",
+        " \t\r\n{ } // end",
+        "/* a */{/* b */\"k\"/* c */:/* d */[1, -0, 0.5, -1.25e+3, 2E-2, 10e5]/* e */}/* f */",
+        r#"{"a": {"b": [true, false, null, {"c": []}]}, "d": "x"}"#,
+        r#"{"esc": "\" \\ \/ \b \f \n \r \t \u00e9 \u00E9 \ud83d\ude00 \u0000", "ü": "ß→😀"}"#,
+        "{\"a\": 1, // x /* not a block\r\"b\": 2}",
+        r#"{"k": "/* not a comment */ // nor this"}"#,
+        r#"{"big": 123456789012345678901234567890, "f": 1.0000000000000000001}"#,
+    ];
+    for text in taken {
+        assert!(fast_agrees(text).is_some(), "not taken: {text:?}");
+    }
+    for dir in ["example/srt", "example/bash"] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            assert!(fast_agrees(&text).is_some(), "not taken: {text}");
+        }
+    }
+    // Left to the full parser, which accepts or rejects them itself.
+    let left = [
+        "{\"a\": 01}",
+        "{\"a\": 1.}",
+        "{\"a\": .5}",
+        "{\"a\": +1}",
+        "{\"a\": 1e}",
+        "{\"a\": [1,]}",
+        "{\"a\": 1,}",
+        "{\"a\": 1 \"b\": 2}",
+        "{\"a\": 1, \"a\": 2}",
+        "{\"a\": \"\\ud800\"}",
+        "{\"a\": \"\\udc00x\"}",
+        "{\"a\": \"\\ud800\\u0041\"}",
+        "{\"a\": \"\\x41\"}",
+        "{\"a\": \"tab\there\"}",
+        "{\"a\": tru}",
+        "{\"a\": 1e400}",
+        "\u{feff}{}",
+        "{}\u{a0}",
+        "{} /* open",
+        "{} / x",
+        "[]",
+        "{} {}",
+        "{\"a\": 1",
+    ];
+    for text in left {
+        assert_eq!(fast_agrees(text), None, "taken: {text:?}");
+    }
+    let deep = format!("{{\"a\": {}1{}}}", "[".repeat(70), "]".repeat(70));
+    assert_eq!(fast_agrees(&deep), None);
+    assert!(parse(&deep, Path::new("f.jsonc")).is_ok());
 }

@@ -41,7 +41,7 @@ pub fn write_str_parts<O: Out + ?Sized>(out: &mut O, parts: &[&str]) {
 /// runs of characters that stand for themselves copied in one piece. The
 /// scan looks at bytes: every byte of a character outside ASCII is >= 0x80,
 /// so a plain run ends exactly where a character needs an escape.
-pub(super) fn write_escaped<O: Out + ?Sized>(out: &mut O, s: &str) {
+pub fn write_escaped<O: Out + ?Sized>(out: &mut O, s: &str) {
     let mut rest = s;
     while let Some(at) = rest.bytes().position(|b| !PLAIN[usize::from(b)]) {
         out.push_str(&rest[..at]);

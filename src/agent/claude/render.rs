@@ -125,7 +125,7 @@ fn write_permissions<O: Out + ?Sized>(input: &Input, out: &mut O, depth: usize) 
             pyjson::write_key(out, name);
             let rules = rules_of(input, list);
             pyjson::write_container(out, depth, ['[', ']'], rules, |out, rule, _| {
-                pyjson::write_str_parts(out, &rule.parts());
+                rule.write(out);
             });
         },
     );
@@ -209,13 +209,43 @@ impl<'a> Rule<'a> {
     fn bytes(self) -> impl Iterator<Item = u8> + 'a {
         self.parts().into_iter().flat_map(str::bytes)
     }
+
+    fn len(self) -> usize {
+        self.parts().iter().map(|p| p.len()).sum()
+    }
+
+    /// The rule as a JSON string literal. Head and tail are plain ASCII,
+    /// each written as a literal (a copy of known length, which compiles
+    /// to a few moves rather than a call); only the pattern can need escapes.
+    fn write<O: Out + ?Sized>(self, out: &mut O) {
+        match self.head {
+            Head::Read => out.push_str("\"Read("),
+            Head::Edit => out.push_str("\"Edit("),
+            Head::ReadRoot => out.push_str("\"Read(/"),
+            Head::EditRoot => out.push_str("\"Edit(/"),
+            Head::WebFetch => {
+                out.push('"');
+                out.push_str(WEB_FETCH_PREFIX);
+            }
+            Head::Bash => out.push_str("\"Bash("),
+        }
+        pyjson::write_escaped(out, self.pattern);
+        match self.tail {
+            Tail::Close => out.push_str(")\""),
+            Tail::Dir => out.push_str("/**)\""),
+            Tail::AnyArgs => out.push_str(" *)\""),
+        }
+    }
 }
 
 /// Rules are equal when their texts are: `Edit(a/**)` may come from the
 /// directory `a` or from the glob `a/**`.
 impl PartialEq for Rule<'_> {
     fn eq(&self, other: &Self) -> bool {
-        self.bytes().eq(other.bytes())
+        if self.head == other.head && self.tail == other.tail {
+            return crate::bytewise::equal(self.pattern.as_bytes(), other.pattern.as_bytes());
+        }
+        self.len() == other.len() && self.bytes().eq(other.bytes())
     }
 }
 
@@ -223,27 +253,24 @@ impl Eq for Rule<'_> {}
 
 impl std::hash::Hash for Rule<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        // The whole text in one `write`, so that equal texts split
-        // differently into head, pattern and tail hash alike. A text is
-        // joined on the stack when it fits (nearly every rule), else hashed
-        // byte by byte; equal texts have equal lengths, so both take the
-        // same way.
-        const ROOM: usize = 256;
-        let parts = self.parts();
-        let len: usize = parts.iter().map(|p| p.len()).sum();
-        if len <= ROOM {
-            let mut buf = [0u8; ROOM];
-            let mut at = 0;
-            for part in parts {
-                buf[at..at + part.len()].copy_from_slice(part.as_bytes());
-                at += part.len();
-            }
-            state.write(&buf[..len]);
-        } else {
-            for byte in self.bytes() {
-                state.write_u8(byte);
+        // The text's bytes in 8-byte words, so that equal texts split
+        // differently into head, pattern and tail hash alike; assembled
+        // in a register, without copying the parts anywhere first.
+        let mut word = 0u64;
+        let mut filled = 0u8;
+        for part in self.parts() {
+            for &byte in part.as_bytes() {
+                word = word << 8 | u64::from(byte);
+                filled += 1;
+                if filled == 8 {
+                    state.write_u64(word);
+                    word = 0;
+                    filled = 0;
+                }
             }
         }
+        state.write_u64(word);
+        state.write_u8(filled);
     }
 }
 

@@ -32,11 +32,19 @@ pub fn guard(
         return Ok(());
     };
     let kept = directions::rules(rendered);
-    let ours = record_rules(ctx);
-    let removals = directions::rules(existing)
+    let dropped: Vec<Rule> = directions::rules(existing)
         .into_iter()
-        .filter(|rule| !plainly_allows(rule))
-        .filter(|rule| !kept.contains(rule) && !ours.contains(&rule.text))
+        .filter(|rule| !plainly_allows(rule) && !kept.contains(rule))
+        .collect();
+    // The everyday write over twsrt's own file drops nothing: the record
+    // (every other profile compiled) is only built when something would go.
+    if dropped.is_empty() {
+        return Ok(());
+    }
+    let ours = record_rules(ctx);
+    let removals = dropped
+        .into_iter()
+        .filter(|rule| !ours.contains(&rule.text))
         .map(|rule| Removal {
             agent: "codex",
             path: path.to_path_buf(),

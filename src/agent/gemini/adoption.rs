@@ -32,11 +32,20 @@ pub fn guard(
     let Some(have) = existing.and_then(|text| rules_of(text, path)) else {
         return Ok(());
     };
-    let mut ours = rules_of(rendered, path).unwrap_or_default();
-    ours.extend(record_rules(ctx, path, home));
-    let removals = have
+    let rendered = rules_of(rendered, path).unwrap_or_default();
+    let dropped: Vec<Value> = have
         .into_iter()
-        .filter(|rule| drift::restricts(rule) && !ours.contains(rule))
+        .filter(|rule| drift::restricts(rule) && !rendered.contains(rule))
+        .collect();
+    // The everyday write over twsrt's own file drops nothing: the record
+    // (every other profile compiled) is only built when something would go.
+    if dropped.is_empty() {
+        return Ok(());
+    }
+    let ours = record_rules(ctx, path, home);
+    let removals = dropped
+        .into_iter()
+        .filter(|rule| !ours.contains(rule))
         .map(|rule| Removal {
             agent: "gemini",
             path: path.to_path_buf(),

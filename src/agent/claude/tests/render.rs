@@ -435,3 +435,27 @@ fn one_text_from_two_policy_rules_is_written_once() {
     assert_eq!(starting("Edit(c"), ["Edit(c/)", "Edit(c/**)"]);
     assert_eq!(starting("Bash("), ["Bash(x)", "Bash(x *)", "Bash(x * *)"]);
 }
+
+/// `Read(//etc/x)` is one text whether the `//` comes from the rooted
+/// head and `/etc/x` or from the pattern `//etc/x` itself.
+#[test]
+fn a_rooted_head_and_a_double_slash_pattern_make_one_rule() {
+    let fixture = Fixture::new(
+        r#"{"filesystem": {"denyRead": ["/etc/twsrt-none/x", "//etc/twsrt-none/x"]}}"#,
+        r#"{}"#,
+        None,
+        "",
+    );
+    let doc = generate(&fixture.ctx(false), &fixture.home());
+    let deny: Vec<&str> = doc["permissions"]["deny"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|t| t.starts_with("Read("))
+        .collect();
+    assert_eq!(
+        deny,
+        ["Read(//etc/twsrt-none/x)", "Read(//etc/twsrt-none/x/**)"]
+    );
+}
