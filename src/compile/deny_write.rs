@@ -72,6 +72,8 @@ pub fn imply_write_denies(profile: &str, doc: &mut Value, extra: &[String]) -> R
 /// sorted) still yields every entry, only not in order: the result is then
 /// sorted as a whole.
 fn merge_sorted<'a>(lists: &[&[&'a str]]) -> Vec<&'a str> {
+    let order = |a: &&str, b: &&str| crate::bytewise::compare(a.as_bytes(), b.as_bytes());
+    let same = |a: &str, b: &str| crate::bytewise::equal(a.as_bytes(), b.as_bytes());
     let total = lists.iter().map(|l| l.len()).sum();
     let mut out: Vec<&'a str> = Vec::with_capacity(total);
     let mut next = vec![0usize; lists.len()];
@@ -80,21 +82,21 @@ fn merge_sorted<'a>(lists: &[&[&'a str]]) -> Vec<&'a str> {
             .iter()
             .zip(&next)
             .filter_map(|(list, &i)| list.get(i))
-            .min()
+            .min_by(|a, b| order(a, b))
             .copied();
         let Some(smallest) = smallest else { break };
         for (list, i) in lists.iter().zip(next.iter_mut()) {
-            while list.get(*i) == Some(&smallest) {
+            while list.get(*i).is_some_and(|p| same(p, smallest)) {
                 *i += 1;
             }
         }
-        if out.last() != Some(&smallest) {
+        if !out.last().is_some_and(|p| same(p, smallest)) {
             out.push(smallest);
         }
     }
-    if !out.is_sorted() {
-        out.sort_unstable();
-        out.dedup();
+    if !out.is_sorted_by(|a, b| order(a, b).is_le()) {
+        out.sort_unstable_by(order);
+        out.dedup_by(|a, b| same(a, b));
     }
     out
 }

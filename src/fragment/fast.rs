@@ -157,21 +157,17 @@ impl Reader<'_> {
     /// At `"`: the decoded string; `None` at a raw control character, an
     /// escape JSON does not have, a lone surrogate or a missing `"`.
     fn string(&mut self) -> Option<String> {
-        let bytes = self.text.as_bytes();
         let start = self.at + 1;
-        let run = bytes[start..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
-        if bytes[start + run] == b'"' {
+        let run = self.plain_run(start)?;
+        if self.text.as_bytes()[start + run] == b'"' {
             self.at = start + run + 1;
             return Some(self.text[start..start + run].to_string());
         }
+        let bytes = self.text.as_bytes();
         let mut out = String::with_capacity(run + 16);
         self.at = start;
         loop {
-            let run = bytes[self.at..]
-                .iter()
-                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+            let run = self.plain_run(self.at)?;
             out.push_str(&self.text[self.at..self.at + run]);
             self.at += run;
             match bytes[self.at] {
@@ -186,6 +182,17 @@ impl Reader<'_> {
                 _ => return None,
             }
         }
+    }
+
+    /// The length of the run of string characters from `from` up to the
+    /// next `"` or `\`; `None` when the text ends first or the run holds
+    /// a raw control character. The search is memchr's, the control check
+    /// one pass without branches.
+    fn plain_run(&self, from: usize) -> Option<usize> {
+        let rest = &self.text.as_bytes()[from..];
+        let run = memchr::memchr2(b'"', b'\\', rest)?;
+        let control = rest[..run].iter().fold(false, |seen, &b| seen | (b < 0x20));
+        (!control).then_some(run)
     }
 
     /// At `\` inside a string: the character it stands for.

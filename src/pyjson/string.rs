@@ -42,6 +42,10 @@ pub fn write_str_parts<O: Out + ?Sized>(out: &mut O, parts: &[&str]) {
 /// scan looks at bytes: every byte of a character outside ASCII is >= 0x80,
 /// so a plain run ends exactly where a character needs an escape.
 pub fn write_escaped<O: Out + ?Sized>(out: &mut O, s: &str) {
+    if needs_no_escape(s) {
+        out.push_str(s);
+        return;
+    }
     let mut rest = s;
     while let Some(at) = rest.bytes().position(|b| !PLAIN[usize::from(b)]) {
         out.push_str(&rest[..at]);
@@ -54,6 +58,14 @@ pub fn write_escaped<O: Out + ?Sized>(out: &mut O, s: &str) {
         rest = &rest[at + c.len_utf8()..];
     }
     out.push_str(rest);
+}
+
+/// Whether every byte of `s` stands for itself (most strings twsrt
+/// prints): one pass without branches, which the compiler vectorises.
+fn needs_no_escape(s: &str) -> bool {
+    !s.bytes().fold(false, |escape, b| {
+        escape | !(0x20..0x7f).contains(&b) | (b == b'"') | (b == b'\\')
+    })
 }
 
 /// The escape of one character that does not stand for itself.

@@ -47,7 +47,33 @@ impl Kind {
 /// and `.` segments dropped (the leading `.` of a relative path kept), `..`
 /// kept, no trailing slash. On text, because parsing a `Path` into
 /// components costs more than the rest of a probe.
-fn normalize(path: &str) -> String {
+fn normalize(path: &str) -> Cow<'_, str> {
+    if is_normal(path) {
+        return Cow::Borrowed(path);
+    }
+    Cow::Owned(normalize_owned(path))
+}
+
+/// Whether [`normalize`] leaves `path` as it is: no empty or `.` segment
+/// (a leading `.` of a relative path aside) and no trailing slash, the
+/// root itself excepted.
+fn is_normal(path: &str) -> bool {
+    if path == "/" {
+        return true;
+    }
+    let inner = path.strip_prefix('/').unwrap_or(path);
+    !inner.is_empty()
+        && inner
+            .split('/')
+            .enumerate()
+            .all(|(i, segment)| match segment {
+                "" => false,
+                "." => i == 0 && !path.starts_with('/'),
+                _ => true,
+            })
+}
+
+fn normalize_owned(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     if path.starts_with('/') {
         out.push('/');
@@ -130,7 +156,8 @@ impl FileProbe {
     /// A path that was not a file counts as a miss for its directories,
     /// directories included: the listing only ever rules names out.
     fn kind(&mut self, pattern: &str) -> Kind {
-        let path = normalize(&expand_user(pattern, &self.home));
+        let expanded = expand_user(pattern, &self.home);
+        let path = normalize(&expanded);
         // The parent and the grandparent, each with the name under it.
         let parent = split_parent(&path);
         let grandparent = parent.and_then(|(dir, _)| split_parent(dir));
@@ -142,7 +169,7 @@ impl FileProbe {
                 return Kind::Other;
             }
         }
-        let kind = Kind::of(Path::new(&path));
+        let kind = Kind::of(Path::new(path.as_ref()));
         if kind != Kind::File {
             for (dir, _) in ancestors {
                 self.missed(dir);
@@ -152,7 +179,13 @@ impl FileProbe {
     }
 
     fn missed(&mut self, dir: &str) {
-        let entry = self.dirs.entry(dir.to_string()).or_insert(Dir::Missed(0));
+        // Most directories are met again: the key is copied only once.
+        if !self.dirs.contains_key(dir) {
+            self.dirs.insert(dir.to_string(), Dir::Missed(0));
+        }
+        let Some(entry) = self.dirs.get_mut(dir) else {
+            return;
+        };
         if let Dir::Missed(count) = entry {
             *count += 1;
             if *count >= MISSES_BEFORE_LISTING {
@@ -237,6 +270,11 @@ mod tests {
                         let text = format!("{a}{b}{c}{d}");
                         let expected: PathBuf = Path::new(&text).components().collect();
                         assert_eq!(normalize(&text), expected.to_str().unwrap(), "{text:?}");
+                        assert_eq!(
+                            normalize_owned(&text),
+                            expected.to_str().unwrap(),
+                            "{text:?}"
+                        );
                     }
                 }
             }

@@ -349,9 +349,8 @@ impl<'r, 'a> Seen<'r, 'a> {
         let (Ok(index), Ok(len)) = (u32::try_from(at), u32::try_from(rule.pattern.len())) else {
             return true;
         };
-        if !source.as_bytes().starts_with(rule.pattern.as_bytes())
-            || source.as_ptr() != rule.pattern.as_ptr()
-        {
+        // Borrowed from the same place and no longer: a prefix.
+        if source.as_ptr() != rule.pattern.as_ptr() || rule.pattern.len() > source.len() {
             return true;
         }
         let rules = self.rules;
