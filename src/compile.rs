@@ -146,24 +146,14 @@ pub fn compile_protecting(
 fn compose_kind(profile: &ResolvedProfile, source: &Source) -> Result<Value> {
     let kind = source.kind;
     let fragments = profile.fragments(kind);
-    let (texts, parsed): (Vec<String>, Vec<ParsedFragment>) = fragments
+    let parsed: Vec<ParsedFragment> = fragments
         .iter()
         .map(|f| read_fragment(&f.path))
-        .collect::<Result<Vec<_>>>()?
-        .into_iter()
-        .unzip();
-    for (text, fragment) in texts.iter().zip(&parsed) {
-        kind.validate(
-            &fragment.path,
-            text,
-            &fragment.value,
-            &source.allowed_unknown,
-        )?;
+        .collect::<Result<_>>()?;
+    for fragment in &parsed {
+        kind.validate(&fragment.path, &fragment.value, &source.allowed_unknown)?;
     }
     kind.check_opposing(&profile.name, &parsed)?;
-    // The texts served the schema errors' positions; composing needs only
-    // the values.
-    drop(texts);
     let mut composer = Composer::new(&profile.name, kind.name()).expecting(parsed.len());
     for fragment in parsed {
         composer.add(fragment)?;
@@ -171,19 +161,17 @@ fn compose_kind(profile: &ResolvedProfile, source: &Source) -> Result<Value> {
     Ok(composer.finish().into_value())
 }
 
-/// The fragment's text (kept for the positions of schema errors) and its
-/// parsed value.
-fn read_fragment(path: &Path) -> Result<(String, ParsedFragment)> {
+/// The fragment's parsed value. Its text is dropped at once, so the next
+/// fragment is read into the same memory (a schema error reads the file
+/// again for its position).
+fn read_fragment(path: &Path) -> Result<ParsedFragment> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let text = crate::text_position::utf8(bytes).map_err(|at| Error::jsonc_not_utf8(path, at))?;
     let value = crate::fragment::parse(&text, path)?;
-    Ok((
-        text,
-        ParsedFragment {
-            path: path.to_path_buf(),
-            value,
-        },
-    ))
+    Ok(ParsedFragment {
+        path: path.to_path_buf(),
+        value,
+    })
 }
 
 #[cfg(test)]

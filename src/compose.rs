@@ -215,6 +215,9 @@ impl<'a> Composer<'a> {
             let _ = acc.try_reserve(items.len().saturating_mul(to_come));
         }
         let seen = self.seen.entry(pointer.to_string()).or_default();
+        // Room for every item at once: one rehash per fragment at most,
+        // not one per doubling.
+        seen.reserve(items.len(), |&at| equality::hash(&acc[at]));
         let sources = self.sources.entry(pointer.to_string()).or_default();
         for item in items {
             let hash = equality::hash(&item);

@@ -5,7 +5,7 @@ pub mod scratch;
 
 use std::path::{Path, PathBuf};
 
-pub use resolve::{absolute_normalised, resolve_symlinks};
+pub use resolve::{Links, absolute_normalised, resolve_symlinks};
 
 /// The user's home directory, as `$HOME` names it (falling back to the OS).
 pub fn home_dir() -> PathBuf {

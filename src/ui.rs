@@ -113,8 +113,11 @@ fn styled_segments(to_stderr: bool, segments: &[(&str, &str)]) {
         }
     }
     if to_stderr {
+        // The line and its newline in one piece: stderr is unbuffered, so
+        // each piece written is a system call of its own.
+        line.push('\n');
         let mut s = AutoStream::new(std::io::stderr().lock(), choice());
-        let _ = writeln!(s, "{line}");
+        let _ = s.write_all(line.as_bytes());
     } else {
         to_stdout(|out| writeln!(out, "{line}"));
     }

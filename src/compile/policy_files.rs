@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::paths::{absolute_normalised, home_dir, resolve_symlinks};
+use crate::paths::{Links, absolute_normalised, home_dir};
 
 /// The spellings of every policy file of `config`, in config order, each once.
 pub fn policy_files(config: &Config) -> Result<Vec<String>> {
@@ -50,9 +50,11 @@ fn spelled(files: &[&Path]) -> Result<Vec<String>> {
 /// Both spellings of each of `files` (see the module docs), each once.
 fn spellings(files: &[&Path], cwd: &Path, home: &Path) -> Result<Vec<String>> {
     let mut spellings: Vec<String> = Vec::with_capacity(files.len() * 2);
+    // The files share their directories: each is looked up once.
+    let mut links = Links::default();
     for file in files {
         let absolute = absolute_normalised(file, cwd);
-        let resolved = resolve_symlinks(&absolute);
+        let resolved = links.resolve(&absolute);
         for path in [absolute, resolved] {
             let spelled = home_spelling(&path, home)?;
             if !spellings.contains(&spelled) {

@@ -18,7 +18,11 @@ const MAX_DEPTH: usize = 64;
 /// The value of `text` when it is a strict JSONC object that parses
 /// without error; `None` when the full parser must decide.
 pub(super) fn parse(text: &str) -> Option<Value> {
-    let mut reader = Reader { text, at: 0 };
+    let mut reader = Reader {
+        text,
+        at: 0,
+        items: Vec::new(),
+    };
     reader.skip_blank()?;
     if reader.peek()? != b'{' {
         return None;
@@ -32,6 +36,10 @@ struct Reader<'t> {
     text: &'t str,
     /// Byte offset of the next unread byte.
     at: usize,
+    /// The items of the lists being read, innermost last: each list is
+    /// collected here and moved out at its end, so it is allocated once,
+    /// at its size, instead of growing by doubling.
+    items: Vec<Value>,
 }
 
 impl Reader<'_> {
@@ -134,20 +142,21 @@ impl Reader<'_> {
             return None;
         }
         self.at += 1;
-        let mut items = Vec::new();
         self.skip_blank()?;
         if self.peek()? == b']' {
             self.at += 1;
-            return Some(Value::Array(items));
+            return Some(Value::Array(Vec::new()));
         }
+        let start = self.items.len();
         loop {
-            items.push(self.value(depth)?);
+            let item = self.value(depth)?;
+            self.items.push(item);
             self.skip_blank()?;
             match self.peek()? {
                 b',' => self.at += 1,
                 b']' => {
                     self.at += 1;
-                    return Some(Value::Array(items));
+                    return Some(Value::Array(self.items.drain(start..).collect()));
                 }
                 _ => return None,
             }

@@ -3,7 +3,7 @@
 //! `compile/policy_files.rs`): srt matches the spelling it is given, the
 //! macOS sandbox the real path.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 
@@ -42,37 +42,65 @@ pub fn absolute_normalised(path: &Path, cwd: &Path) -> PathBuf {
 /// error: a path that cannot be looked up further is spelled as far as it
 /// could be resolved.
 pub fn resolve_symlinks(path: &Path) -> PathBuf {
-    let mut pending: VecDeque<OsString> = VecDeque::new();
-    let mut resolved = PathBuf::from("/");
-    push_components(&mut pending, path);
-    let mut links = 0;
-    while let Some(name) = pending.pop_front() {
-        if name == ".." {
-            resolved.pop();
-            continue;
-        }
-        let candidate = resolved.join(&name);
-        let target = match std::fs::symlink_metadata(&candidate) {
-            Ok(meta) if meta.file_type().is_symlink() && links < MAX_LINKS => {
-                std::fs::read_link(&candidate).ok()
+    Links::default().resolve(path)
+}
+
+/// [`resolve_symlinks`] for many paths at one moment: each path is looked
+/// up once (`lstat`, and `readlink` for a link) however many of the paths
+/// pass through it. Only for paths resolved together, with nothing written
+/// in between: a cached answer is not looked at again.
+#[derive(Default)]
+pub struct Links {
+    /// By path: the link's target, `None` for anything but a symlink.
+    seen: HashMap<PathBuf, Option<PathBuf>>,
+}
+
+impl Links {
+    pub fn resolve(&mut self, path: &Path) -> PathBuf {
+        let mut pending: VecDeque<OsString> = VecDeque::new();
+        let mut resolved = PathBuf::from("/");
+        push_components(&mut pending, path);
+        let mut links = 0;
+        while let Some(name) = pending.pop_front() {
+            if name == ".." {
+                resolved.pop();
+                continue;
             }
+            let candidate = resolved.join(&name);
+            let target = if links < MAX_LINKS {
+                self.target(&candidate)
+            } else {
+                None
+            };
+            let Some(target) = target else {
+                resolved = candidate;
+                continue;
+            };
+            links += 1;
+            if target.is_absolute() {
+                resolved = PathBuf::from("/");
+            }
+            // The link's target comes before what followed the link.
+            let mut rest: VecDeque<OsString> = VecDeque::new();
+            push_components(&mut rest, &target);
+            rest.append(&mut pending);
+            pending = rest;
+        }
+        resolved
+    }
+
+    /// Where the symlink `path` points; `None` when it is not one.
+    fn target(&mut self, path: &Path) -> Option<PathBuf> {
+        if let Some(known) = self.seen.get(path) {
+            return known.clone();
+        }
+        let target = match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => std::fs::read_link(path).ok(),
             _ => None,
         };
-        let Some(target) = target else {
-            resolved = candidate;
-            continue;
-        };
-        links += 1;
-        if target.is_absolute() {
-            resolved = PathBuf::from("/");
-        }
-        // The link's target comes before what followed the link.
-        let mut rest: VecDeque<OsString> = VecDeque::new();
-        push_components(&mut rest, &target);
-        rest.append(&mut pending);
-        pending = rest;
+        self.seen.insert(path.to_path_buf(), target.clone());
+        target
     }
-    resolved
 }
 
 /// The named components of `path`, `..` kept as a marker, `.` and the root dropped.
@@ -119,5 +147,17 @@ mod tests {
         assert_eq!(r("real/sub"), root.join("real/sub"));
         // A loop ends after MAX_LINKS, spelled as far as it got.
         assert_eq!(r("loop/f"), root.join("loop/f"));
+        // One cache for all of them answers alike.
+        let mut links = Links::default();
+        for p in [
+            "rel/f.toml",
+            "abs/../x",
+            "missing/dir/../f",
+            "real/sub",
+            "loop/f",
+            "rel/f.toml",
+        ] {
+            assert_eq!(links.resolve(&root.join(p)), r(p), "{p}");
+        }
     }
 }

@@ -22,7 +22,7 @@ pub const SET_LISTS: [&str; 3] = ["/allow", "/ask", "/deny"];
 /// The keys as a level of [`crate::known_keys`].
 const LEVELS: crate::known_keys::Levels = &[("", &["allow", "ask", "deny"])];
 
-pub fn validate(path: &Path, text: &str, fragment: &Value, allowed: &[String]) -> Result<()> {
+pub fn validate(path: &Path, fragment: &Value, allowed: &[String]) -> Result<()> {
     let Value::Object(members) = fragment else {
         return Err(Error::fragment(path, "the root must be an object"));
     };
@@ -34,7 +34,7 @@ pub fn validate(path: &Path, text: &str, fragment: &Value, allowed: &[String]) -
             "unknown key `{}`; a bash fragment holds only allow, ask and deny{hint}",
             unknown.key
         );
-        return Err(unknown_key(path, text, &unknown, message));
+        return Err(unknown_key(path, &unknown, message));
     }
     for (key, value) in members {
         string_list(path, key, value)?;

@@ -65,16 +65,10 @@ impl SourceKind {
     /// Unknown keys come first (a misspelt key is the likeliest cause of
     /// any other complaint about its level); `allowed` are the dotted keys
     /// config.toml lets through although the schema does not know them.
-    pub fn validate(
-        self,
-        path: &Path,
-        text: &str,
-        fragment: &Value,
-        allowed: &[String],
-    ) -> Result<()> {
+    pub fn validate(self, path: &Path, fragment: &Value, allowed: &[String]) -> Result<()> {
         match self {
-            SourceKind::Srt => srt::validate(path, text, fragment, allowed),
-            SourceKind::Bash => bash::validate(path, text, fragment, allowed),
+            SourceKind::Srt => srt::validate(path, fragment, allowed),
+            SourceKind::Bash => bash::validate(path, fragment, allowed),
         }
     }
 
@@ -117,9 +111,12 @@ impl SourceKind {
 }
 
 /// An unknown-key error for `unknown` of the fragment at `path`, at the
-/// position `text` writes the key (none when `text` does not hold it).
-fn unknown_key(path: &Path, text: &str, unknown: &Unknown, message: String) -> Error {
-    let position = crate::fragment::parse_located(text, path)
+/// position the file writes the key. The file is read again for it: a
+/// compile keeps no fragment text once it is parsed (none when the file no
+/// longer reads or no longer holds the key).
+fn unknown_key(path: &Path, unknown: &Unknown, message: String) -> Error {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let position = crate::fragment::parse_located(&text, path)
         .ok()
         .and_then(|located| {
             located

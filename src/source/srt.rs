@@ -37,7 +37,7 @@ pub const SET_LISTS: [&str; 7] = [
 /// ([`srt_schema`]: srt would drop an unknown one silently, a misspelt
 /// `denyread` would be no rule at all; `allowed` names the keys config.toml
 /// lets through), then the sections and rule lists.
-pub fn validate(path: &Path, text: &str, fragment: &Value, allowed: &[String]) -> Result<()> {
+pub fn validate(path: &Path, fragment: &Value, allowed: &[String]) -> Result<()> {
     if let Some(unknown) = known_keys::first_unknown(fragment, srt_schema::LEVELS, allowed) {
         let message = format!(
             "unknown srt key \"{}\" (srt {} drops unknown keys silently){}",
@@ -45,7 +45,7 @@ pub fn validate(path: &Path, text: &str, fragment: &Value, allowed: &[String]) -
             srt_schema::SRT_VERSION,
             hint(&unknown)
         );
-        return Err(unknown_key(path, text, &unknown, message));
+        return Err(unknown_key(path, &unknown, message));
     }
     for section in ["filesystem", "network"] {
         match fragment.get(section) {

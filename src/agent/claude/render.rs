@@ -295,12 +295,15 @@ fn rules_of<'a>(input: &Input<'a>, list: List) -> impl Iterator<Item = Rule<'a>>
     // A read-denied path is in denyWrite too; its `Edit` rules (the `/**`
     // one for every path `Read` treats as a directory, a superset of the
     // existing directories) are out already, so it needs no second probe.
-    let read_denied: FxHashSet<&str> = input
-        .rules
-        .iter()
-        .filter(|r| list == List::Deny && r.scope == Scope::Read && r.action == Action::Deny)
-        .map(|r| r.pattern)
-        .collect();
+    let is_read_denied = |r: &&SecurityRule| {
+        list == List::Deny && r.scope == Scope::Read && r.action == Action::Deny
+    };
+    // Sized exactly: a hash table touches every page it is given.
+    let mut read_denied: FxHashSet<&str> = FxHashSet::with_capacity_and_hasher(
+        input.rules.iter().filter(is_read_denied).count(),
+        Default::default(),
+    );
+    read_denied.extend(input.rules.iter().filter(is_read_denied).map(|r| r.pattern));
     input
         .rules
         .iter()
