@@ -76,6 +76,16 @@ fn choice() -> ColorChoice {
     }
 }
 
+/// Whether stderr is styled, worked out once (a terminal check and the
+/// environment): neither changes during a run.
+fn stderr_styled() -> bool {
+    static STYLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *STYLED.get_or_init(|| {
+        choice() != ColorChoice::Never
+            && AutoStream::choice(&std::io::stderr()) != ColorChoice::Never
+    })
+}
+
 /// Whether stdout is styled: a terminal that takes colour, `NO_COLOR`
 /// unset. Output with a styled and a plain form (the `profiles` table)
 /// picks its form with this.
@@ -101,7 +111,11 @@ fn styled_line(to_stderr: bool, style: &str, text: &str) {
 /// One line made of differently styled pieces. On stdout the styles are
 /// left out unless [`stdout_styled`]; stderr strips them where it must.
 fn styled_segments(to_stderr: bool, segments: &[(&str, &str)]) {
-    let styled = to_stderr || stdout_styled();
+    let styled = if to_stderr {
+        stderr_styled()
+    } else {
+        stdout_styled()
+    };
     let mut line = String::new();
     for (style, text) in segments {
         if style.is_empty() || !styled {
@@ -116,8 +130,14 @@ fn styled_segments(to_stderr: bool, segments: &[(&str, &str)]) {
         // The line and its newline in one piece: stderr is unbuffered, so
         // each piece written is a system call of its own.
         line.push('\n');
-        let mut s = AutoStream::new(std::io::stderr().lock(), choice());
-        let _ = s.write_all(line.as_bytes());
+        let err = std::io::stderr().lock();
+        let _ = if styled {
+            AutoStream::new(err, choice()).write_all(line.as_bytes())
+        } else {
+            // Unstyled, the line has no escapes of ours; any in the text
+            // itself (a file name) are still taken out.
+            anstream::StripStream::new(err).write_all(line.as_bytes())
+        };
     } else {
         to_stdout(|out| writeln!(out, "{line}"));
     }

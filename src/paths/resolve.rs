@@ -3,7 +3,7 @@
 //! `compile/policy_files.rs`): srt matches the spelling it is given, the
 //! macOS sandbox the real path.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 
@@ -52,14 +52,37 @@ pub fn resolve_symlinks(path: &Path) -> PathBuf {
 #[derive(Default)]
 pub struct Links {
     /// By path: the link's target, `None` for anything but a symlink.
-    seen: HashMap<PathBuf, Option<PathBuf>>,
+    seen: rustc_hash::FxHashMap<PathBuf, Option<PathBuf>>,
+    /// By directory: its resolved spelling.
+    dirs: rustc_hash::FxHashMap<PathBuf, PathBuf>,
 }
 
 impl Links {
     pub fn resolve(&mut self, path: &Path) -> PathBuf {
+        // A walk that has resolved a path's directory goes on with its last
+        // name alone, so the directory is resolved once for all its files.
+        if let (Some(dir), Some(name)) = (path.parent(), path.file_name())
+            && path.is_absolute()
+        {
+            let base = match self.dirs.get(dir) {
+                Some(base) => base.clone(),
+                None => {
+                    let mut pending = VecDeque::new();
+                    push_components(&mut pending, dir);
+                    let base = self.walk(PathBuf::from("/"), pending);
+                    self.dirs.insert(dir.to_path_buf(), base.clone());
+                    base
+                }
+            };
+            return self.walk(base, VecDeque::from([name.to_os_string()]));
+        }
         let mut pending: VecDeque<OsString> = VecDeque::new();
-        let mut resolved = PathBuf::from("/");
         push_components(&mut pending, path);
+        self.walk(PathBuf::from("/"), pending)
+    }
+
+    /// Resolves `pending` below the resolved directory `resolved`.
+    fn walk(&mut self, mut resolved: PathBuf, mut pending: VecDeque<OsString>) -> PathBuf {
         let mut links = 0;
         while let Some(name) = pending.pop_front() {
             if name == ".." {
