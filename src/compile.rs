@@ -139,26 +139,63 @@ pub fn compile_protecting(
     })
 }
 
-/// The checked composition of the profile's fragments of one kind. As in
-/// twsrt 3.3.3, every fragment is read before any is checked, and the
-/// opposing-action check comes before composing, so with several broken
-/// fragments the same error is reported first.
+/// The checked composition of the profile's fragments of one kind, with
+/// twsrt 3.3.3's order of errors, so that with several broken fragments the
+/// same one is reported: a fragment that cannot be read or parsed, then the
+/// first schema error, then the first value in two opposing lists, then the
+/// first composition conflict.
+///
+/// Each fragment is composed as soon as it is read and checked, so only one
+/// fragment's values are held beside the composition (for a large policy
+/// they are most of its memory). A later error of a higher rank still wins:
+/// reading and checking go on after a conflict. Opposing lists are looked
+/// for in the composed lists; only when a value sits in two of them (or a
+/// conflict stopped the composing) are the fragments read again, to name
+/// the entry and files as the reference names them.
 fn compose_kind(profile: &ResolvedProfile, source: &Source) -> Result<Value> {
     let kind = source.kind;
     let fragments = profile.fragments(kind);
-    let parsed: Vec<ParsedFragment> = fragments
-        .iter()
-        .map(|f| read_fragment(&f.path))
-        .collect::<Result<_>>()?;
-    for fragment in &parsed {
-        kind.validate(&fragment.path, &fragment.value, &source.allowed_unknown)?;
+    let mut composer = Composer::new(&profile.name, kind.name()).expecting(fragments.len());
+    let mut invalid = None;
+    let mut conflict = None;
+    for f in fragments {
+        let fragment = read_fragment(&f.path)?;
+        if invalid.is_some() {
+            continue;
+        }
+        if let Err(error) = kind.validate(&fragment.path, &fragment.value, &source.allowed_unknown)
+        {
+            invalid = Some(error);
+        } else if conflict.is_none()
+            && let Err(error) = composer.add(fragment)
+        {
+            conflict = Some(error);
+        }
     }
-    kind.check_opposing(&profile.name, &parsed)?;
-    let mut composer = Composer::new(&profile.name, kind.name()).expecting(parsed.len());
-    for fragment in parsed {
-        composer.add(fragment)?;
+    if let Some(error) = invalid {
+        return Err(error);
     }
-    Ok(composer.finish().into_value())
+    let composed = composer.finish().into_value();
+    let opposed = conflict.is_none() && kind.opposed_in(&composed);
+    if conflict.is_some() || opposed {
+        let parsed: Vec<ParsedFragment> = fragments
+            .iter()
+            .map(|f| read_fragment(&f.path))
+            .collect::<Result<_>>()?;
+        kind.check_opposing(&profile.name, &parsed)?;
+    }
+    if let Some(error) = conflict {
+        return Err(error);
+    }
+    if opposed {
+        // The fragments read again no longer hold what was composed.
+        return Err(Error::Policy(format!(
+            "profile '{}': the {} fragments changed while twsrt read them; run it again",
+            profile.name,
+            kind.name()
+        )));
+    }
+    Ok(composed)
 }
 
 /// The fragment's parsed value. Its text is dropped at once, so the next

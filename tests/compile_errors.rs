@@ -332,6 +332,52 @@ fn errors_across_fragments_come_in_the_reference_order() {
     );
 }
 
+/// Fragments are composed as they are read, yet a later fragment's error of
+/// a higher rank still wins over an earlier conflict: a parse error, then a
+/// schema error, then a value in two opposing lists.
+#[test]
+fn a_conflict_between_earlier_fragments_yields_to_a_later_fragments_error() {
+    let config = BASE_CONFIG
+        .replace(
+            "[sources.srt.fragments.base]\npath = \"srt/base.jsonc\"\n",
+            "[sources.srt.fragments.base]\npath = \"srt/base.jsonc\"\n\
+             [sources.srt.fragments.more]\npath = \"srt/more.jsonc\"\n\
+             [sources.srt.fragments.last]\npath = \"srt/last.jsonc\"\n",
+        )
+        .replace("srt = [\"base\"]", "srt = [\"base\", \"more\", \"last\"]");
+    let with_last = |last: &str| {
+        Test::with_policy()
+            .file(CONFIG, &config)
+            .file(".config/twsrt/srt/base.jsonc", r#"{"enabled": true}"#)
+            .file(
+                ".config/twsrt/srt/more.jsonc",
+                r#"{"enabled": false, "network": {"allowedDomains": ["a.com"]}}"#,
+            )
+            .file(".config/twsrt/srt/last.jsonc", last)
+    };
+    rejects(
+        with_last("{bad"),
+        "Error: {HOME}/.config/twsrt/srt/last.jsonc:1:2: expected an object key in double quotes\n",
+    );
+    rejects(
+        with_last(r#"{"filesystem": {"denyRead": [1]}}"#),
+        "Error: {HOME}/.config/twsrt/srt/last.jsonc: `filesystem.denyRead` must be a list of \
+         strings; entry 0 is not a string\n",
+    );
+    rejects(
+        with_last(r#"{"network": {"deniedDomains": ["a.com"]}}"#),
+        "Error: profile 'default', source 'srt': 'a.com' is in network.allowedDomains \
+         ({HOME}/.config/twsrt/srt/more.jsonc) and in network.deniedDomains \
+         ({HOME}/.config/twsrt/srt/last.jsonc); one value cannot be both\n",
+    );
+    rejects(
+        with_last("{}"),
+        "Error: profile 'default', source 'srt': {HOME}/.config/twsrt/srt/base.jsonc and \
+         {HOME}/.config/twsrt/srt/more.jsonc set different values at /enabled; a profile \
+         cannot override a value, so make the fragments agree\n",
+    );
+}
+
 #[test]
 fn a_profile_missing_a_kind_after_inheritance_is_rejected() {
     Test::with_policy()

@@ -77,13 +77,35 @@ impl SourceKind {
     /// before a composition conflict, as in twsrt 3.3.3); see [`exclusive`]
     /// for which entry is reported.
     pub fn check_opposing(self, profile: &str, fragments: &[ParsedFragment]) -> Result<()> {
-        let groups: &[&[&str]] = match self {
-            SourceKind::Srt => &srt::OPPOSING,
-            SourceKind::Bash => &[&bash::SET_LISTS],
-        };
-        groups
+        self.opposing_groups()
             .iter()
             .try_for_each(|lists| exclusive(profile, self, fragments, lists))
+    }
+
+    /// Whether the composed document `doc` holds a value in two lists that
+    /// oppose each other: exactly when [`SourceKind::check_opposing`] fails
+    /// on the fragments it was composed from (each composed list is the
+    /// union of the fragments' lists), but without naming the entry.
+    pub fn opposed_in(self, doc: &Value) -> bool {
+        self.opposing_groups().iter().any(|lists| {
+            let entries = lists.iter().map(|list| strings(doc, list).count()).sum();
+            let mut list_of: FxHashMap<Text, usize> =
+                FxHashMap::with_capacity_and_hasher(entries, Default::default());
+            lists.iter().enumerate().any(|(index, list)| {
+                strings(doc, list).any(|value| {
+                    list_of
+                        .insert(Text(value), index)
+                        .is_some_and(|before| before != index)
+                })
+            })
+        })
+    }
+
+    fn opposing_groups(self) -> &'static [&'static [&'static str]] {
+        match self {
+            SourceKind::Srt => &srt::OPPOSING,
+            SourceKind::Bash => &[&bash::SET_LISTS],
+        }
     }
 
     /// The rules of the composed document `doc`, in order.
