@@ -103,9 +103,7 @@ fn walk<'a>(
                 } else {
                     format!("{level}.{key}")
                 };
-                path.push(Step::Key(key));
-                let found = walk(child, &child_level, path, levels, allowed);
-                path.pop();
+                let found = descend(child, Step::Key(key), &child_level, path, levels, allowed);
                 if found.is_some() {
                     return found;
                 }
@@ -121,9 +119,7 @@ fn walk<'a>(
                 if !holds_keys(item) {
                     continue;
                 }
-                path.push(Step::Index(i));
-                let found = walk(item, &item_level, path, levels, allowed);
-                path.pop();
+                let found = descend(item, Step::Index(i), &item_level, path, levels, allowed);
                 if found.is_some() {
                     return found;
                 }
@@ -132,6 +128,21 @@ fn walk<'a>(
         }
         _ => None,
     }
+}
+
+/// [`walk`] of `child`, one `step` below the path.
+fn descend<'a>(
+    child: &'a Value,
+    step: Step<'a>,
+    level: &str,
+    path: &mut Vec<Step<'a>>,
+    levels: Levels,
+    allowed: &[String],
+) -> Option<Unknown> {
+    path.push(step);
+    let found = walk(child, level, path, levels, allowed);
+    path.pop();
+    found
 }
 
 /// The known key `key` most likely misspells, if any is close.
