@@ -253,24 +253,25 @@ impl Eq for Rule<'_> {}
 
 impl std::hash::Hash for Rule<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        // The text's bytes in 8-byte words, so that equal texts split
-        // differently into head, pattern and tail hash alike; assembled
-        // in a register, without copying the parts anywhere first.
-        let mut word = 0u64;
-        let mut filled = 0u8;
-        for part in self.parts() {
-            for &byte in part.as_bytes() {
-                word = word << 8 | u64::from(byte);
-                filled += 1;
-                if filled == 8 {
-                    state.write_u64(word);
-                    word = 0;
-                    filled = 0;
-                }
-            }
-        }
-        state.write_u64(word);
-        state.write_u8(filled);
+        // Equal texts hash alike however they split into head, pattern and
+        // tail: what is hashed is the tool, the text's length and the
+        // pattern without its leading `/`s and its trailing `/`, `*` and
+        // spaces, the only characters a head (`Read(/`) or a tail (`/**)`,
+        // ` *)`) adds around it. The core is a slice of the pattern, so
+        // nothing is copied; `same_text_same_hash` below holds the claim.
+        let tool = match self.head {
+            Head::Read | Head::ReadRoot => 0u8,
+            Head::Edit | Head::EditRoot => 1,
+            Head::WebFetch => 2,
+            Head::Bash => 3,
+        };
+        let core = self
+            .pattern
+            .trim_start_matches('/')
+            .trim_end_matches(['/', '*', ' ']);
+        state.write_u8(tool);
+        state.write_usize(self.len());
+        state.write(core.as_bytes());
     }
 }
 
@@ -585,4 +586,58 @@ fn present_keys<'a>(section: Option<&'a Value>, keys: &[&'static str]) -> Vec<(&
     keys.iter()
         .filter_map(|&key| Some((key, Part::Value(section.get(key)?))))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::BuildHasher;
+
+    /// Every rule text that two rules can share hashes alike, whatever
+    /// head, pattern and tail make it (and equal rules are equal).
+    #[test]
+    fn same_text_same_hash() {
+        const HEADS: [Head; 6] = [
+            Head::Read,
+            Head::Edit,
+            Head::ReadRoot,
+            Head::EditRoot,
+            Head::WebFetch,
+            Head::Bash,
+        ];
+        const TAILS: [Tail; 3] = [Tail::Close, Tail::Dir, Tail::AnyArgs];
+        let pieces = ["", "/", "//", "a", "*", "**", " ", "/**", " *", "a/", "/a", "a b", "x*"];
+        let mut patterns = Vec::new();
+        for a in pieces {
+            for b in pieces {
+                patterns.push(format!("{a}{b}"));
+            }
+        }
+        let mut rules = Vec::new();
+        for pattern in &patterns {
+            for head in HEADS {
+                for tail in TAILS {
+                    rules.push(Rule { head, pattern, tail });
+                }
+            }
+        }
+        let hash = |r: &Rule| rustc_hash::FxBuildHasher.hash_one(r);
+        let mut by_text: std::collections::HashMap<String, (u64, usize)> = Default::default();
+        let mut shared = 0;
+        for rule in &rules {
+            let (h, n) = by_text.entry(rule.text()).or_insert((hash(rule), 0));
+            assert_eq!(*h, hash(rule), "{}", rule.text());
+            *n += 1;
+            if *n == 2 {
+                shared += 1;
+            }
+        }
+        // The set holds texts that several splits make (`Read(//a)`, `Edit(a/**)`).
+        assert!(shared > 100, "{shared}");
+        for a in rules.iter().take(400) {
+            for b in rules.iter().take(400) {
+                assert_eq!(a == b, a.text() == b.text(), "{} / {}", a.text(), b.text());
+            }
+        }
+    }
 }
