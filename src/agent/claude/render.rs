@@ -606,7 +606,9 @@ mod tests {
             Head::Bash,
         ];
         const TAILS: [Tail; 3] = [Tail::Close, Tail::Dir, Tail::AnyArgs];
-        let pieces = ["", "/", "//", "a", "*", "**", " ", "/**", " *", "a/", "/a", "a b", "x*"];
+        let pieces = [
+            "", "/", "//", "a", "*", "**", " ", "/**", " *", "a/", "/a", "a b", "x*",
+        ];
         let mut patterns = Vec::new();
         for a in pieces {
             for b in pieces {
@@ -617,7 +619,11 @@ mod tests {
         for pattern in &patterns {
             for head in HEADS {
                 for tail in TAILS {
-                    rules.push(Rule { head, pattern, tail });
+                    rules.push(Rule {
+                        head,
+                        pattern,
+                        tail,
+                    });
                 }
             }
         }
