@@ -400,6 +400,7 @@ fn large_object_is_linear() {
 /// documented extra rejections (duplicate keys, numbers Python cannot hold).
 #[track_caller]
 fn agree(text: &str) {
+    fast_agrees(text);
     if text.contains('/') {
         return;
     }
