@@ -62,6 +62,26 @@ fn no_ansi_codes_off_a_terminal_even_without_no_color() {
 
 /// stdout holds only the result (the renderings); what would be written,
 /// the warnings and the notes go to stderr.
+/// An escape sequence in what the user typed (here a profile name) is taken
+/// out of an unstyled stderr line, so it cannot drive the terminal.
+#[test]
+fn an_escape_in_a_name_never_reaches_stderr() {
+    for no_color in [true, false] {
+        let test = Test::with_policy();
+        let test = if no_color {
+            test
+        } else {
+            test.without_no_color()
+        };
+        test.args(&["generate", "-p", "a\x1b]0;pwned\x07b"])
+            .status(1)
+            .stderr_contains("Error: profile 'a")
+            .lacks("\x1b")
+            .lacks("\x07")
+            .run();
+    }
+}
+
 #[test]
 fn warnings_go_to_stderr_and_data_to_stdout() {
     Test::with_policy()

@@ -53,8 +53,9 @@ pub fn resolve_symlinks(path: &Path) -> PathBuf {
 pub struct Links {
     /// By path: the link's target, `None` for anything but a symlink.
     seen: rustc_hash::FxHashMap<PathBuf, Option<PathBuf>>,
-    /// By directory: its resolved spelling.
-    dirs: rustc_hash::FxHashMap<PathBuf, PathBuf>,
+    /// By directory: its resolved spelling, and how many links that took
+    /// (the walk on to a file counts on from there, as one walk would).
+    dirs: rustc_hash::FxHashMap<PathBuf, (PathBuf, usize)>,
 }
 
 impl Links {
@@ -64,26 +65,33 @@ impl Links {
         if let (Some(dir), Some(name)) = (path.parent(), path.file_name())
             && path.is_absolute()
         {
-            let base = match self.dirs.get(dir) {
-                Some(base) => base.clone(),
+            let (base, links) = match self.dirs.get(dir) {
+                Some(known) => known.clone(),
                 None => {
                     let mut pending = VecDeque::new();
                     push_components(&mut pending, dir);
-                    let base = self.walk(PathBuf::from("/"), pending);
-                    self.dirs.insert(dir.to_path_buf(), base.clone());
-                    base
+                    let walked = self.walk(PathBuf::from("/"), pending, 0);
+                    self.dirs.insert(dir.to_path_buf(), walked.clone());
+                    walked
                 }
             };
-            return self.walk(base, VecDeque::from([name.to_os_string()]));
+            return self
+                .walk(base, VecDeque::from([name.to_os_string()]), links)
+                .0;
         }
         let mut pending: VecDeque<OsString> = VecDeque::new();
         push_components(&mut pending, path);
-        self.walk(PathBuf::from("/"), pending)
+        self.walk(PathBuf::from("/"), pending, 0).0
     }
 
-    /// Resolves `pending` below the resolved directory `resolved`.
-    fn walk(&mut self, mut resolved: PathBuf, mut pending: VecDeque<OsString>) -> PathBuf {
-        let mut links = 0;
+    /// Resolves `pending` below the resolved directory `resolved`, after
+    /// `links` links followed so far; the spelling and the links in all.
+    fn walk(
+        &mut self,
+        mut resolved: PathBuf,
+        mut pending: VecDeque<OsString>,
+        mut links: usize,
+    ) -> (PathBuf, usize) {
         while let Some(name) = pending.pop_front() {
             if name == ".." {
                 resolved.pop();
@@ -109,7 +117,7 @@ impl Links {
             rest.append(&mut pending);
             pending = rest;
         }
-        resolved
+        (resolved, links)
     }
 
     /// Where the symlink `path` points; `None` when it is not one.
@@ -181,6 +189,34 @@ mod tests {
             "rel/f.toml",
         ] {
             assert_eq!(links.resolve(&root.join(p)), r(p), "{p}");
+        }
+    }
+
+    /// Resolving a file's directory first and then its name follows exactly
+    /// the links one walk from the root follows, the limit included.
+    #[test]
+    fn a_directory_resolved_once_counts_its_links_toward_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir(root.join("real")).unwrap();
+        // c0 -> c1 -> ... -> c{n} -> real, and real/f -> g.
+        let chain = |n: usize| {
+            for i in 0..n {
+                let _ = std::fs::remove_file(root.join(format!("c{i}")));
+                std::os::unix::fs::symlink(format!("c{}", i + 1), root.join(format!("c{i}")))
+                    .unwrap();
+            }
+            let _ = std::fs::remove_file(root.join(format!("c{n}")));
+            std::os::unix::fs::symlink("real", root.join(format!("c{n}"))).unwrap();
+        };
+        let _ = std::os::unix::fs::symlink("g", root.join("real/f"));
+        for n in [MAX_LINKS - 2, MAX_LINKS - 1, MAX_LINKS, MAX_LINKS + 1] {
+            chain(n);
+            let path = root.join("c0/f");
+            let mut pending = VecDeque::new();
+            push_components(&mut pending, &path);
+            let one_walk = Links::default().walk(PathBuf::from("/"), pending, 0).0;
+            assert_eq!(Links::default().resolve(&path), one_walk, "{n} links");
         }
     }
 }

@@ -258,31 +258,19 @@ fn exclusive(
     fragments: &[ParsedFragment],
     lists: &[&str],
 ) -> Result<()> {
-    // By value: the index of its list and the fragment it was last met in.
-    // Sized for every entry up front: growing a table of tens of thousands
-    // of entries rehashes them several times and touches fresh pages each time.
-    let entries = fragments
-        .iter()
-        .flat_map(|f| {
-            lists
-                .iter()
-                .map(move |list| strings(&f.value, list).count())
-        })
-        .sum();
-    let mut last: FxHashMap<Text, (usize, &Path)> =
-        FxHashMap::with_capacity_and_hasher(entries, Default::default());
+    let mut last: FxHashMap<&str, (&str, &Path)> = FxHashMap::default();
     for fragment in fragments {
-        for (index, &list) in lists.iter().enumerate() {
+        for &list in lists {
             for value in strings(&fragment.value, list) {
-                let here = (index, fragment.path.as_path());
-                match last.insert(Text(value), here) {
-                    Some(before) if before.0 != index => {
+                let here = (list, fragment.path.as_path());
+                match last.insert(value, here) {
+                    Some(before) if before.0 != list => {
                         let label = |pointer: &str| pointer[1..].replace('/', ".");
                         return Err(opposing(
                             profile,
                             kind,
                             value,
-                            (&label(lists[before.0]), before.1),
+                            (&label(before.0), before.1),
                             (&label(list), here.1),
                         ));
                     }
@@ -295,7 +283,8 @@ fn exclusive(
 }
 
 /// A list entry as a map key, compared eight bytes per step
-/// ([`crate::bytewise`]): every entry of every fragment is looked up once.
+/// ([`crate::bytewise`]): [`SourceKind::opposed_in`] looks up every entry
+/// of every composed list.
 #[derive(Clone, Copy)]
 struct Text<'a>(&'a str);
 

@@ -180,11 +180,9 @@ impl FileProbe {
 
     fn missed(&mut self, dir: &str) {
         // Most directories are met again: the key is copied only once.
-        if !self.dirs.contains_key(dir) {
-            self.dirs.insert(dir.to_string(), Dir::Missed(0));
-        }
-        let Some(entry) = self.dirs.get_mut(dir) else {
-            return;
+        let entry = match self.dirs.get_mut(dir) {
+            Some(entry) => entry,
+            None => self.dirs.entry(dir.to_string()).or_insert(Dir::Missed(0)),
         };
         if let Dir::Missed(count) = entry {
             *count += 1;
