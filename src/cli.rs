@@ -38,8 +38,9 @@ pub struct Cli {
     pub long_version: bool,
 
     /// The config.toml to use.
+    // Read as bytes: a path that is not UTF-8 is used as it is.
     #[arg(short, long, value_name = "PATH", default_value = crate::config::DEFAULT_CONFIG_PATH)]
-    pub config: String,
+    pub config: std::ffi::OsString,
 
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -101,7 +102,10 @@ pub fn run(cli: Cli) -> Result<i32> {
         return Ok(0);
     }
     let global = Global {
-        config_path: crate::config::config_path(Some(&cli.config)),
+        config_path: match cli.config.to_str() {
+            Some(text) => crate::config::config_path(Some(text)),
+            None => std::path::PathBuf::from(&cli.config),
+        },
     };
     match cli.command {
         None => {

@@ -43,7 +43,14 @@ fn usage_error(err: clap::Error) -> ! {
         err.kind(),
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
     );
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Read as bytes: a word that is not UTF-8 must not end the run in a panic.
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if err.kind() == ErrorKind::ArgumentConflict {
+        conflict_error(&err);
+    }
     match twsrt::agent::launch::dash_dash_hint(&args).filter(|_| refused) {
         Some(hint) => {
             let _ = err.print();
@@ -52,4 +59,18 @@ fn usage_error(err: clap::Error) -> ! {
         }
         None => err.exit(),
     }
+}
+
+/// Two options that exclude each other: clap's message without its usage
+/// paragraph, which names only the options given (`Usage: twsrt --quiet`),
+/// not a command line that works.
+fn conflict_error(err: &clap::Error) -> ! {
+    let text = err.render().to_string();
+    let kept: Vec<&str> = text
+        .trim_end()
+        .split("\n\n")
+        .filter(|part| !part.starts_with("Usage:"))
+        .collect();
+    eprintln!("{}", kept.join("\n\n"));
+    std::process::exit(err.exit_code());
 }

@@ -21,6 +21,7 @@ mod divergent_inputs;
 mod doctor_cmd;
 mod explain_cmd;
 mod explain_srt;
+mod first_hour;
 mod fuzz_regressions;
 mod gemini_cmd;
 mod guard_files;

@@ -100,6 +100,39 @@ fn parity() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// A new pseudo-terminal as (leader, follower), for a port that must see a
+/// terminal on stdin. The caller keeps the leader open while the port runs:
+/// closing it hangs up the follower.
+fn terminal() -> Result<(fs::File, fs::File), String> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: plain libc calls; the descriptor posix_openpt returns is owned
+    // by the File made from it, and ptsname_r NUL-terminates within the buffer.
+    let (leader, path) = unsafe {
+        let fd = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        if fd < 0 {
+            return Err(format!("pty: {}", std::io::Error::last_os_error()));
+        }
+        let leader = fs::File::from_raw_fd(fd);
+        let mut name = [0 as libc::c_char; 128];
+        if libc::grantpt(fd) != 0
+            || libc::unlockpt(fd) != 0
+            || libc::ptsname_r(fd, name.as_mut_ptr(), name.len()) != 0
+        {
+            return Err(format!("pty: {}", std::io::Error::last_os_error()));
+        }
+        let path = std::ffi::CStr::from_ptr(name.as_ptr())
+            .to_string_lossy()
+            .into_owned();
+        (leader, path)
+    };
+    let follower = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("{path}: {e}"))?;
+    Ok((leader, follower))
+}
+
 fn read_pending(path: &Path) -> BTreeSet<String> {
     let text = fs::read_to_string(path).unwrap_or_default();
     text.lines()
@@ -154,6 +187,14 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
         Err(_) => Vec::new(),
     };
 
+    // Kept open until the port has run (see `terminal`).
+    let (_leader, stdin) = match divergence.stdin_terminal {
+        true => {
+            let (leader, follower) = terminal()?;
+            (Some(leader), Stdio::from(follower))
+        }
+        false => (None, Stdio::null()),
+    };
     let output = Command::new("sh")
         .arg("-c")
         .arg(r#"umask 022; exec "$0" "$@""#)
@@ -168,7 +209,7 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
         .envs(FIXED_ENV)
         .envs(env)
         .current_dir(&home)
-        .stdin(Stdio::null())
+        .stdin(stdin)
         .output()
         .map_err(|e| format!("cannot run the port: {e}"))?;
 
@@ -647,6 +688,10 @@ struct Divergence {
     stdout_insert: Vec<(String, String)>,
     /// `stdout-replace<TAB><old><TAB><new>`: text the port words otherwise.
     stdout_replace: Vec<(String, String)>,
+    /// `port-stdin-terminal`: the port runs with a terminal on stdin (the
+    /// reference was recorded without one; the port starts a terminal
+    /// editor only from a terminal, doc/compatibility.md).
+    stdin_terminal: bool,
 }
 
 /// One `file-json-prepend` directive: in the expected `path`, the object at
@@ -697,6 +742,8 @@ impl Divergence {
                     key: key.to_string(),
                     value,
                 });
+            } else if line == "port-stdin-terminal" {
+                d.stdin_terminal = true;
             } else if line == "stdout-table-cells" {
                 d.table_cells = true;
             } else if let Some(rest) = line.strip_prefix("stdout-table-cell-prose ") {

@@ -142,12 +142,16 @@ fn edit_verbose_names_the_editor_call() {
         .file("bin/vim", "#!/bin/sh\n")
         .mode("bin/vim", 0o755);
     let vim = test.home().join("bin/vim").display().to_string();
+    // Named before it starts; vim runs in a terminal, which this run's
+    // stdin is not, so it is then refused (first_hour.rs).
     test.env("EDITOR", &vim)
         .args(&["-v", "edit", "srt"])
+        .status(1)
         .any_stdout()
         .stderr_contains(
             "Debug: opening 1 fragment: {HOME}/bin/vim -p {HOME}/.config/twsrt/srt/base.jsonc",
         )
+        .stderr_contains("Error: stdin is not a terminal, and the editor '{HOME}/bin/vim'")
         .unchanged()
         .run();
 }

@@ -10,11 +10,12 @@
 //! never a pass. Nothing here knows an agent.
 
 mod dump;
+pub mod os;
 mod parse;
 pub mod yargs;
 
 pub use dump::dump;
-pub use parse::{ParseError, parse, shown_option, with_options};
+pub use parse::{ParseError, option_insert_at, parse, shown_option, with_options};
 
 /// How many values an option takes, as its `--help` shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -102,10 +102,16 @@ pub fn with_options(
     argv: &mut Vec<String>,
     words: &[String],
 ) -> Result<(), ParseError> {
-    let parsed = parse(grammar, argv.get(1..).unwrap_or_default())?;
-    let at = parsed.terminator.map_or(argv.len(), |i| i + 1);
+    let at = option_insert_at(grammar, argv)?;
     argv.splice(at..at, words.iter().cloned());
     Ok(())
+}
+
+/// Where [`with_options`] inserts options into `argv` (binary first): its
+/// length, or the index of the `--` that ends the options.
+pub fn option_insert_at(grammar: &'static Grammar, argv: &[String]) -> Result<usize, ParseError> {
+    let parsed = parse(grammar, argv.get(1..).unwrap_or_default())?;
+    Ok(parsed.terminator.map_or(argv.len(), |i| i + 1))
 }
 
 /// Read `args` (the words after the binary) with `grammar`.

@@ -63,12 +63,14 @@ pub struct AuditArgs {
     pub root: crate::commands::scope::RootArgs,
 
     /// The agent and its arguments, after `--`.
+    // Read as bytes: a word that is not UTF-8 is audited with U+FFFD for
+    // each invalid byte (crate::argv::os).
     #[arg(
         last = true,
         value_name = "AGENT ARGS",
         required_unless_present = "dump_grammar"
     )]
-    pub argv: Vec<String>,
+    pub argv: Vec<std::ffi::OsString>,
 }
 
 pub fn run(global: &Global, args: &AuditArgs) -> Result<i32> {
@@ -80,16 +82,17 @@ pub fn run(global: &Global, args: &AuditArgs) -> Result<i32> {
     }
     // The agent is checked before the policy is loaded: an unknown binary
     // is a usage fact, whatever the policy.
-    let agent = launch::agent_of(&args.argv)?;
+    let argv = crate::argv::os::text(&args.argv);
+    let agent = launch::agent_of(&argv)?;
     let binary = agent.launch.binary();
-    if let Some(command) = launch::passed_through(agent.launch, &args.argv)? {
+    if let Some(command) = launch::passed_through(agent.launch, &argv)? {
         ui::success(&format!(
             "{command}: starts no agent session, nothing to audit (twsrt run passes it through)"
         ));
         return Ok(0);
     }
     let inputs = gather(global, args, agent.launch).map_err(|e| unreadable(e.to_string()))?;
-    let findings = launch::audit(agent.launch, &args.argv, inputs.as_ref())?;
+    let findings = launch::audit(agent.launch, &argv, inputs.as_ref())?;
     if args.json {
         ui::data(&report::to_json(binary, &findings));
     } else if findings.is_empty() {

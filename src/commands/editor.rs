@@ -10,6 +10,13 @@ use crate::error::{Error, Result};
 /// arguments of their own in `$EDITOR`), `edit` adds it.
 const TABBED: [&str; 4] = ["vim", "nvim", "gvim", "mvim"];
 
+/// Editors that run in the terminal they are started from (`vi`, the
+/// default, among them): without a terminal on stdin they cannot be used,
+/// so they are not started.
+const IN_TERMINAL: [&str; 12] = [
+    "vi", "vim", "nvim", "nano", "pico", "micro", "hx", "helix", "kak", "joe", "mg", "ne",
+];
+
 /// `$EDITOR` split into words (`vi` when unset or blank).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Editor {
@@ -71,6 +78,13 @@ impl Editor {
         let Some((program, args)) = argv.split_first() else {
             return Err(no_program());
         };
+        if in_terminal(program) && !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            return Err(Error::Editor(format!(
+                "stdin is not a terminal, and the editor '{program}' runs in one: run this \
+                 command from a terminal, or set EDITOR to an editor that opens a window of \
+                 its own (`code -w`)"
+            )));
+        }
         let status = Command::new(program)
             .args(args)
             .args(files)
@@ -78,6 +92,14 @@ impl Editor {
             .map_err(|e| Error::Editor(format!("could not start the editor '{program}': {e}")))?;
         Ok(status.code().unwrap_or(1))
     }
+}
+
+/// Whether `program` (matched on its file name) is a terminal editor.
+fn in_terminal(program: &str) -> bool {
+    std::path::Path::new(program)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| IN_TERMINAL.contains(&n))
 }
 
 fn no_program() -> Error {
@@ -105,6 +127,16 @@ mod tests {
         assert_eq!(argv("'my vim'", true), ["my vim"]);
         assert_eq!(argv("vi", true), ["vi"]);
         assert_eq!(argv("vim", false), ["vim"]);
+    }
+
+    #[test]
+    fn terminal_editors_are_known_by_their_file_name() {
+        for editor in ["vi", "/usr/bin/vim", "nano"] {
+            assert!(in_terminal(editor), "{editor}");
+        }
+        for editor in ["code", "true", "/opt/vim-gui/gvim"] {
+            assert!(!in_terminal(editor), "{editor}");
+        }
     }
 
     #[test]

@@ -32,8 +32,10 @@ pub struct ExplainArgs {
     /// A path (it has a `/` or starts with `~` or `.`), a domain
     /// (`api.github.com`, `*.github.com`) or a URL (`https://github.com/x`
     /// asks about github.com).
+    // Read as bytes: a query that is not UTF-8 is explained with U+FFFD for
+    // each invalid byte (crate::argv::os), a path as any other.
     #[arg(value_name = "PATH|DOMAIN|URL", required_unless_present = "command")]
-    pub query: Option<String>,
+    pub query: Option<std::ffi::OsString>,
 
     /// A shell command to explain instead, as one argument.
     #[arg(long, value_name = "CMD", conflicts_with = "query")]
@@ -64,7 +66,8 @@ pub fn run(global: &Global, args: &ExplainArgs) -> Result<i32> {
         home: &home,
         cwd: &cwd,
     };
-    let query = Query::classify(args.query.as_deref(), args.command.as_deref(), &places)?;
+    let typed = args.query.as_deref().map(crate::argv::os::word);
+    let query = Query::classify(typed.as_deref(), args.command.as_deref(), &places)?;
     let mut ctx = crate::agent::Ctx::new(&config, &compiled, args.yolo);
     ctx.managed_root = args.root.managed_root();
     let mut agents: Vec<Box<dyn ExplainLayers + '_>> = Vec::new();

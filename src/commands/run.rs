@@ -4,10 +4,13 @@
 mod exec;
 mod stale;
 
+use std::ffi::OsString;
+
 use clap::Args;
 
 use crate::agent::launch::{self, Setting, report};
 use crate::agent::{Ctx, Warnings};
+use crate::argv::os;
 use crate::commands::Global;
 use crate::compile::compile;
 use crate::error::{Error, Result};
@@ -65,14 +68,16 @@ pub struct RunArgs {
     pub no_generate: bool,
 
     /// The agent and its arguments, after `--`.
+    // Read as bytes: a word that is not UTF-8 reaches the agent unchanged.
     #[arg(last = true, required = true, value_name = "AGENT ARGS")]
-    pub argv: Vec<String>,
+    pub argv: Vec<OsString>,
 }
 
 pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
-    let launcher = launch::agent_of(&args.argv)?;
+    let words = os::text(&args.argv);
+    let launcher = launch::agent_of(&words)?;
     let (agent, name) = (launcher.launch, launcher.agent.name());
-    let passed = launch::passed_through(agent, &args.argv)?.is_some();
+    let passed = launch::passed_through(agent, &words)?.is_some();
     if passed && !args.srt {
         // A subcommand that starts no session (`tool plugin list`) loads no
         // policy: it runs untouched, without generating or auditing.
@@ -91,13 +96,15 @@ pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
     }
     let mut setting = Setting::from_env(&config, args.yolo, false)?;
     setting.sandboxed = args.srt;
-    let mut argv = args.argv.clone();
+    let (mut text, mut argv) = (words, args.argv.clone());
     if agent.policy_in_argv() {
         setting.launch_args = agent.launch_args(&ctx)?;
-        crate::argv::with_options(agent.grammar(), &mut argv, &setting.launch_args)
+        let at = crate::argv::option_insert_at(agent.grammar(), &text)
             .map_err(|e| launch::unreadable(e.to_string()))?;
+        text.splice(at..at, setting.launch_args.iter().cloned());
+        argv.splice(at..at, setting.launch_args.iter().map(OsString::from));
     }
-    let findings = launch::audit(agent, &argv, agent.inputs(&setting)?.as_ref())?;
+    let findings = launch::audit(agent, &text, agent.inputs(&setting)?.as_ref())?;
     for f in &findings {
         report::print(f, true);
     }
@@ -109,21 +116,29 @@ pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
     }
 
     let generate = args.no_generate.then(|| generate_line(name, args, true));
-    stale::bring_up_to_date(&ctx, &launcher, generate.as_deref(), &mut warnings)?;
+    // Nothing is written for a launch that cannot start: the agent (and
+    // srt, with --srt) must be there before the first write.
+    let ready = || {
+        if args.srt {
+            crate::probe::find_srt().map_err(|e| Error::NotFound(format!("--srt: {e}")))?;
+        }
+        exec::locate(&argv[0])
+    };
+    stale::bring_up_to_date(&ctx, &launcher, generate.as_deref(), &mut warnings, &ready)?;
+    let command = if args.srt {
+        Some(exec::wrap_srt(&compiled, &argv)?)
+    } else {
+        None
+    };
     if !warnings.is_empty() {
         ui::note(&count_line(
             warnings.len(),
             &generate_line(name, args, false),
         ));
     }
-    let command = if args.srt {
-        exec::wrap_srt(&compiled, &argv)?
-    } else {
-        argv
-    };
     drop(ctx);
     crate::heap::forget_until_exit(compiled);
-    Err(exec::exec(&command))
+    Err(exec::exec(&command.unwrap_or(argv)))
 }
 
 /// The line counting a launch's generation warnings: `generate -v` lists

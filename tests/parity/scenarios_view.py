@@ -15,6 +15,9 @@ BROKEN_SRT = '{\n  "filesystem": {\n    "denyRead": ["~/.ssh",]\n  }\n}\n'
 LOG_ARGS = '#!/bin/sh\necho "$(basename "$0") $*" >> "$HOME/edited"\n'
 
 
+TERMINAL = ["# The port starts a terminal editor only with a terminal on stdin (doc/compatibility.md); the reference was recorded without one.", "port-stdin-terminal"]
+
+
 def editors(sc, *names, script=LOG_ARGS):
     files = {"edited": ""}
     files.update({f"bin/{n}": script for n in names})
@@ -154,10 +157,10 @@ def register(sc):
     # -- edit: the editor's command line (logged to ~/edited) ------------------
     ed = editors(sc, "vim", "nvim", "gvim", "vi")
     add("view_edit_vim_gets_tabs", ["edit", "-p", "work"], env={"EDITOR": "{HOME}/bin/vim"},
-        files={**work, **ed["files"]}, chmod=ed["chmod"], base=False)
-    add("view_edit_nvim_gets_tabs", ["edit", "srt"], env={"EDITOR": "{HOME}/bin/nvim"}, **ed)
+        files={**work, **ed["files"]}, chmod=ed["chmod"], base=False, divergence=TERMINAL)
+    add("view_edit_nvim_gets_tabs", ["edit", "srt"], env={"EDITOR": "{HOME}/bin/nvim"}, **ed, divergence=TERMINAL)
     add("view_edit_gvim_gets_tabs", ["edit"], env={"EDITOR": "{HOME}/bin/gvim"}, **ed)
-    add("view_edit_vim_with_args_unchanged", ["edit"], env={"EDITOR": "{HOME}/bin/vim -O"}, **ed)
-    add("view_edit_vi_no_tabs", ["edit"], env={"EDITOR": "{HOME}/bin/vi"}, **ed)
+    add("view_edit_vim_with_args_unchanged", ["edit"], env={"EDITOR": "{HOME}/bin/vim -O"}, **ed, divergence=TERMINAL)
+    add("view_edit_vi_no_tabs", ["edit"], env={"EDITOR": "{HOME}/bin/vi"}, **ed, divergence=TERMINAL)
     add("view_edit_editor_shell_words", ["edit", "bash"], files={"edited": ""},
         env={"EDITOR": """sh -c 'printf "%s|%s\\n" "$0" "$1" >> "$HOME/edited"' 'my editor'"""})

@@ -12,12 +12,14 @@ use crate::ui;
 
 /// Stage AGENT (when configured) and the canonical outputs; write them all
 /// if any differs from disk, or refuse with `no_generate` (the `generate`
-/// command line that would bring them up to date).
+/// command line that would bring them up to date). `ready` runs after every
+/// check and before the first write: its error writes nothing.
 pub fn bring_up_to_date(
     ctx: &Ctx,
     launcher: &Launcher,
     no_generate: Option<&str>,
     warnings: &mut Warnings,
+    ready: &dyn Fn() -> Result<()>,
 ) -> Result<()> {
     let mut staged = Plan::default();
     let (agent, agent_name) = (&launcher.agent, launcher.agent.name());
@@ -54,6 +56,7 @@ pub fn bring_up_to_date(
     }
     plan.steps.append(&mut staged.steps);
     crate::apply::check(&plan)?;
+    ready()?;
     let applied = crate::apply::apply(&plan)?;
     ui::note(&format!(
         "the policy changed since the last generate: wrote {} file(s) for {agent_name}",
