@@ -47,6 +47,7 @@ mod reliability_concurrency;
 mod reliability_leaks;
 mod reliability_targets;
 mod sandbox_keys;
+mod spellings;
 mod srt_credentials;
 mod srt_real;
 mod srt_setup;

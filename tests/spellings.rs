@@ -1,0 +1,129 @@
+//! One spelling, one meaning (issue 41): a path or domain entry that srt or
+//! an agent would read as another file or host is refused at its
+//! `file:line:column` with the value and the form to write instead, and
+//! `generate -w` writes nothing; an internationalized domain is compiled to
+//! its A-label for every agent.
+
+use crate::support::*;
+
+#[track_caller]
+fn refused(fragment: &str, stderr: &str) {
+    Test::with_policy()
+        .file(SRT_FRAGMENT, fragment)
+        .args(&["generate", "-w"])
+        .status(1)
+        .stderr(&format!(
+            "Error: {{HOME}}/.config/twsrt/srt/base.jsonc:{stderr}\n"
+        ))
+        .unchanged()
+        .run();
+}
+
+const VARIABLE: &str = "is a variable; srt and the agents do not expand it, they read it as a \
+                        folder name";
+const ENDS: &str = "it has whitespace at the start or the end, which srt and the agents keep \
+                    as part of the name";
+
+#[test]
+fn a_path_spelt_with_a_variable_is_refused_with_the_path_to_write() {
+    refused(
+        "{\"filesystem\": {\n  \"denyRead\": [\"~/.ssh\", \"$HOME/.aws\"]}}",
+        &format!("2:26: filesystem.denyRead entry '$HOME/.aws': $HOME {VARIABLE}; write '~/.aws'"),
+    );
+    refused(
+        r#"{"filesystem": {"denyRead": ["${HOME}/.aws"]}}"#,
+        &format!(
+            "1:30: filesystem.denyRead entry '${{HOME}}/.aws': ${{HOME}} {VARIABLE}; write '~/.aws'"
+        ),
+    );
+    refused(
+        r#"{"filesystem": {"denyWrite": ["%USERPROFILE%\\.bashrc"]}}"#,
+        &format!(
+            "1:31: filesystem.denyWrite entry '%USERPROFILE%\\\\.bashrc': %USERPROFILE% \
+             {VARIABLE}; write '~/.bashrc'"
+        ),
+    );
+}
+
+#[test]
+fn a_path_with_whitespace_or_an_invisible_character_is_refused() {
+    refused(
+        r#"{"filesystem": {"denyRead": ["~/.aws "]}}"#,
+        &format!("1:30: filesystem.denyRead entry '~/.aws ': {ENDS}; write '~/.aws'"),
+    );
+    refused(
+        r#"{"filesystem": {"allowWrite": [" ~/work"]}}"#,
+        &format!("1:32: filesystem.allowWrite entry ' ~/work': {ENDS}; write '~/work'"),
+    );
+    refused(
+        r#"{"filesystem": {"denyRead": ["~/.aws\t"]}}"#,
+        &format!("1:30: filesystem.denyRead entry '~/.aws\\t': {ENDS}; write '~/.aws'"),
+    );
+    refused(
+        "{\"filesystem\": {\"denyRead\": [\"~/.aws\u{200b}\"]}}",
+        "1:30: filesystem.denyRead entry '~/.aws\u{200b}': it holds U+200B (zero-width space), \
+         an invisible character that is part of the name to srt; write '~/.aws'",
+    );
+    refused(
+        "{\"filesystem\": {\"denyRead\": [\"~/cafe\u{301}\"]}}",
+        "1:30: filesystem.denyRead entry '~/cafe\u{301}': it is not in Unicode normalisation \
+         form C (NFC): the same name to a person, another file to the file system; write \
+         '~/caf\u{e9}'",
+    );
+    refused(
+        r#"{"credentials": {"files": [{"path": "$HOME/.netrc", "mode": "deny"}]}}"#,
+        &format!(
+            "1:37: credentials.files entry '$HOME/.netrc': $HOME {VARIABLE}; write \
+             '~/.netrc'"
+        ),
+    );
+}
+
+#[test]
+fn a_domain_entry_with_a_scheme_path_space_or_trailing_dot_is_refused() {
+    refused(
+        r#"{"network": {"deniedDomains": ["https://evil.example.com/x"]}}"#,
+        "1:32: network.deniedDomains entry 'https://evil.example.com/x': a domain entry is a \
+         host, not a URL: srt compares hosts; write 'evil.example.com'",
+    );
+    refused(
+        r#"{"network": {"allowedDomains": ["github.com/org"]}}"#,
+        "1:33: network.allowedDomains entry 'github.com/org': a domain entry is a host \
+         without a path: srt compares hosts; write 'github.com'",
+    );
+    refused(
+        r#"{"network": {"deniedDomains": [" evil.example.com"]}}"#,
+        "1:32: network.deniedDomains entry ' evil.example.com': a domain has no whitespace or \
+         invisible character, srt keeps it; write 'evil.example.com'",
+    );
+    refused(
+        r#"{"network": {"allowedDomains": ["github.com."]}}"#,
+        "1:33: network.allowedDomains entry 'github.com.': a trailing dot makes srt refuse the \
+         settings file; write 'github.com'",
+    );
+    refused(
+        r#"{"network": {"allowedDomains": ["api..github.com"]}}"#,
+        "1:33: network.allowedDomains entry 'api..github.com': a domain has no empty label \
+         (`..` or a leading dot); write 'api.github.com'",
+    );
+}
+
+#[test]
+fn an_internationalized_domain_is_compiled_to_its_a_label_for_every_agent() {
+    let out = Test::with_policy()
+        .targets()
+        .file(
+            SRT_FRAGMENT,
+            r#"{"network": {"deniedDomains": ["bücher.example.com"]}}"#,
+        )
+        .args(&["generate", "-w"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    let srt = out.read(SRT_OUT);
+    assert!(srt.contains("\"xn--bcher-kva.example.com\""), "{srt}");
+    assert!(!srt.contains("bücher"), "{srt}");
+    let claude = out.read(".claude/settings.json");
+    assert!(claude.contains("xn--bcher-kva.example.com"), "{claude}");
+    assert!(!claude.contains("bücher"), "{claude}");
+}
