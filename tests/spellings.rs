@@ -127,3 +127,24 @@ fn an_internationalized_domain_is_compiled_to_its_a_label_for_every_agent() {
     assert!(claude.contains("xn--bcher-kva.example.com"), "{claude}");
     assert!(!claude.contains("bücher"), "{claude}");
 }
+
+#[test]
+fn explain_takes_an_internationalized_url_the_policy_denies() {
+    let out = Test::with_policy()
+        .file(
+            SRT_FRAGMENT,
+            r#"{"network": {"deniedDomains": ["bücher.example"]}}"#,
+        )
+        .args(&["explain", "--json", "https://bücher.example/x"])
+        .stdout_contains("\"rows\"")
+        .any_stderr()
+        .unchanged()
+        .run();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let srt = doc["rows"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["layer"] == "srt"))
+        .unwrap_or_else(|| panic!("no srt row in {doc}"));
+    assert_eq!(srt["decision"], "deny", "{srt}");
+    assert_eq!(srt["rule"], "xn--bcher-kva.example", "{srt}");
+}
