@@ -148,3 +148,108 @@ fn explain_takes_an_internationalized_url_the_policy_denies() {
     assert_eq!(srt["decision"], "deny", "{srt}");
     assert_eq!(srt["rule"], "xn--bcher-kva.example", "{srt}");
 }
+
+const EVERY_AGENT: &str = r#"
+[targets]
+claude_settings = "~/.claude/settings.full.json"
+codex_config = "~/.codex/config.toml"
+codex_rules = "~/.codex/rules/twsrt.rules"
+gemini_policy = "~/.gemini/policies/twsrt.toml"
+opencode_config = "~/.config/opencode/opencode.json"
+"#;
+
+/// What every agent gets for `bash`, written one way or another.
+fn compiled(bash: &str) -> [String; 5] {
+    let out = Test::with_policy()
+        .config_append(EVERY_AGENT)
+        .file(BASH_FRAGMENT, bash)
+        .args(&["generate", "-w"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    [
+        ".config/twsrt/bash-rules.json",
+        ".claude/settings.full.json",
+        ".codex/rules/twsrt.rules",
+        ".gemini/policies/twsrt.toml",
+        ".config/opencode/opencode.json",
+    ]
+    .map(|file| {
+        // The HOME differs per run: Gemini's path patterns name it.
+        let text = out.read(file);
+        let lines = text.lines().filter(|l| !l.starts_with("argsPattern"));
+        lines.collect::<Vec<_>>().join("\n")
+    })
+}
+
+#[test]
+fn every_spelling_of_a_prefix_rule_compiles_to_the_same_files() {
+    let canonical = compiled(r#"{"deny": ["curl", "npm publish", "rm -rf"]}"#);
+    for spelling in [
+        r#"{"deny": ["curl *", "npm publish:*", "rm  -rf"]}"#,
+        r#"{"deny": ["curl:*", "npm  publish *", " rm\t-rf "]}"#,
+    ] {
+        assert_eq!(compiled(spelling), canonical, "{spelling}");
+    }
+    // The files hold what each agent's matcher needs (Codex's and Gemini's
+    // measured: `codex execpolicy check`, tests/clients/gemini_match.mjs).
+    let [_, claude, codex, gemini, opencode] = &canonical;
+    assert!(claude.contains("\"Bash(npm publish *)\""), "{claude}");
+    assert!(
+        codex.contains("pattern = [\"npm\", \"publish\"]"),
+        "{codex}"
+    );
+    assert!(
+        gemini.contains("commandPrefix = \"npm publish\""),
+        "{gemini}"
+    );
+    assert!(
+        opencode.contains("\"npm publish *\": \"deny\""),
+        "{opencode}"
+    );
+}
+
+#[test]
+fn a_star_the_agents_read_differently_is_refused_at_its_position() {
+    Test::with_policy()
+        .file(BASH_FRAGMENT, "{\"deny\": [\"rm\",\n  \"git * --force\"]}")
+        .args(&["generate", "-w"])
+        .status(1)
+        .stderr(
+            "Error: {HOME}/.config/twsrt/bash/base.jsonc:2:3: deny entry 'git * --force': an \
+             unquoted `*` other than a trailing ` *` is a wildcard to some agents and a literal \
+             to others, so the rule would mean different commands to them (a trailing ` *` is \
+             the rule's prefix, as every rule is); write 'git'\n",
+        )
+        .unchanged()
+        .run();
+}
+
+#[test]
+fn two_spellings_of_one_rule_in_opposing_lists_are_refused() {
+    Test::with_policy()
+        .file(
+            BASH_FRAGMENT,
+            r#"{"allow": ["rm  -rf"], "deny": ["rm -rf"]}"#,
+        )
+        .args(&["generate", "-w"])
+        .status(1)
+        .stderr_contains("'rm -rf' is in allow and in deny")
+        .unchanged()
+        .run();
+}
+
+#[test]
+fn a_rule_without_a_command_is_refused() {
+    Test::with_policy()
+        .file(BASH_FRAGMENT, r#"{"deny": ["  "]}"#)
+        .args(&["generate", "-w"])
+        .status(1)
+        .stderr(
+            "Error: {HOME}/.config/twsrt/bash/base.jsonc:1:11: deny entry '  ': the rule holds \
+             no command (a rule of `*` alone would match every command); name one, as in; \
+             write 'git push'\n",
+        )
+        .unchanged()
+        .run();
+}

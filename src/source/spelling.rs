@@ -77,7 +77,7 @@ fn items<'v>(fragment: &'v Value, list: &str) -> impl Iterator<Item = (usize, &'
 /// The error for the entry `text` of the list `label`, written in the JSON
 /// container `container` (at `index` for a list element), at its position
 /// in the file: the file is read again for it, as for an unknown key.
-fn misspelt(
+pub(crate) fn misspelt(
     path: &Path,
     (label, container, index): (&str, &str, Option<usize>),
     text: &str,

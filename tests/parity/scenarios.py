@@ -641,8 +641,9 @@ jsonc("single_quotes", "{\n  'deny': ['rm']\n}\n", frag="bash/base.jsonc")
 jsonc("non_object_root", '["rm", "sudo"]\n', frag="bash/base.jsonc")
 jsonc("empty_file", "")
 jsonc("unterminated_block_comment", '{\n  /* never closed\n  "deny": ["rm"]\n}\n', frag="bash/base.jsonc")
+# An unquoted `*` inside a rule is refused since issue 41: the marker is quoted.
 jsonc("comment_markers_in_strings_valid",
-      '{\n  // real comment\n  "deny": ["echo // not a comment", "echo /* nor this */", "echo \\"quoted // x\\""], /* c */\n  "ask": ["curl http://x.example/a"]\n}\n',
+      '{\n  // real comment\n  "deny": ["echo // not a comment", "echo \'/* nor this */\'", "echo \\"quoted // x\\""], /* c */\n  "ask": ["curl http://x.example/a"]\n}\n',
       frag="bash/base.jsonc", cmd=("generate", "codex"))
 jsonc("crlf_valid", '{\r\n  // windows line endings\r\n  "deny": ["rm"],\r\n  "ask": ["git push"]\r\n}\r\n',
       frag="bash/base.jsonc", cmd=("generate", "-w", "claude"))
@@ -718,8 +719,10 @@ add("codex_unterminated_quote", ["generate", "codex"], files={TW + "bash/base.js
 # A rule cited in an error or warning is quoted as Python's repr quotes it (backslash doubled).
 add("codex_unterminated_quote_backslash", ["generate", "codex"], files={TW + "bash/base.jsonc": bash_doc(deny=["rm", 'echo "x\\'])})
 add("copilot_ask_backslash_warning", ["generate", "copilot"], files={TW + "config.toml": cfg(targets=COPILOT_TARGETS), TW + "bash/base.jsonc": bash_doc(ask=["a\\ b"])})
+# Blanks around and between words are collapsed since issue 41
+# (tests/spellings.rs holds it), so the rule is written as compiled.
 add("codex_shell_words", ["generate", "codex"], files={TW + "bash/base.jsonc": bash_doc(
-    deny=["a\\ b", "x'y' z", 'echo "a b"#c', "  leading  blanks", "echo $HOME", "git push --force-with-lease", "naïve cmd"])})
+    deny=["a\\ b", "x'y' z", 'echo "a b"#c', "leading blanks", "echo $HOME", "git push --force-with-lease", "naïve cmd"])})
 add("codex_deny_wins_over_root", ["generate", "codex"], files={TW + "srt/base.jsonc": srt_doc(
     deny_read=["~/dev", "/tmp/**"], deny_write=["~/build/**"], allow_write=["~/dev", "/tmp", "~/build", "~/ok"])})
 add("codex_no_enabled_key", ["generate", "codex"], files={TW + "srt/base.jsonc": '{"filesystem": {"denyRead": ["~/.ssh"]}}\n'})
