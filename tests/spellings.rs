@@ -253,3 +253,19 @@ fn a_rule_without_a_command_is_refused() {
         .unchanged()
         .run();
 }
+
+#[test]
+fn every_filesystem_key_of_claude_code_2_1_337_is_a_known_override() {
+    let out = Test::with_policy()
+        .targets()
+        .config_append(
+            "[sandbox_overrides.full]\nfilesystem.allowGitConfig = true\n\
+             filesystem.allowWriteWithinDeny = []\n",
+        )
+        .args(&["generate", "-w", "claude"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    let claude = out.read(CLAUDE_TARGET);
+    assert!(claude.contains("\"allowGitConfig\": true"), "{claude}");
+}
