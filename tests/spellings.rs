@@ -269,3 +269,30 @@ fn every_filesystem_key_of_claude_code_2_1_337_is_a_known_override() {
     let claude = out.read(CLAUDE_TARGET);
     assert!(claude.contains("\"allowGitConfig\": true"), "{claude}");
 }
+
+#[test]
+fn a_claude_settings_file_with_a_byte_order_mark_is_read_and_keeps_it() {
+    let settings = "\u{feff}{\"model\": \"opus\", \"permissions\": {\"deny\": []}}\n";
+    let out = Test::with_policy()
+        .targets()
+        .file(CLAUDE_TARGET, settings)
+        .args(&["generate", "-w", "claude"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    let written = out.read(CLAUDE_TARGET);
+    assert!(written.starts_with('\u{feff}'), "{written}");
+    assert!(written.contains("\"model\": \"opus\""), "{written}");
+    assert!(written.contains("\"Bash(rm)\""), "{written}");
+    out.then()
+        .args(&["diff", "claude"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    Test::with_policy()
+        .file(ANCHOR, settings.replace("[]", "[\"Bash(curl:*)\"]"))
+        .args(&["import", "claude"])
+        .stdout_contains("curl")
+        .any_stderr()
+        .run();
+}
