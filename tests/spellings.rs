@@ -296,3 +296,27 @@ fn a_claude_settings_file_with_a_byte_order_mark_is_read_and_keeps_it() {
         .any_stderr()
         .run();
 }
+
+#[test]
+fn a_codex_rule_with_alternatives_imports_as_the_rules_twsrt_writes() {
+    let rules = "prefix_rule(pattern=[[\"rm\", \"/bin/rm\"], \"-rf\"], decision=\"forbidden\")\n";
+    let out = Test::with_policy()
+        .targets()
+        .file(CODEX_RULES, rules)
+        .args(&["import", "codex", "-w"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    let out = out
+        .then()
+        .args(&["generate", "-w", "codex"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    let written = out.read(CODEX_RULES);
+    assert!(
+        written.contains("pattern = [\"/bin/rm\", \"-rf\"]")
+            && written.contains("pattern = [\"rm\", \"-rf\"]"),
+        "{written}"
+    );
+}
