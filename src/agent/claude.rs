@@ -212,11 +212,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
             let generated = generate(ctx, home);
             keep_foreign_entries(ctx, home, &layout, &doc, &generated, plan)?;
             let merged = merge::merge(doc, &generated, &layout.base)?;
-            let bom = if existing::starts_with_bom(&layout.base) {
-                existing::BOM
-            } else {
-                ""
-            };
+            let bom = crate::bom::kept_for(&layout.base);
             Some(format!("{bom}{}\n", to_pretty(&Value::Object(merged))))
         }
         None => None,

@@ -100,26 +100,12 @@ fn read_text(path: &Path) -> Result<Option<String>> {
     let Some(mut bytes) = crate::apply::read_existing(path)? else {
         return Ok(None);
     };
-    if bytes.starts_with(BOM.as_bytes()) {
-        bytes.drain(..BOM.len());
+    if crate::bom::strip_bytes(&bytes).len() < bytes.len() {
+        bytes.drain(..crate::bom::BOM.len());
     }
     String::from_utf8(bytes)
         .map(Some)
         .map_err(|_| Error::target(path, "is not valid UTF-8, so it cannot be read as JSON"))
-}
-
-/// The UTF-8 byte order mark.
-pub const BOM: &str = "\u{feff}";
-
-/// Whether the file at `path` starts with a UTF-8 byte order mark (kept
-/// when twsrt rewrites the file). No file, or one that cannot be read, is
-/// `false`.
-pub fn starts_with_bom(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 3];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| head == *BOM.as_bytes())
 }
 
 /// The file's text (from `path`) as its top-level object.

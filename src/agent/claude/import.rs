@@ -64,8 +64,7 @@ impl Importer for ClaudeImport {
             }
             Err(e) => return Err(Error::io(&path, e)),
         };
-        let text = text.strip_prefix(super::existing::BOM).unwrap_or(&text);
-        let doc = crate::fragment::parse(text, &path)?;
+        let doc = crate::fragment::parse(&text, &path)?;
         let overridden = |key: &str| {
             [false, true]
                 .iter()
