@@ -48,6 +48,7 @@ mod reliability_concurrency;
 mod reliability_leaks;
 mod reliability_targets;
 mod sandbox_keys;
+mod spelling_property;
 mod spellings;
 mod srt_credentials;
 mod srt_real;
