@@ -218,8 +218,9 @@ fn a_star_the_agents_read_differently_is_refused_at_its_position() {
         .stderr(
             "Error: {HOME}/.config/twsrt/bash/base.jsonc:2:3: deny entry 'git * --force': an \
              unquoted `*` other than a trailing ` *` is a wildcard to some agents and a literal \
-             to others, so the rule would mean different commands to them (a trailing ` *` is \
-             the rule's prefix, as every rule is); write 'git'\n",
+             to others, so the rule would mean different commands to them: list each command \
+             it stands for (a trailing ` *` is the rule's prefix, as every rule is), or, for a \
+             literal `*`, quote it; write \"git '*' --force\"\n",
         )
         .unchanged()
         .run();

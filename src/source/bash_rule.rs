@@ -43,15 +43,14 @@ pub fn canonical(rule: &str) -> Result<Cow<'_, str>, Problem> {
             fix: "git push".into(),
         });
     }
-    if let Some(at) = unquoted_star(text) {
-        let word_start = text[..at].rfind(' ').map_or(0, |i| i + 1);
-        let fix = text[..word_start].trim_end();
+    if unquoted_star(text).is_some() {
         return Err(Problem {
             what: "an unquoted `*` other than a trailing ` *` is a wildcard to some agents \
                    and a literal to others, so the rule would mean different commands to \
-                   them (a trailing ` *` is the rule's prefix, as every rule is)"
+                   them: list each command it stands for (a trailing ` *` is the rule's \
+                   prefix, as every rule is), or, for a literal `*`, quote it"
                 .into(),
-            fix: if fix.is_empty() { text } else { fix }.to_string(),
+            fix: quote_stars(text),
         });
     }
     Ok(if text == rule {
@@ -118,6 +117,20 @@ fn unquoted_star(text: &str) -> Option<usize> {
     None
 }
 
+/// `text` with each unquoted, unescaped `*` quoted (`'*'`): the literal
+/// spelling every agent reads alike.
+fn quote_stars(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut rest = text;
+    while let Some(at) = unquoted_star(rest) {
+        out.push_str(&rest[..at]);
+        out.push_str("'*'");
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Whether a quote is still open at the end of `text`.
 fn ends_inside_quotes(text: &str) -> bool {
     let mut quote: Option<char> = None;
@@ -164,10 +177,11 @@ mod tests {
     }
 
     #[test]
-    fn a_star_no_agent_reads_alike_is_refused_with_the_prefix_before_it() {
-        assert_eq!(c("git * --force"), Err("git".into()));
-        assert_eq!(c("cu*rl"), Err("cu*rl".into()));
-        assert_eq!(c("npm run*"), Err("npm".into()));
+    fn a_star_no_agent_reads_alike_is_refused_with_its_literal_spelling() {
+        assert_eq!(c("git * --force"), Err("git '*' --force".into()));
+        assert_eq!(c("cu*rl"), Err("cu'*'rl".into()));
+        assert_eq!(c("npm run* 'a*' *x"), Err("npm run'*' 'a*' '*'x".into()));
+        assert_eq!(c("git '*' --force"), Ok("git '*' --force".into()));
         assert!(c("*").is_err());
         assert!(c(" :* ").is_err());
     }
