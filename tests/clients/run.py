@@ -1353,7 +1353,8 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
             print("\nspellings: each agent's own matcher decides what a rule typed loosely "
                   "meant", flush=True)
             import spellings  # tests/clients/spellings.py
-            spellings.run_checks(sys.modules[__name__], report, scratch, bin_dir)
+            spellings.run_checks(sys.modules[__name__], report, scratch, bin_dir,
+                                 not args.no_mutants)
         if not args.only:
             print("\nknown Codex gaps: twsrt warns, and the gap is still there", flush=True)
             run_gaps(report, scratch, bin_dir)

@@ -16,6 +16,9 @@ table below, written by hand, never twsrt's output:
   (`opencode debug agent build --tool bash`): each meant command is refused
   (each is harmless should a rule fail), and a command no rule names runs.
 
+Then each mutant puts back one rule as an as-typed compile wrote it, and
+its check must fail.
+
 Claude Code is not measured here: it has no offline matcher (its rules are
 checked by `claude doctor` in run.py's cases).
 """
@@ -132,7 +135,33 @@ CHECKS = {"spell-codex": check_codex, "spell-gemini": check_gemini,
           "spell-opencode": check_opencode}
 
 
-def run_checks(run, report, scratch: Path, bin_dir: Path) -> None:
+def as_typed(path: Path, canonical: str, typed: str) -> None:
+    """Put back in a generated file a rule as typed, as twsrt once wrote it."""
+    text = path.read_text()
+    if canonical not in text:
+        raise RuntimeError(f"{path} lacks {canonical!r}")
+    path.write_text(text.replace(canonical, typed))
+
+
+# Each check must fail on the file an as-typed compile wrote.
+MUTANTS = [
+    ("spell-codex", "a prefix_rule pattern of the words as typed (`curl *`)",
+     lambda w: [as_typed(w.env.home / ".codex/rules/twsrt.rules", a, b) for a, b in
+                [('pattern = ["curl"]', 'pattern = ["curl", "*"]'),
+                 ('match = ["curl"]', 'match = ["curl *"]')]]),
+    ("spell-gemini", "a commandPrefix as typed (`rm  -rf`)",
+     lambda w: as_typed(w.env.home / ".gemini/policies/twsrt.toml",
+                        'commandPrefix = "rm -rf"', 'commandPrefix = "rm  -rf"')),
+    ("spell-gemini", "a web_fetch rule for the A-label only",
+     lambda w: as_typed(w.env.home / ".gemini/policies/twsrt.toml",
+                        "|[bB][üÜ][cC][hH][eE][rR]", "|[bB][üÜ][cC][hH][eE][rR]-never")),
+    ("spell-opencode", "a bash pattern as typed (`npm publish:*`)",
+     lambda w: as_typed(w.env.home / ".config/opencode/opencode.json",
+                        '"npm publish *"', '"npm publish:* *"')),
+]
+
+
+def run_checks(run, report, scratch: Path, bin_dir: Path, mutants: bool) -> None:
     case = run.Case("spellings", run.POLICIES / "spellings")
     start = time.monotonic()
     try:
@@ -146,3 +175,21 @@ def run_checks(run, report, scratch: Path, bin_dir: Path) -> None:
             report.result(f"{case.name}: {name}", [f"{bin_dir / 'opencode'} not found"], 0)
             continue
         run.run_check(report, f"{case.name}: {name}", lambda w, fn=fn: fn(run, w), world)
+    if not mutants:
+        return
+    for i, (check, what, mutate) in enumerate(MUTANTS):
+        start = time.monotonic()
+        try:
+            world = run.build_world(case, scratch / f"spellings-mutant-{i}", bin_dir,
+                                    run.TWSRT_BIN)
+            mutate(world)
+            failures = CHECKS[check](run, world)
+        except (run.CheckFailed, RuntimeError) as e:
+            report.result(f"mutant {check}: {what}", [str(e)], time.monotonic() - start)
+            continue
+        if failures:
+            report.result(f"mutant {check}", [], time.monotonic() - start,
+                          f"caught {what}: {failures[0]}")
+        else:
+            report.result(f"mutant {check}: {what}", ["the check passed on a broken output"],
+                          time.monotonic() - start)
