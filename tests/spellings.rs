@@ -321,3 +321,17 @@ fn a_codex_rule_with_alternatives_imports_as_the_rules_twsrt_writes() {
         "{written}"
     );
 }
+
+#[test]
+fn an_imported_deny_in_a_misspelling_is_imported_as_meant_with_a_note() {
+    let settings = r#"{"permissions": {"deny": ["Read($HOME/.aws/**)", "WebFetch(domain:https://evil.example.com/x)"]}}"#;
+    Test::with_policy()
+        .file(ANCHOR, settings)
+        .args(&["import", "claude"])
+        .stdout_contains("\"~/.aws/**\"")
+        .stdout_contains("\"evil.example.com\"")
+        .stdout_contains("imported as '~/.aws/**', which srt and every agent read alike")
+        .any_stderr()
+        .unchanged()
+        .run();
+}
