@@ -125,6 +125,12 @@ pub fn compile_protecting(
     let mut canonical = Vec::new();
     for source in &config.sources {
         let mut value = compose_kind(&profile, source)?;
+        match source.kind {
+            SourceKind::Srt => crate::srt::domain_spelling::canonicalise(&mut value),
+            SourceKind::Bash => crate::source::bash::canonicalise(&mut value).map_err(|e| {
+                Error::Policy(format!("profile '{}', source 'bash': {e}", profile.name))
+            })?,
+        }
         sets::sort_sets(&mut value, source.kind.set_lists());
         if source.kind == SourceKind::Srt {
             crate::srt::credentials::check_composed(&profile.name, &value)?;

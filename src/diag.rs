@@ -107,6 +107,7 @@ codes! {
     CwdAnchoredGlob = "cwd-anchored-glob", "A `**/` path, anchored at the launch directory, not global.";
     LinuxDropsWriteGlob = "linux-drops-write-glob", "A `*` in a write deny, which srt drops on Linux.";
     SymlinkedDenyPath = "symlinked-deny-path", "A deny path through a symlink whose real path is not listed.";
+    PathOtherSpelling = "path-other-spelling", "A path that exists only in another letter case or Unicode normalisation.";
     WildcardApex = "wildcard-apex", "An allowed `*.domain` without the domain itself.";
     WildcardDenyApex = "wildcard-deny-apex", "A denied `*.domain` that leaves the domain itself open.";
     SrtKeySkipped = "srt-key-skipped", "srt credentials, strictAllowlist, deniedDomainReasons or allowRead settings an agent has no counterpart for.";

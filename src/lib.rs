@@ -11,6 +11,7 @@
 pub mod agent;
 pub mod apply;
 pub mod argv;
+pub mod bom;
 pub mod bytewise;
 pub mod cli;
 pub mod commands;

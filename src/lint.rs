@@ -16,6 +16,7 @@
 mod coverage;
 mod input;
 mod overlap;
+mod path_case;
 mod profiles;
 pub mod report;
 mod spellings;
@@ -38,6 +39,7 @@ pub fn check(input: &Input, agents: impl FnOnce(&Input, &mut Vec<Diagnostic>)) -
     overlap::check(input, &mut out);
     traps::check(input, &mut out);
     srt_paths::check(input, &mut out);
+    path_case::check(input, &mut out);
     spellings::check(input, &mut out);
     agents(input, &mut out);
     dedup(out)

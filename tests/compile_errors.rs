@@ -161,7 +161,7 @@ fn comment_markers_in_strings_and_crlf_are_fine() {
     let out = Test::with_policy()
         .file(
             SRT_FRAGMENT,
-            "{\r\n  // c\r\n  \"network\": {\"allowedDomains\": [\"a.com/*x*/\", \"//b\"]}\r\n}\r\n",
+            "{\r\n  // c\r\n  \"filesystem\": {\"denyRead\": [\"~/a/*x*/\", \"//b\"]}\r\n}\r\n",
         )
         .config_append(COPILOT_ONLY)
         .args(&["generate", "-w", "copilot"])
@@ -174,14 +174,12 @@ fn comment_markers_in_strings_and_crlf_are_fine() {
         .run();
     assert_eq!(
         out.read(COPILOT),
-        "--allow-url '//b' \\\n\
-         --allow-url 'a.com/*x*/' \\\n\
-         --deny-tool 'shell(git push)' \\\n\
+        "--deny-tool 'shell(git push)' \\\n\
          --deny-tool 'shell(rm)' \\\n"
     );
     assert!(
         out.read(".srt-settings.json")
-            .contains("\"//b\",\n      \"a.com/*x*/\"")
+            .contains("\"//b\",\n      \"~/a/*x*/\"")
     );
 }
 

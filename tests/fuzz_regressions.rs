@@ -150,7 +150,9 @@ fn copilot_diff_reads_back_values_with_line_breaks() {
     let dir = tempfile::tempdir().unwrap();
     let config = policy(
         dir.path(),
-        r#"{"network": {"deniedDomains": ["x\r\ny", "z\n"]}}"#,
+        // A domain with a line break is refused since issue 41: the bash
+        // rules carry the line breaks.
+        r#"{"network": {"deniedDomains": ["x.io"]}}"#,
         r#"{"deny": ["line one\nline 'two'", "plain"]}"#,
     );
     let compiled = compile(&config, None).unwrap();

@@ -8,6 +8,7 @@ mod support;
 
 mod adoption;
 mod allow_read;
+mod byte_order_mark;
 mod claude_sync;
 mod compile_errors;
 mod config_cmd;
@@ -48,6 +49,8 @@ mod reliability_concurrency;
 mod reliability_leaks;
 mod reliability_targets;
 mod sandbox_keys;
+mod spelling_property;
+mod spellings;
 mod srt_credentials;
 mod srt_real;
 mod srt_setup;

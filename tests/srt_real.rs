@@ -513,6 +513,11 @@ fn the_domain_model_answers_as_srts_own_matcher() {
         "LOCALHOST",
         "::1.2.3.4",
         "1:2:3:4:5:6:7:8",
+        // An IDN as srt sees it: its A-label (what a client sends), and
+        // the Unicode spelling srt's proxy refuses.
+        "xn--bcher-kva.example.com",
+        "a.xn--bcher-kva.example.com",
+        "bücher.example.com",
     ];
     let patterns = [
         "github.com",
@@ -545,6 +550,11 @@ fn the_domain_model_answers_as_srts_own_matcher() {
         "[::ffff:10.0.0.1]",
         "*.example.org",
         "evil.com.",
+        // The A-label twsrt compiles an IDN entry to, and the Unicode entry
+        // it no longer writes (which matches no connection srt takes).
+        "xn--bcher-kva.example.com",
+        "*.xn--bcher-kva.example.com",
+        "bücher.example.com",
     ];
     let mut cases = Vec::new();
     for host in hosts {

@@ -212,7 +212,8 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
             let generated = generate(ctx, home);
             keep_foreign_entries(ctx, home, &layout, &doc, &generated, plan)?;
             let merged = merge::merge(doc, &generated, &layout.base)?;
-            Some(to_pretty(&Value::Object(merged)) + "\n")
+            let bom = crate::bom::kept_for(&layout.base);
+            Some(format!("{bom}{}\n", to_pretty(&Value::Object(merged))))
         }
         None => None,
     };

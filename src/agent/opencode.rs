@@ -136,7 +136,7 @@ fn existing(path: &Path) -> Result<Option<(Value, bool)>> {
         return Ok(None);
     };
     let value = crate::fragment::parse_trailing_commas(&text, path)?;
-    let plain = serde_json::from_str::<Value>(&text).is_ok();
+    let plain = serde_json::from_str::<Value>(crate::bom::strip(&text)).is_ok();
     Ok(Some((value, !plain)))
 }
 
@@ -184,7 +184,9 @@ fn stage(ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
         .collect();
     record::settle(ctx, plan, &path, removals, KEEP)?;
     warnings.extend(file_warnings(&path, found.as_ref(), &merged));
-    plan.write(path, to_pretty(&merged.value) + "\n", FileKind::AgentTarget);
+    let bom = crate::bom::kept_for(&path);
+    let text = format!("{bom}{}\n", to_pretty(&merged.value));
+    plan.write(path, text, FileKind::AgentTarget);
     plan.show_preview("opencode", preview_text(&ours)?);
     plan.note_after_writes(RESTART);
     Ok(())

@@ -65,6 +65,10 @@ pub const LEVELS: Levels = &[
             "allowRead",
             "allowManagedReadPathsOnly",
             "disabled",
+            // In Claude Code 2.1.337's `sandbox.filesystem` object beside
+            // the keys above (doc/clients.md, "The sandbox keys").
+            "allowWriteWithinDeny",
+            "allowGitConfig",
         ],
     ),
     ("credentials", schema::CREDENTIALS_KEYS),

@@ -41,8 +41,8 @@ impl Query {
         if text.starts_with(['/', '~', '.']) || text.contains('/') {
             return Ok(Query::new(text, Asked::Path(absolute(text, places))));
         }
-        if is_domain(text) {
-            return Ok(Query::new(text, Asked::Domain(text.to_string())));
+        if let Some(host) = ascii_host(text).filter(|h| is_domain(h)) {
+            return Ok(Query::new(text, Asked::Domain(host)));
         }
         Err(not_a_query(format!(
             "{} is not a path, a domain or a command: a path has a `/` (./{text} for a file \
@@ -91,7 +91,9 @@ fn url_host(text: &str) -> Option<std::result::Result<String, String>> {
         Some((host, port)) if port.chars().all(|c| c.is_ascii_digit()) => host,
         _ => host_port,
     };
-    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    let host = host.trim_end_matches('.');
+    let host =
+        ascii_host(host).map_or_else(|| host.to_ascii_lowercase(), |h| h.to_ascii_lowercase());
     Some(if is_domain(&host) {
         Ok(host)
     } else {
@@ -101,6 +103,16 @@ fn url_host(text: &str) -> Option<std::result::Result<String, String>> {
             crate::source::quoted(&host)
         ))
     })
+}
+
+/// The host as the policy compiles it: an internationalized name as its
+/// A-label ([`crate::srt::domain_spelling::ascii_host`]); an ASCII one as
+/// typed.
+fn ascii_host(text: &str) -> Option<String> {
+    if text.is_ascii() {
+        return Some(text.to_string());
+    }
+    crate::srt::domain_spelling::ascii_host(text)
 }
 
 /// `name.tld`, optionally `*.`-prefixed: labels of letters, digits and `-`.
@@ -133,6 +145,10 @@ mod url_tests {
             Some(Some("git.example.org".into()))
         );
         assert_eq!(host("https://[::1]:8080/"), Some(None));
+        assert_eq!(
+            host("https://bücher.example/x"),
+            Some(Some("xn--bcher-kva.example".into()))
+        );
         assert_eq!(host("~/x://y"), None);
         assert_eq!(host("./a/b"), None);
     }

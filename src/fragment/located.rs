@@ -64,6 +64,7 @@ impl Located {
 /// positions are kept ([`super::keep_positions`]) the parse is recorded, and
 /// a text already recorded at `path` is not parsed again.
 pub fn parse_located(text: &str, path: &Path) -> Result<Rc<Located>> {
+    let text = crate::bom::strip(text);
     if let Some(located) = super::kept::recorded(path, text) {
         return Ok(located);
     }

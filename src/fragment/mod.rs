@@ -7,7 +7,9 @@
 //!
 //! * Only `//` (ending at `\n` or `\r`) and `/* */` comments; comment markers inside
 //!   strings are text. Whitespace is space, tab, `\n` and `\r` only (no vertical tab,
-//!   form feed, no-break space or other Unicode spaces, and no UTF-8 BOM).
+//!   form feed, no-break space or other Unicode spaces). One UTF-8 byte order
+//!   mark at the start is skipped ([`crate::bom`]; 3.3.3 refused it), and
+//!   line 1's columns are counted after it.
 //! * No trailing commas, missing commas, single-quoted strings, unquoted keys, hex
 //!   numbers, unary plus, bare decimal points, `NaN`, `Infinity`, raw control
 //!   characters (U+0000..U+001F) in strings, or JSON5 escapes.
@@ -61,6 +63,7 @@ pub const MAX_INT_DIGITS: usize = 4300;
 /// JSON object. While positions are kept ([`keep_positions`]) this is
 /// [`parse_located`]'s value, so the text is parsed once.
 pub fn parse(text: &str, path: &Path) -> Result<Value> {
+    let text = crate::bom::strip(text);
     if kept::keeping() {
         return parse_located(text, path).map(|located| located.value.clone());
     }
@@ -71,6 +74,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Value> {
 /// with a comma, as an agent's own config reader may accept (an agent file
 /// twsrt merges into, not a fragment): the same errors and positions.
 pub fn parse_trailing_commas(text: &str, path: &Path) -> Result<Value> {
+    let text = crate::bom::strip(text);
     let options = ParseOptions {
         allow_trailing_commas: true,
         ..strict_options()

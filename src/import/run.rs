@@ -38,11 +38,12 @@ pub fn run(request: &Request) -> Result<i32> {
         .to_string();
     let current = crate::compile::compile(&config, Some(&profile))?;
     let home = crate::paths::home_dir();
-    let imported = importer.import(&Ctx {
+    let mut imported = importer.import(&Ctx {
         config: &config,
         home: &home,
         from: request.from,
     })?;
+    super::spelling::canonical_denies(&mut imported.entries);
     let (entries, held) = new_entries(&imported, &current);
     report_left(&imported, &home);
     for entry in &entries {

@@ -321,6 +321,24 @@ fn symlinked_deny_path_names_the_real_path_unless_listed_or_ignored() {
 }
 
 #[test]
+fn a_path_that_exists_only_in_another_case_or_normalisation_is_named_with_it() {
+    let p = Policy::srt(&srt_lists(
+        "\"~/.AWS\",\n\"~/caf\u{e9}\",\n\"~/.ssh\",\n\"~/.Quiet\" // doctor-ignore",
+        "",
+        "",
+    ));
+    for dir in [".aws", "cafe\u{301}", ".ssh", ".quiet"] {
+        std::fs::create_dir_all(p.home().join(dir)).unwrap();
+    }
+    assert_eq!(
+        p.of(Code::PathOtherSpelling),
+        [
+            "srt/base.jsonc filesystem.denyRead: 2 entries naming nothing here as written, but an existing path in another letter case or Unicode normalisation; srt and the agents compare names exactly, so the entry protects nothing: write the existing spelling (a name not in NFC: rename the file to the entry's spelling, the policy takes NFC only): '~/.AWS' (-> {HOME}/.aws) | '~/caf\u{e9}' (-> {HOME}/cafe\u{301})"
+        ]
+    );
+}
+
+#[test]
 fn broad_allow_write_flags_grants_at_or_above_home_and_config_roots() {
     let p = Policy::srt(&srt_lists(
         "",

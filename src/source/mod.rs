@@ -4,6 +4,8 @@
 //! rules.
 
 pub mod bash;
+pub mod bash_rule;
+mod spelling;
 pub mod srt;
 /// srt's settings schema, kept here for its users (it lives in [`crate::srt::schema`]).
 use std::path::Path;

@@ -63,6 +63,7 @@ pub fn validate(path: &Path, fragment: &Value, allowed: &[String]) -> Result<()>
             string_list(path, &format!("{section}.{key}"), v)?;
         }
     }
+    crate::source::spelling::check(path, fragment)?;
     crate::srt::credentials::check(path, fragment)
 }
 

@@ -14,6 +14,8 @@
 
 pub mod credentials;
 pub mod domain;
+pub mod domain_spelling;
 pub mod glob;
 pub mod path;
 pub mod schema;
+pub mod spelling;

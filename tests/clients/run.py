@@ -1349,6 +1349,12 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
             import opencode  # tests/clients/opencode.py
             opencode.run_checks(sys.modules[__name__], report, scratch, bin_dir,
                                 not args.no_mutants)
+        if not args.only or "spellings" in args.only:
+            print("\nspellings: each agent's own matcher decides what a rule typed loosely "
+                  "meant", flush=True)
+            import spellings  # tests/clients/spellings.py
+            spellings.run_checks(sys.modules[__name__], report, scratch, bin_dir,
+                                 not args.no_mutants)
         if not args.only:
             print("\nknown Codex gaps: twsrt warns, and the gap is still there", flush=True)
             run_gaps(report, scratch, bin_dir)

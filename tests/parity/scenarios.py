@@ -349,8 +349,10 @@ add("gen_all_nonascii", ["generate"],
             deny_read=["~/Dokumente/geheim", "~/naïve.txt", "~/emoji😀/x"],
             deny_write=["~/Ünïcode/**", "**/päss.txt"],
             allow_write=["~/näme/dir", "/tmp/ßcratch", "projekt/ordner"],
-            allowed=["bücher.de", "*.例え.jp", "xn--bcher-kva.de"],
-            denied=["böse.example"]),
+            # An IDN entry is compiled to its A-label (issue 41; tests/spellings.rs
+            # holds it): the scenario keeps the A-labels both write alike.
+            allowed=["*.xn--r8jz45g.jp", "xn--bcher-kva.de"],
+            denied=["xn--bse-sna.example"]),
         TW + "bash/base.jsonc": bash_doc(deny=["rm -rf ~/Dokumente", "echo 😀"], ask=["git commit -m 'ä'"]),
         "naïve.txt": "x\n",
     },
@@ -387,10 +389,11 @@ add("w_claude_numbers_and_escapes", ["generate", "-w", "claude"], files={
     TW + "config.toml": cfg(srt_allow=["network.x-big", "network.x-small", "network.x-neg",
                                        "x-control", "x-emoji"]),
     TW + "srt/base.jsonc": srt_doc(
-        deny_read=["~/tab\there", "~/quote\"d", "~/back\\slash"],
+        # A tab in a path is refused (issue 41): the tab is in x-control.
+        deny_read=["~/tab here", "~/quote\"d", "~/back\\slash"],
         allowed=["github.com"],
         extra_net='"httpProxyPort": 8080.0,\n    "socksProxyPort": 1e3,\n    "x-big": 123456789012345678901234567890,\n    "x-small": 1e-7,\n    "x-neg": -0.0',
-        extra_top='"x-control": "a\\u0001b\\u001fc\\u007f", "x-emoji": "\\ud83d\\ude00"')})
+        extra_top='"x-control": "a\\u0001b\\u001fc\\u007f\\t", "x-emoji": "\\ud83d\\ude00"')})
 
 add("gen_claude_overrides_full", ["generate", "claude"],
     files={TW + "config.toml": cfg(overrides=OVERRIDES_BOTH)})
@@ -638,12 +641,14 @@ jsonc("single_quotes", "{\n  'deny': ['rm']\n}\n", frag="bash/base.jsonc")
 jsonc("non_object_root", '["rm", "sudo"]\n', frag="bash/base.jsonc")
 jsonc("empty_file", "")
 jsonc("unterminated_block_comment", '{\n  /* never closed\n  "deny": ["rm"]\n}\n', frag="bash/base.jsonc")
+# An unquoted `*` inside a rule is refused since issue 41: the marker is quoted.
 jsonc("comment_markers_in_strings_valid",
-      '{\n  // real comment\n  "deny": ["echo // not a comment", "echo /* nor this */", "echo \\"quoted // x\\""], /* c */\n  "ask": ["curl http://x.example/a"]\n}\n',
+      '{\n  // real comment\n  "deny": ["echo // not a comment", "echo \'/* nor this */\'", "echo \\"quoted // x\\""], /* c */\n  "ask": ["curl http://x.example/a"]\n}\n',
       frag="bash/base.jsonc", cmd=("generate", "codex"))
 jsonc("crlf_valid", '{\r\n  // windows line endings\r\n  "deny": ["rm"],\r\n  "ask": ["git push"]\r\n}\r\n',
       frag="bash/base.jsonc", cmd=("generate", "-w", "claude"))
-jsonc("bom", '\ufeff{"deny": ["rm"]}\n', frag="bash/base.jsonc")
+# A fragment starting with a UTF-8 BOM: 3.3.3 refuses it, the port reads it
+# (doc/compatibility.md; tests/byte_order_mark.rs holds it).
 
 # ---------------------------------------------------------------------------
 # validation errors
@@ -715,8 +720,10 @@ add("codex_unterminated_quote", ["generate", "codex"], files={TW + "bash/base.js
 # A rule cited in an error or warning is quoted as Python's repr quotes it (backslash doubled).
 add("codex_unterminated_quote_backslash", ["generate", "codex"], files={TW + "bash/base.jsonc": bash_doc(deny=["rm", 'echo "x\\'])})
 add("copilot_ask_backslash_warning", ["generate", "copilot"], files={TW + "config.toml": cfg(targets=COPILOT_TARGETS), TW + "bash/base.jsonc": bash_doc(ask=["a\\ b"])})
+# Blanks around and between words are collapsed since issue 41
+# (tests/spellings.rs holds it), so the rule is written as compiled.
 add("codex_shell_words", ["generate", "codex"], files={TW + "bash/base.jsonc": bash_doc(
-    deny=["a\\ b", "x'y' z", 'echo "a b"#c', "  leading  blanks", "echo $HOME", "git push --force-with-lease", "naïve cmd"])})
+    deny=["a\\ b", "x'y' z", 'echo "a b"#c', "leading blanks", "echo $HOME", "git push --force-with-lease", "naïve cmd"])})
 add("codex_deny_wins_over_root", ["generate", "codex"], files={TW + "srt/base.jsonc": srt_doc(
     deny_read=["~/dev", "/tmp/**"], deny_write=["~/build/**"], allow_write=["~/dev", "/tmp", "~/build", "~/ok"])})
 add("codex_no_enabled_key", ["generate", "codex"], files={TW + "srt/base.jsonc": '{"filesystem": {"denyRead": ["~/.ssh"]}}\n'})

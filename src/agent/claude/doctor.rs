@@ -47,7 +47,7 @@ pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
         let Ok(text) = std::fs::read_to_string(&file) else {
             continue;
         };
-        let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text) else {
+        let Ok(doc) = serde_json::from_str::<serde_json::Value>(crate::bom::strip(&text)) else {
             continue;
         };
         let at = file.display().to_string();

@@ -55,7 +55,7 @@ pub fn overrides(ours: &Value, path: &Path) -> Result<Vec<Difference>> {
             continue;
         }
         let text = std::fs::read_to_string(&file).map_err(|e| Error::io(&file, e))?;
-        let doc: Value = serde_json::from_str(&text)
+        let doc: Value = serde_json::from_str(crate::bom::strip(&text))
             .map_err(|e| Error::target(&file, format!("is not valid JSON: {e}")))?;
         let mut found = Vec::new();
         if after {

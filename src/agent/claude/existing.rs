@@ -92,12 +92,17 @@ impl Out for Matching {
     }
 }
 
-/// The file's text, or `None` when there is no file.
+/// The file's text without a leading UTF-8 byte order mark (Claude Code
+/// loads a settings file that starts with one), or `None` when there is no
+/// file.
 fn read_text(path: &Path) -> Result<Option<String>> {
     // Checks the file type first: a FIFO must not block the read.
-    let Some(bytes) = crate::apply::read_existing(path)? else {
+    let Some(mut bytes) = crate::apply::read_existing(path)? else {
         return Ok(None);
     };
+    if crate::bom::strip_bytes(&bytes).len() < bytes.len() {
+        bytes.drain(..crate::bom::BOM.len());
+    }
     String::from_utf8(bytes)
         .map(Some)
         .map_err(|_| Error::target(path, "is not valid UTF-8, so it cannot be read as JSON"))

@@ -77,7 +77,7 @@ impl<'a> Layers<'a> {
         let installed = ctx.managed_root.join(super::managed::DROP_IN);
         let managed = std::fs::read_to_string(installed)
             .ok()
-            .and_then(|text| serde_json::from_str(&text).ok());
+            .and_then(|text| serde_json::from_str(crate::bom::strip(&text)).ok());
         Ok(Layers {
             settings,
             hook,

@@ -396,7 +396,7 @@ fn json_or_file(value: &str, flag: &str, what: &str, inputs: &Inputs) -> Result<
             }
         }
     };
-    serde_json::from_str(&text)
+    serde_json::from_str(crate::bom::strip(&text))
         .map_err(|_| unreadable(format!("claude: {flag}: the {what} are not valid JSON")))
 }
 
@@ -438,7 +438,7 @@ fn project_file(layer: &Layer, inputs: &Inputs, out: &mut Vec<Diagnostic>) -> Re
     let Some(text) = read_optional(path)? else {
         return Ok(());
     };
-    let doc: Value = serde_json::from_str(&text).map_err(|e| {
+    let doc: Value = serde_json::from_str(crate::bom::strip(&text)).map_err(|e| {
         unreadable(format!(
             "{}:{}:{}: not valid JSON",
             path.display(),

@@ -57,7 +57,7 @@ impl Managed for Layer {
     }
 
     fn compare(&self, file: &ManagedFile, on_disk: &str, path: &Path) -> Result<Vec<Difference>> {
-        let parse = |text: &str| match serde_json::from_str::<Value>(text) {
+        let parse = |text: &str| match serde_json::from_str::<Value>(crate::bom::strip(text)) {
             Ok(Value::Object(map)) => Ok(map),
             Ok(_) => Err(Error::target(path, "is not a JSON object")),
             Err(e) => Err(Error::target(path, format!("is not valid JSON: {e}"))),
@@ -229,7 +229,7 @@ pub fn permission_rules_locked(root: &crate::agent::managed::Root) -> bool {
 
 /// Whether a managed settings text sets `allowManagedPermissionRulesOnly`.
 fn locks(text: &str) -> bool {
-    serde_json::from_str::<Value>(text)
+    serde_json::from_str::<Value>(crate::bom::strip(text))
         .ok()
         .and_then(|doc| doc.get("allowManagedPermissionRulesOnly").cloned())
         == Some(Value::Bool(true))

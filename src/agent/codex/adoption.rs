@@ -32,9 +32,11 @@ pub fn guard(
         return Ok(());
     };
     let kept = directions::rules(rendered);
+    let kept_words = word_rules(rendered);
     let dropped: Vec<Rule> = directions::rules(existing)
         .into_iter()
         .filter(|rule| !plainly_allows(rule) && !kept.contains(rule))
+        .filter(|rule| !held_word_by_word(rule, &kept_words))
         .collect();
     // The everyday write over twsrt's own file drops nothing: the record
     // (every other profile compiled) is only built when something would go.
@@ -53,6 +55,35 @@ pub fn guard(
         })
         .collect();
     record::settle(ctx, plan, path, removals, KEEP)
+}
+
+/// Each (decision, words) a rules file's `prefix_rule`s stand for, one per
+/// alternative of their patterns.
+fn word_rules(text: &str) -> HashSet<(String, Vec<String>)> {
+    super::import_rules::read(text)
+        .rules
+        .iter()
+        .flat_map(|rule| {
+            super::import::expand(rule)
+                .into_iter()
+                .map(|words| (rule.decision.clone(), words))
+        })
+        .collect()
+}
+
+/// Whether `rule` is one `prefix_rule` whose every alternative (a pattern
+/// such as `[["rm", "/bin/rm"], "-rf"]` is two rules) the written file
+/// holds with the same decision: the rules `import codex` made of it and
+/// twsrt writes one by one say the same, so it is not foreign.
+fn held_word_by_word(rule: &Rule, kept: &HashSet<(String, Vec<String>)>) -> bool {
+    let read = super::import_rules::read(&rule.text);
+    let [one] = read.rules.as_slice() else {
+        return false;
+    };
+    read.unread.is_empty()
+        && super::import::expand(one)
+            .into_iter()
+            .all(|words| kept.contains(&(one.decision.clone(), words)))
 }
 
 /// A rule that says `decision = "allow"` and names no other decision, in

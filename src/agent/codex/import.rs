@@ -311,7 +311,7 @@ pub fn import_rules(text: &str, path: &Path, out: &mut Imported) {
 }
 
 /// Every word list a pattern with alternatives stands for.
-fn expand(rule: &PrefixRule) -> Vec<Vec<String>> {
+pub(super) fn expand(rule: &PrefixRule) -> Vec<Vec<String>> {
     rule.pattern
         .iter()
         .fold(vec![Vec::new()], |acc, alternatives| {

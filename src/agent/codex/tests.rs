@@ -398,7 +398,6 @@ fn policy_errors_stop_generation() {
             "'../x'",
         ),
         (EMPTY_SRT, r#"{"deny": ["ok", "echo \"un"]}"#, "'echo \"un'"),
-        (EMPTY_SRT, r#"{"deny": ["   "]}"#, "no command"),
         (EMPTY_SRT, r#"{"deny": ["trail\\"]}"#, "backslash"),
     ];
     for (srt, bash, fact) in cases {

@@ -75,7 +75,7 @@ impl Managed for Layer {
         if file.path == POLICY {
             return super::drift::compare(&file.text, on_disk, path);
         }
-        let disk: Value = serde_json::from_str(on_disk)
+        let disk: Value = serde_json::from_str(crate::bom::strip(on_disk))
             .map_err(|e| Error::target(path, format!("is not valid JSON: {e}")))?;
         let on = disk.pointer("/security/disableYoloMode") == Some(&Value::Bool(true));
         Ok(if on {

@@ -222,7 +222,9 @@ pub fn host(entry: &str) -> Option<Host<'_>> {
 /// The `argsPattern` denying a `web_fetch` whose prompt holds a URL for
 /// `host`. Gemini takes every whitespace-separated word with `://` in the
 /// prompt as a URL and parses it with WHATWG `URL` (`parsePrompt`), which
-/// lowercases the host: letters match in either case, after `//` or a
+/// lowercases the host and turns a Unicode name into its A-label: letters
+/// match in either case, and a host with `xn--` labels matches in its
+/// Unicode spelling too (the model may write either), after `//` or a
 /// userinfo `@`, followed by an optional root `.` and the end of the host
 /// (`:`, `/`, `\`, `?`, `#`, whitespace, a JSON escape or the end).
 pub fn fetch_pattern(host: Host) -> String {
@@ -230,21 +232,34 @@ pub fn fetch_pattern(host: Host) -> String {
         Host::Exact(name) => ("", name),
         Host::Subdomains(name) => (r#"[^/?#@\s"\\\x00]*\."#, name),
     };
-    let mut spelled = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphabetic() {
-            spelled.push('[');
-            spelled.push(c.to_ascii_lowercase());
-            spelled.push(c.to_ascii_uppercase());
-            spelled.push(']');
-        } else {
-            spelled.push_str(&literal(&c.to_string()));
-        }
+    let mut spelled = any_case(name);
+    let (unicode, valid) = idna::domain_to_unicode(name);
+    if valid.is_ok() && unicode != name {
+        spelled = format!("(?:{spelled}|{})", any_case(&unicode));
     }
     format!(
         r#"{}(?://|@){prefix}{spelled}\.?[:/?#\s"\\]"#,
         argument_start(&["prompt"])
     )
+}
+
+/// `name` as a regex matching it in any letter case: a letter whose
+/// lowercase and uppercase are one UTF-16 unit each is a class of both
+/// (Gemini's patterns are JavaScript regexes without the `u` flag).
+fn any_case(name: &str) -> String {
+    let mut spelled = String::new();
+    for c in name.chars() {
+        let (mut lower, mut upper) = (c.to_lowercase(), c.to_uppercase());
+        match (lower.next(), lower.next(), upper.next(), upper.next()) {
+            (Some(l), None, Some(u), None)
+                if l != u && l.len_utf16() == 1 && u.len_utf16() == 1 =>
+            {
+                spelled.extend(['[', l, u, ']']);
+            }
+            _ => spelled.push_str(&literal(&c.to_string())),
+        }
+    }
+    spelled
 }
 
 /// Gemini's `isSafeRegExp` on the text of a pattern, minus the

@@ -142,6 +142,22 @@ fn a_host_matches_in_either_case_after_the_scheme_or_a_userinfo() {
     );
 }
 
+#[test]
+fn an_a_label_host_matches_in_its_unicode_spelling_too() {
+    assert_eq!(
+        fetch_pattern(Host::Exact("xn--bcher-kva.io")),
+        r#"\x00"prompt":[^\x00]*(?://|@)(?:[xX][nN]--[bB][cC][hH][eE][rR]-[kK][vV][aA]\.[iI][oO]|[bB][üÜ][cC][hH][eE][rR]\.[iI][oO])\.?[:/?#\s"\\]"#
+    );
+    assert!(gemini_accepts(&fetch_pattern(Host::Subdomains(
+        "xn--bcher-kva.io"
+    ))));
+    // An `xn--` label that is no A-label stays as written.
+    assert_eq!(
+        fetch_pattern(Host::Exact("xn--.io")).matches("(?:").count(),
+        1
+    );
+}
+
 /// Gemini's check as the regex it is, tried at every position the slow way.
 fn nested_quantifier_oracle(p: &str) -> bool {
     let b = p.as_bytes();
