@@ -7,6 +7,7 @@
 mod support;
 
 mod adoption;
+mod adoption_srt;
 mod allow_read;
 mod claude_sync;
 mod compile_errors;

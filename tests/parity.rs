@@ -447,6 +447,9 @@ fn snapshot(home: &Path, homes: &[String]) -> Result<BTreeMap<String, Entry>, St
     let mut map = BTreeMap::new();
     for rel in walk(home)? {
         let path = home.join(&rel);
+        if is_written_record(&path) {
+            continue;
+        }
         let meta = fs::symlink_metadata(&path).map_err(|e| e.to_string())?;
         let mode = meta.permissions().mode() & 0o7777;
         let entry = if meta.file_type().is_symlink() {
@@ -473,6 +476,13 @@ fn snapshot(home: &Path, homes: &[String]) -> Result<BTreeMap<String, Entry>, St
         map.insert(rel, entry);
     }
     Ok(map)
+}
+
+/// The port's record of the outputs it wrote (`written.json` beside the
+/// config file; README.md "Deliberate divergences"): 3.3.3 keeps none, and
+/// no scenario has a file of that name.
+fn is_written_record(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "written.json")
 }
 
 fn render_manifest(tree: &BTreeMap<String, Entry>) -> String {

@@ -75,7 +75,7 @@ fn repointed(to: &str, from: &str) -> String {
 fn home() -> Test {
     Test::with_policy()
         .targets()
-        .file(SRT_OUT, "{\"old\": true}\n")
+        .file_by_twsrt(SRT_OUT, "{\"old\": true}\n")
         .mode(SRT_OUT, 0o644)
         .file(CLAUDE_TARGET, CLAUDE_EXISTING)
         .mode(CLAUDE_TARGET, 0o640)

@@ -5,7 +5,7 @@ use crate::support::*;
 fn policy_with_copilot_file() -> Test {
     Test::with_policy()
         .targets()
-        .file(SRT_OUT, "{\"old\": true}\n")
+        .file_by_twsrt(SRT_OUT, "{\"old\": true}\n")
         .mode(SRT_OUT, 0o644)
 }
 

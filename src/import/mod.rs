@@ -17,6 +17,7 @@ pub mod check;
 pub mod fragment;
 pub mod register;
 mod run;
+pub mod srt;
 
 pub use crate::agent::import::{
     Ctx, Entry, Fate, Imported, Importer, Left, List, Origin, Put, tilde,
