@@ -8,6 +8,7 @@ mod support;
 
 mod adoption;
 mod adoption_srt;
+mod adoption_stricter;
 mod adoption_yolo;
 mod allow_read;
 mod claude_sync;
