@@ -260,7 +260,9 @@ fn diff_on_a_broken_target_names_it_and_never_blocks() {
         let (status, stderr) = match how {
             Broken::Dangling | Broken::Looping | Broken::ParentIsFile => (
                 2,
-                format!("Error: {agent} target file not found: {{HOME}}/{rel}\n"),
+                format!(
+                    "Error: {agent} target file not found: {{HOME}}/{rel}; run `twsrt generate -w {agent}` to write it\n"
+                ),
             ),
             _ => (1, stderr),
         };
