@@ -29,8 +29,15 @@ build:
 	@echo "built $(BIN)"
 
 # Show the Claude settings the example policy compiles to. Writes nothing.
+# Builds no second binary: it runs the release build (brought up to date by
+# `make build`, a no-op when it is) when there is one, else the twsrt on
+# PATH (`cargo install --locked --path .`), and builds the release binary
+# only when there is neither.
 demo:
-	$(CARGO) run --quiet -- -c example/config.toml generate claude
+	@if [ -x '$(BIN)' ] || ! command -v twsrt >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory build >&2 && bin='$(BIN)'; \
+	else bin="$$(command -v twsrt)"; fi; \
+	echo "demo: $$bin" >&2; "$$bin" -c example/config.toml generate claude
 
 # Lint, then every test (unit, CLI scenarios, parity replay) with srt 0.0.78
 # on the system Node, then the srt tests (tests/srt_*.rs, which find srt

@@ -15,6 +15,7 @@ use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 mod outcome;
+pub mod written;
 
 pub use outcome::finish;
 

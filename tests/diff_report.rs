@@ -114,7 +114,7 @@ fn a_missing_target_exits_2_naming_it() {
             "Info: claude skipped: [targets].claude_settings is not set in config.toml\n\
              Info: gemini skipped: [targets].gemini_policy is not set in config.toml\n\
              Info: opencode skipped: [targets].opencode_config is not set in config.toml\n\
-             Error: copilot target file not found: {HOME}/flags/copilot.txt\n",
+             Error: copilot target file not found: {HOME}/flags/copilot.txt; run `twsrt generate -w copilot` to write it\n",
         )
         .unchanged()
         .run();
@@ -127,7 +127,7 @@ fn a_missing_target_exits_2_naming_it() {
             "Info: claude skipped: [targets].claude_settings is not set in config.toml\n\
              Info: gemini skipped: [targets].gemini_policy is not set in config.toml\n\
              Info: opencode skipped: [targets].opencode_config is not set in config.toml\n\
-             Error: codex target file not found: {HOME}/.codex/rules/twsrt.rules\n",
+             Error: codex target file not found: {HOME}/.codex/rules/twsrt.rules; run `twsrt generate -w codex` to write it\n",
         )
         .unchanged()
         .run();

@@ -101,7 +101,7 @@ fn diff_exits_0_when_clean_1_on_drift_and_2_when_missing() {
         .status(2)
         .any_stdout()
         .stderr_contains(
-            "Error: gemini target file not found: {HOME}/.gemini/policies/twsrt.toml\n",
+            "Error: gemini target file not found: {HOME}/.gemini/policies/twsrt.toml; run `twsrt generate -w gemini` to write it\n",
         )
         .unchanged()
         .run();

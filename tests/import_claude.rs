@@ -350,7 +350,7 @@ fn an_unknown_agent_is_an_error_listing_the_importable_ones() {
         .args(&["import", "nosuch"])
         .status(1)
         .stderr(
-            "Error: unknown agent 'nosuch' for import; available: claude, copilot, codex, gemini\n",
+            "Error: unknown agent 'nosuch' for import; available: claude, copilot, codex, gemini, srt\n",
         )
         .run();
 }

@@ -55,6 +55,7 @@ fn init_names_each_installed_agent_with_its_targets_and_import() {
         .dir(".codex")
         .dir(".copilot")
         .dir(".gemini")
+        .dir(".config/opencode")
         .args(&["config", "--init"])
         .stderr(&format!(
             "Created: {config}\n\
@@ -74,6 +75,8 @@ fn init_names_each_installed_agent_with_its_targets_and_import() {
              Info: gemini is installed (~/.gemini): enable it under [targets] in {config} with \
              gemini_policy = \"~/.gemini/policies/twsrt.toml\", and run `twsrt import gemini` to \
              bring its settings into the policy\n\
+             Info: opencode is installed (~/.config/opencode): enable it under [targets] in \
+             {config} with opencode_config = \"~/.config/opencode/opencode.json\"\n\
              Info: next: name your agents under [targets] in {config}, then run `twsrt generate` \
              to preview and `twsrt generate -w` to write\n"
         ))

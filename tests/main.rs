@@ -7,6 +7,10 @@
 mod support;
 
 mod adoption;
+mod adoption_run;
+mod adoption_srt;
+mod adoption_stricter;
+mod adoption_yolo;
 mod allow_read;
 mod byte_order_mark;
 mod claude_sync;

@@ -103,7 +103,7 @@ fn diff_exits_0_when_clean_1_on_drift_and_2_when_missing() {
         .status(2)
         .any_stdout()
         .stderr_contains(
-            "Error: opencode target file not found: {HOME}/.config/opencode/opencode.json\n",
+            "Error: opencode target file not found: {HOME}/.config/opencode/opencode.json; run `twsrt generate -w opencode` to write it\n",
         )
         .unchanged()
         .run();

@@ -447,6 +447,9 @@ fn snapshot(home: &Path, homes: &[String]) -> Result<BTreeMap<String, Entry>, St
     let mut map = BTreeMap::new();
     for rel in walk(home)? {
         let path = home.join(&rel);
+        if is_written_record(&path) {
+            continue;
+        }
         let meta = fs::symlink_metadata(&path).map_err(|e| e.to_string())?;
         let mode = meta.permissions().mode() & 0o7777;
         let entry = if meta.file_type().is_symlink() {
@@ -473,6 +476,13 @@ fn snapshot(home: &Path, homes: &[String]) -> Result<BTreeMap<String, Entry>, St
         map.insert(rel, entry);
     }
     Ok(map)
+}
+
+/// The port's record of the outputs it wrote (`written.json` beside the
+/// config file; README.md "Deliberate divergences"): 3.3.3 keeps none, and
+/// no scenario has a file of that name.
+fn is_written_record(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "written.json")
 }
 
 fn render_manifest(tree: &BTreeMap<String, Entry>) -> String {
@@ -688,6 +698,9 @@ struct Divergence {
     stdout_insert: Vec<(String, String)>,
     /// `stdout-replace<TAB><old><TAB><new>`: text the port words otherwise.
     stdout_replace: Vec<(String, String)>,
+    /// `file-replace<TAB><path><TAB><old><TAB><new>`: text of the expected
+    /// file the port writes otherwise (a deliberate divergence of a value).
+    file_replace: Vec<(String, String, String)>,
     /// `port-stdin-terminal`: the port runs with a terminal on stdin (the
     /// reference was recorded without one; the port starts a terminal
     /// editor only from a terminal, doc/compatibility.md).
@@ -727,6 +740,14 @@ impl Divergence {
                     return Err(format!("{}: incomplete directive {line:?}", path.display()));
                 };
                 d.stdout_replace.push((old.to_string(), new.to_string()));
+            } else if let Some(rest) = line.strip_prefix("file-replace\t") {
+                let mut parts = rest.splitn(3, '\t');
+                let (Some(file), Some(old), Some(new)) = (parts.next(), parts.next(), parts.next())
+                else {
+                    return Err(format!("{}: incomplete directive {line:?}", path.display()));
+                };
+                d.file_replace
+                    .push((file.to_string(), old.to_string(), new.to_string()));
             } else if let Some(rest) = line.strip_prefix("file-json-prepend ") {
                 let mut parts = rest.splitn(4, ' ');
                 let (Some(file), Some(pointer), Some(key), Some(value)) =
@@ -799,7 +820,15 @@ impl Divergence {
     /// The expected text of `rel` with this scenario's `file-json-prepend`
     /// keys in place, re-printed as the port prints JSON (two-space indent,
     /// the text's own final newline kept). Unchanged without a directive.
-    fn expected_file(&self, rel: &str, want: String) -> Result<String, String> {
+    fn expected_file(&self, rel: &str, mut want: String) -> Result<String, String> {
+        for (file, old, new) in &self.file_replace {
+            if file == rel {
+                if !want.contains(old.as_str()) {
+                    return Err(format!("{rel}: file-replace finds no {old:?}"));
+                }
+                want = want.replace(old.as_str(), new);
+            }
+        }
         let edits: Vec<&JsonPrepend> = self.json_prepend.iter().filter(|e| e.path == rel).collect();
         if edits.is_empty() {
             return Ok(want);

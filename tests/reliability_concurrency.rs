@@ -70,6 +70,7 @@ fn files(root: &Path) -> BTreeMap<PathBuf, String> {
             !entry.starts_with("dir ")
                 && !rel.starts_with(".config/twsrt/srt")
                 && !rel.starts_with(".config/twsrt/bash")
+                && !rel.ends_with(".config/twsrt/written.json")
         })
         .collect()
 }

@@ -75,7 +75,7 @@ fn repointed(to: &str, from: &str) -> String {
 fn home() -> Test {
     Test::with_policy()
         .targets()
-        .file(SRT_OUT, "{\"old\": true}\n")
+        .file_by_twsrt(SRT_OUT, "{\"old\": true}\n")
         .mode(SRT_OUT, 0o644)
         .file(CLAUDE_TARGET, CLAUDE_EXISTING)
         .mode(CLAUDE_TARGET, 0o640)
@@ -260,7 +260,9 @@ fn diff_on_a_broken_target_names_it_and_never_blocks() {
         let (status, stderr) = match how {
             Broken::Dangling | Broken::Looping | Broken::ParentIsFile => (
                 2,
-                format!("Error: {agent} target file not found: {{HOME}}/{rel}\n"),
+                format!(
+                    "Error: {agent} target file not found: {{HOME}}/{rel}; run `twsrt generate -w {agent}` to write it\n"
+                ),
             ),
             _ => (1, stderr),
         };

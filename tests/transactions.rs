@@ -5,7 +5,7 @@ use crate::support::*;
 fn policy_with_copilot_file() -> Test {
     Test::with_policy()
         .targets()
-        .file(SRT_OUT, "{\"old\": true}\n")
+        .file_by_twsrt(SRT_OUT, "{\"old\": true}\n")
         .mode(SRT_OUT, 0o644)
 }
 
@@ -132,7 +132,7 @@ fn diff_never_opens_a_fifo_in_place_of_a_canonical_output() {
         .args(&["diff", "copilot"])
         .status(2)
         .stdout("srt canonical: drift\nbash canonical: drift\n")
-        .stderr("Error: copilot target file not found: {HOME}/flags/copilot.txt\n")
+        .stderr("Error: copilot target file not found: {HOME}/flags/copilot.txt; run `twsrt generate -w copilot` to write it\n")
         .unchanged()
         .run();
 }

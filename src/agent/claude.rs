@@ -9,6 +9,7 @@
 mod adoption;
 mod allow_read;
 mod anchor;
+mod carry;
 pub mod codes;
 mod deny_path;
 mod diff;
@@ -249,8 +250,7 @@ fn base(
     generated_text: &str,
     plan: &mut Plan,
 ) -> Result<Option<Map<String, Value>>> {
-    let plain = layout.foreign.is_none()
-        && (sync_table::ClaudeSync::of(ctx.config).is_none() || sync::donor(layout).is_none());
+    let plain = layout.foreign.is_none() && sync::donor(layout).is_none();
     if plain
         && leaves_unchanged(ctx)
         && existing::holds_exactly(&layout.base, |out| out.push_str(generated_text))

@@ -21,6 +21,7 @@ mod pathshape;
 mod policy;
 mod render;
 pub mod requirements;
+mod stricter;
 
 #[cfg(test)]
 mod tests;
@@ -42,6 +43,7 @@ use crate::paths::home_dir;
 use crate::plan::{FileKind, Plan};
 use crate::rules::{Action, Scope};
 use crate::srt::path::Places;
+use crate::ui;
 
 pub struct Codex;
 
@@ -251,6 +253,7 @@ fn preview(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
     // one that does not enable the proxy.
     let path = config_path(ctx.config)?;
     let managed = read_text(path).ok().flatten();
+    let (fragment, _) = stricter::keep(fragment, managed.as_deref());
     network_reminder(&fragment, managed.as_deref(), &mut found);
     warnings.extend(found);
     Ok(preview_text(path, &fragment, rules.as_ref()))
@@ -263,6 +266,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
     reminders(ctx, &mut found);
     let path = config_path(ctx.config)?;
     let existing = read_text(path)?;
+    let (fragment, kept) = stricter::keep(fragment, existing.as_deref());
     network_reminder(&fragment, existing.as_deref(), &mut found);
     let merged = match existing.as_deref() {
         // A new file is the fragment itself, and so is a file that holds
@@ -272,6 +276,10 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
         Some(text) if text == fragment => fragment.clone(),
         Some(text) => merge::merge(text, &fragment, path)?,
     };
+    // Said when this write changes the file; on every run only with -v.
+    if let Some(note) = kept.filter(|_| existing.as_ref() != Some(&merged) || ui::verbose()) {
+        plan.note_before_writes(note);
+    }
     plan.write(path.to_path_buf(), merged, FileKind::AgentTarget);
     if let Some((rules_path, text)) = &rules {
         adoption::guard(
@@ -304,6 +312,7 @@ fn diff(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<AgentDiff> {
     let mut found = Vec::new();
     let fragment = render_config(ctx, home, &mut found)?;
     let existing = read_text(path)?.unwrap_or_default();
+    let (fragment, _) = stricter::keep(fragment, Some(&existing));
     let mut result = drift::compare_config(&existing, &fragment, path)?;
     if let Some(rules_path) = rules_path {
         let expected = render_rules(ctx)?.map(|(_, text)| text).unwrap_or_default();

@@ -279,6 +279,14 @@ impl Agent for OpenCode {
         "opencode"
     }
 
+    fn home_dir(&self) -> Option<&'static str> {
+        Some(".config/opencode")
+    }
+
+    fn suggested_targets(&self) -> &'static [&'static str] {
+        &["opencode_config = \"~/.config/opencode/opencode.json\""]
+    }
+
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
         Some(&launch::OpenCodeLaunch)
     }

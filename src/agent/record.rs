@@ -7,7 +7,8 @@
 //! the current one (the caller has it), every other profile of config.toml
 //! (a file last written under another profile) and the canonical outputs
 //! on disk (the policy of the last `generate -w`, before the fragments were
-//! edited).
+//! edited), each only while it holds the bytes twsrt recorded writing there
+//! ([`crate::apply::written`]): a hand-written srt file is no record.
 
 use std::path::Path;
 
@@ -36,7 +37,7 @@ pub fn earlier_policies(ctx: &Ctx) -> Vec<Vec<Canonical>> {
         .canonical
         .iter()
         .filter_map(|doc| {
-            let value = read_json(&doc.output)?;
+            let value = read_recorded(&ctx.config.path, &doc.output)?;
             Some(Canonical::new(doc.kind, doc.output.clone(), value))
         })
         .collect();
@@ -59,9 +60,13 @@ pub fn visit_earlier_rules(ctx: &Ctx, mut visit: impl FnMut(&[crate::rules::Secu
     }
 }
 
-/// A canonical output as twsrt last wrote it.
-fn read_json(path: &Path) -> Option<Value> {
+/// A canonical output as twsrt last wrote it; `None` when its bytes are
+/// not the ones twsrt recorded writing there.
+fn read_recorded(config: &Path, path: &Path) -> Option<Value> {
     let bytes = crate::apply::read_existing(path).ok()??;
+    if !crate::apply::written::is_recorded(config, path, &bytes) {
+        return None;
+    }
     serde_json::from_slice(&bytes).ok()
 }
 

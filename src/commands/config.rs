@@ -164,4 +164,14 @@ mod tests {
             })
         );
     }
+
+    /// `generate` names every target key in its skip notes: the starter
+    /// shows each one, commented, so the user finds the line to enable.
+    #[test]
+    fn the_starter_names_every_target_key() {
+        for key in crate::agent::target_keys() {
+            let line = format!("\n# {} = ", key.name);
+            assert!(STARTER_CONFIG.contains(&line), "starter lacks {line:?}");
+        }
+    }
 }

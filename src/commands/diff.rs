@@ -9,6 +9,7 @@ use clap::{Args, ValueEnum};
 use crate::agent::{Ctx, Warnings, managed};
 use crate::commands::{Global, lifecycle_facts, select_agents};
 use crate::compile::compile;
+use crate::drift::AgentDiff;
 use crate::drift::gate::Gate;
 use crate::error::Result;
 use crate::ui;
@@ -85,7 +86,7 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
             }
             for agent in &agents {
                 let path = agent.target(&ctx).display().to_string();
-                let diff = agent.diff(&ctx, &mut warnings)?;
+                let diff = with_next_step(agent.diff(&ctx, &mut warnings)?, agent.name(), args);
                 gate.agent(agent.name(), path, diff)?;
             }
         }
@@ -93,4 +94,19 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
     let exit = gate.finish(&warnings, args.fail_on == FailOn::Widening);
     crate::heap::forget_until_exit(compiled);
     Ok(exit)
+}
+
+/// A missing target's message ending with the command that writes it.
+fn with_next_step(diff: AgentDiff, agent: &str, args: &DiffArgs) -> AgentDiff {
+    let AgentDiff::TargetMissing(message) = diff else {
+        return diff;
+    };
+    let mut generate = format!("twsrt generate -w {agent}");
+    if let Some(profile) = &args.profile {
+        generate.push_str(&format!(" -p {}", crate::source::quoted(profile)));
+    }
+    if args.yolo {
+        generate.push_str(" --yolo");
+    }
+    AgentDiff::TargetMissing(format!("{message}; run `{generate}` to write it"))
 }

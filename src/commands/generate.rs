@@ -4,6 +4,7 @@
 //! symlink checks of a real write), so a preview fails exactly where `-w`
 //! would, and writes nothing. stdout holds only the renderings.
 
+pub(crate) mod foreign;
 mod project;
 
 use clap::Args;
@@ -123,21 +124,30 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
 
     let mut warnings: Warnings = Vec::new();
     let mut plan = Plan::default();
+    let mut canonical = Vec::new();
     for doc in &compiled.canonical {
         // A preview checks and lists the paths and never writes, and its
         // stdout holds the agents' renderings only: the canonical text (the
         // size of the whole policy) is rendered only when it is written.
         let text = if args.writes() {
-            doc.text()
+            let text = doc.text();
+            foreign::settle_output(&config.path, doc, &text, args.drop_foreign)?;
+            text
         } else {
+            foreign::preview_output(&config.path, doc)?;
             String::new()
         };
+        canonical.push((doc.output.clone(), text.clone()));
         plan.write(doc.output.clone(), text, FileKind::Canonical);
     }
     for agent in &agents {
         agent.stage(&ctx, &mut plan, &mut warnings)?;
     }
     crate::apply::finish(&plan, &warnings, args.writes())?;
+    if args.writes() {
+        let files = canonical.iter().map(|(p, t)| (p.as_path(), t.as_bytes()));
+        crate::apply::written::remember_or_warn(&config.path, files);
+    }
     drop(ctx); // one list of borrowed patterns: a single free
     crate::heap::forget_until_exit(compiled);
     Ok(0)

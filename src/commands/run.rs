@@ -21,7 +21,9 @@ use crate::ui;
 /// Compiles the policy in memory. When a file of AGENT's or a canonical
 /// output differs from it, writes them all as `generate AGENT -w` does (one
 /// transaction); with --no-generate a stale setup is refused instead. For
-/// Copilot, appends the generated --deny-tool/--deny-url/... flags. Then
+/// Copilot, appends the generated --deny-tool/--deny-url/... flags when it
+/// is a target (otherwise it starts without them, with a warning; refused
+/// with --strict). Then
 /// audits the final command line as `twsrt audit` does and refuses to start
 /// the agent on an error finding. With --srt the command runs as `srt -s
 /// <srt output> -c <command>`. Finally twsrt replaces itself with the agent
@@ -97,7 +99,11 @@ pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
     let mut setting = Setting::from_env(&config, args.yolo, false)?;
     setting.sandboxed = args.srt;
     let (mut text, mut argv) = (words, args.argv.clone());
-    if agent.policy_in_argv() {
+    let covered = launcher.agent.configured(&config);
+    if agent.policy_in_argv() && !covered {
+        not_covered(name, args.strict)?;
+    }
+    if agent.policy_in_argv() && covered {
         setting.launch_args = agent.launch_args(&ctx)?;
         let at = crate::argv::option_insert_at(agent.grammar(), &text)
             .map_err(|e| launch::unreadable(e.to_string()))?;
@@ -139,6 +145,26 @@ pub fn run(global: &Global, args: &RunArgs) -> Result<i32> {
     drop(ctx);
     crate::heap::forget_until_exit(compiled);
     Err(exec::exec(&command.unwrap_or(argv)))
+}
+
+/// An agent whose policy is the arguments `run` adds, but which is no
+/// target of config.toml: it starts with none of them (the flags the
+/// policy would generate can allow more than the agent's own defaults), a
+/// warning says the policy does not cover it; with `--strict` it is
+/// refused instead.
+fn not_covered(name: &str, strict: bool) -> Result<()> {
+    let what = format!("{name} is not configured in [targets] of config.toml");
+    if strict {
+        return Err(refused(format!(
+            "{name} was not started: {what}, so the policy does not cover it (--strict); \
+             set its target, then run `twsrt generate -w {name}`"
+        )));
+    }
+    ui::warning(&format!(
+        "{what}: it starts with its own defaults and none of twsrt's flags, so the policy does \
+         not cover it; set its target to launch it under the policy (`--strict` refuses instead)"
+    ));
+    Ok(())
 }
 
 /// The line counting a launch's generation warnings: `generate -v` lists

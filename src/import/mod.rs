@@ -18,6 +18,7 @@ pub mod fragment;
 pub mod register;
 mod run;
 mod spelling;
+pub mod srt;
 
 pub use crate::agent::import::{
     Ctx, Entry, Fate, Imported, Importer, Left, List, Origin, Put, tilde,

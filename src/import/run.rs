@@ -27,10 +27,7 @@ pub struct Request<'a> {
 
 /// Run one import; the value is the exit code.
 pub fn run(request: &Request) -> Result<i32> {
-    let agent = importable(request.agent)?;
-    let Some(importer) = agent.import() else {
-        return Err(unknown(request.agent));
-    };
+    let (name, importer) = importer_of(request.agent)?;
     let config = crate::agent::load_config(request.config_path)?;
     let profile = request
         .profile
@@ -57,23 +54,60 @@ pub fn run(request: &Request) -> Result<i32> {
             if held == 1 { "entry is" } else { "entries are" }
         ));
     }
-    let staged = stage(agent.name(), request, &profile, &imported, &entries, &home)?;
+    let staged = stage(&name, request, &profile, &imported, &entries, &home)?;
     let Some(staged) = staged else {
         ui::note("nothing to import: the policy holds every entry already");
+        if request.write {
+            adopt_srt_output(&name, request, &config)?;
+        }
         return Ok(0);
     };
     if request.write {
         let applied = crate::apply::apply(&staged.plan)?;
         staged.plan.print_applied(&applied);
+        adopt_srt_output(&name, request, &config)?;
+        let generate = if name == "srt" {
+            String::new()
+        } else {
+            format!(" {name}")
+        };
         ui::note(&format!(
-            "next: run `twsrt generate {0}` to preview the agent's files from the policy, \
-             then `twsrt generate -w {0}`",
-            agent.name()
+            "next: run `twsrt generate{generate}` to preview the agent's files from the policy, \
+             then `twsrt generate -w{generate}`"
         ));
     } else {
         show(&staged);
     }
     Ok(0)
+}
+
+/// The importer `name` asks for: srt's own file, or a registered agent's.
+fn importer_of(name: &str) -> Result<(String, &'static dyn super::Importer)> {
+    if name == "srt" {
+        return Ok(("srt".to_string(), &super::srt::SRT_IMPORT));
+    }
+    let agent = importable(name)?;
+    let importer = agent.import().ok_or_else(|| unknown(name))?;
+    Ok((agent.name().to_string(), importer))
+}
+
+/// After `import srt -w` read the srt output itself: the policy now holds
+/// what that file says, so twsrt records its bytes as its own and the next
+/// `generate -w` replaces it (with the policy's text) without refusing.
+fn adopt_srt_output(name: &str, request: &Request, config: &crate::config::Config) -> Result<()> {
+    let Some(output) = super::srt::output_path(config) else {
+        return Ok(());
+    };
+    if name != "srt" || request.from.is_some_and(|from| from != output) {
+        return Ok(());
+    }
+    if let Some(bytes) = crate::apply::read_existing(&output)? {
+        crate::apply::written::remember(
+            request.config_path,
+            [(output.as_path(), bytes.as_slice())],
+        )?;
+    }
+    Ok(())
 }
 
 /// The registered agent `name`, when it has an importer.
@@ -85,11 +119,12 @@ fn importable(name: &str) -> Result<Box<dyn Agent>> {
 }
 
 fn unknown(name: &str) -> Error {
-    let names: Vec<&str> = crate::agent::registry()
+    let mut names: Vec<&str> = crate::agent::registry()
         .iter()
         .filter(|a| a.import().is_some())
         .map(|a| a.name())
         .collect();
+    names.push("srt");
     Error::Policy(format!(
         "unknown agent '{name}' for import; available: {}",
         names.join(", ")

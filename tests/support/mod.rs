@@ -285,6 +285,23 @@ impl Test {
     }
 
     #[track_caller]
+    /// `file`, recorded as twsrt's own output in `written.json` beside
+    /// the default config (what an earlier `generate -w` leaves).
+    pub fn file_by_twsrt(self, rel: &str, content: impl AsRef<[u8]>) -> Self {
+        let content = content.as_ref().to_vec();
+        let test = self.file(rel, &content);
+        let record = test.home.path().join(".config/twsrt/written.json");
+        let mut map: serde_json::Map<String, serde_json::Value> = fs::read(&record)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default();
+        let path = test.home.path().join(rel).to_string_lossy().into_owned();
+        map.insert(path, serde_json::json!([twsrt_digest(&content)]));
+        fs::create_dir_all(record.parent().unwrap()).unwrap();
+        fs::write(&record, serde_json::to_vec(&map).unwrap()).unwrap();
+        test
+    }
+
     pub fn mode(self, rel: &str, mode: u32) -> Self {
         fs::set_permissions(self.home.path().join(rel), fs::Permissions::from_mode(mode)).unwrap();
         self
@@ -571,4 +588,14 @@ pub fn assert_no_temp(root: &Path) {
             rel.display()
         );
     }
+}
+
+/// The digest twsrt's record of written files keeps (length, FNV-1a 64).
+pub fn twsrt_digest(content: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in content {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{}:{hash:016x}", content.len())
 }

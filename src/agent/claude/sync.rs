@@ -7,7 +7,8 @@
 //! as a copy of the donor, except twsrt's own sections and the paths the
 //! config lists as mode-specific, which keep the target's value (or stay
 //! absent when the target has none). The usual merge then runs on the
-//! result. Without the table nothing is synced.
+//! result. Without the table a new target starts from the donor and an
+//! existing one is read as it is ([`super::carry`]).
 
 use std::path::{Path, PathBuf};
 
@@ -32,7 +33,8 @@ pub fn base(
     plan: &mut Plan,
 ) -> Result<Option<Map<String, Value>>> {
     let Some(sync) = ClaudeSync::of(config) else {
-        return existing::read(&layout.base);
+        let hook_on = super::hook_entry::generated(config, false).is_some();
+        return super::carry::base(layout, hook_on, plan);
     };
     let Some(donor_path) = donor(layout) else {
         return existing::read(&layout.base);

@@ -136,6 +136,8 @@ bash = [\"base\"]
         for (doc, text) in self.compiled.canonical.iter().zip([srt, bash]) {
             std::fs::create_dir_all(doc.output.parent().unwrap()).unwrap();
             std::fs::write(&doc.output, text).unwrap();
+            let files = [(doc.output.as_path(), text.as_bytes())];
+            crate::apply::written::remember(&self.config.path, files).unwrap();
         }
     }
 

@@ -51,13 +51,19 @@ pub fn bring_up_to_date(
         )));
     }
     let mut plan = Plan::default();
+    let mut canonical = Vec::new();
     for doc in &ctx.compiled.canonical {
-        plan.write(doc.output.clone(), doc.text(), FileKind::Canonical);
+        let text = doc.text();
+        crate::commands::generate::foreign::settle_output(&ctx.config.path, doc, &text, false)?;
+        canonical.push((doc.output.clone(), text.clone()));
+        plan.write(doc.output.clone(), text, FileKind::Canonical);
     }
     plan.steps.append(&mut staged.steps);
     crate::apply::check(&plan)?;
     ready()?;
     let applied = crate::apply::apply(&plan)?;
+    let files = canonical.iter().map(|(p, t)| (p.as_path(), t.as_bytes()));
+    crate::apply::written::remember_or_warn(&ctx.config.path, files);
     ui::note(&format!(
         "the policy changed since the last generate: wrote {} file(s) for {agent_name}",
         written(&plan, &applied)
