@@ -186,6 +186,14 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
         .iter()
         .find(|e| spellings.iter().any(|p| e.covers(p)))
     {
+        if entry.is_guard() {
+            return Verdict::Deny(format!(
+                "twsrt: {who} {} {text}, which can switch the guard off or change what the \
+                 agent loads (twsrt's guard entry {}); change it outside the agent",
+                touch.access.verb(),
+                entry.written()
+            ));
+        }
         return Verdict::Deny(format!(
             "twsrt: {who} {} {text}, which the policy's {list} entry {} covers",
             touch.access.verb(),

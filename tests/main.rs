@@ -24,6 +24,7 @@ mod explain_srt;
 mod fuzz_regressions;
 mod gemini_cmd;
 mod guard_files;
+mod guard_switches;
 mod hook_cmd;
 mod import_claude;
 mod import_codex;

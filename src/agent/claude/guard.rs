@@ -70,6 +70,14 @@ fn verdict(
         }
     };
     let mut policy = Policy::new(&compiled, &home_dir(), &event.cwd);
+    let exe = std::env::current_exe().ok();
+    let claude_dir = std::env::var_os("CLAUDE_CONFIG_DIR").map(std::path::PathBuf::from);
+    let config =
+        crate::paths::absolute_normalised(config, &std::env::current_dir().unwrap_or_default());
+    policy.guard_also(
+        &super::switches::guard_files(&config, exe.as_deref(), claude_dir.as_deref(), &event.cwd),
+        &event.cwd,
+    );
     if !sandboxed {
         return hook::decide(&event, &policy, mode);
     }
