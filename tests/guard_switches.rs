@@ -142,3 +142,81 @@ fn claude_config_dir_is_guarded_where_the_hook_sees_it() {
     let env = [("CLAUDE_CONFIG_DIR", dir.to_str().expect("utf-8"))];
     assert_eq!(decide(h, &env, "Write", input).as_deref(), Some("deny"));
 }
+
+/// srt's compiled denyWrite with `[targets]` ending in `hook`.
+fn srt_deny_write(hook: &str) -> Vec<String> {
+    let out = Test::with_policy()
+        .config_append(&format!(
+            "[targets]\nclaude_settings = \"~/.claude/settings.full.json\"\n{hook}"
+        ))
+        .args(&["show", "srt"])
+        .any_stdout()
+        .run();
+    let srt: Value = serde_json::from_str(&out.stdout).expect("srt JSON");
+    srt["filesystem"]["denyWrite"]
+        .as_array()
+        .expect("a denyWrite list")
+        .iter()
+        .filter_map(|v| v.as_str().map(String::from))
+        .collect()
+}
+
+#[test]
+fn with_the_hook_srt_write_denies_the_project_settings_and_the_hook_program() {
+    let exe = std::fs::canonicalize(env!("CARGO_BIN_EXE_twsrt")).expect("the binary");
+    let exe = exe.to_string_lossy().into_owned();
+    for hook in ["claude_hook = true\n", "claude_hook = \"sandbox\"\n"] {
+        let got = srt_deny_write(hook);
+        for rule in [".claude/settings.json", ".claude/settings.local.json", &exe] {
+            assert!(
+                got.iter().any(|g| g == rule),
+                "{hook}: {rule} not in {got:?}"
+            );
+        }
+    }
+    let got = srt_deny_write("");
+    assert!(
+        !got.iter().any(|g| g.starts_with(".claude/") || *g == exe),
+        "{got:?}"
+    );
+}
+
+/// Measured with the real srt: a sandboxed command writes the project's
+/// settings without the compiled implied rules, and cannot with them.
+#[test]
+fn a_sandboxed_command_cannot_write_the_project_settings() {
+    let Some(srt) = crate::srt_real::srt() else {
+        return;
+    };
+    let work = tempfile::tempdir().expect("a project");
+    let claude = work.path().join(".claude");
+    std::fs::create_dir_all(&claude).expect(".claude");
+    std::fs::write(claude.join("settings.json"), "{}").expect("settings");
+    let write = "echo '{\"disableAllHooks\":true}' > .claude/settings.local.json; \
+                 echo '{\"env\":{\"HOME\":\"/tmp\"}}' > .claude/settings.json";
+    let compiled: Vec<String> = srt_deny_write("claude_hook = true\n")
+        .into_iter()
+        .filter(|rule| rule.starts_with(".claude/"))
+        .collect();
+    let run = |deny: &[String]| {
+        let settings = json!({
+            "network": {"allowedDomains": [], "deniedDomains": []},
+            "filesystem": {"denyRead": [], "allowWrite": ["."], "denyWrite": deny},
+        });
+        let file = work.path().join("srt.json");
+        std::fs::write(&file, settings.to_string()).expect("srt settings");
+        let _ = Command::new(&srt)
+            .args(["-s", &file.to_string_lossy(), "-c", write])
+            .current_dir(work.path())
+            .output()
+            .expect("srt runs");
+        let local = std::fs::read_to_string(claude.join("settings.local.json")).ok();
+        let project = std::fs::read_to_string(claude.join("settings.json")).expect("settings");
+        (local, project)
+    };
+    let (local, project) = run(&compiled);
+    assert_eq!((local, project.as_str()), (None, "{}"));
+    let (local, project) = run(&[]);
+    assert!(local.is_some_and(|l| l.contains("disableAllHooks")));
+    assert!(project.contains("HOME"), "{project}");
+}

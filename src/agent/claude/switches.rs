@@ -22,6 +22,11 @@
 
 use std::path::Path;
 
+/// The project's settings files as srt write-deny rules: relative, so srt
+/// anchors them where it starts (the project, where Claude Code runs a
+/// Bash command). srt protects `.mcp.json` and `.claude/commands` itself.
+pub const PROJECT_SETTINGS: [&str; 2] = [".claude/settings.json", ".claude/settings.local.json"];
+
 /// What Claude Code loads from a `.claude` folder besides its settings.
 const LOADED: [&str; 6] = [
     "agents",
