@@ -30,6 +30,7 @@ mod overrides;
 mod project;
 mod render;
 mod sandbox_part;
+mod settings_env;
 mod switches;
 mod sync;
 mod sync_table;

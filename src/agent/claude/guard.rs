@@ -57,6 +57,14 @@ fn verdict(
         Ok(event) => event,
         Err(reason) => return Verdict::Deny(format!("twsrt hook: {reason}")),
     };
+    let moved = moved_env(&event.cwd);
+    if let Some(m) = moved.iter().find(|m| m.key == "HOME") {
+        return Verdict::Deny(format!(
+            "twsrt hook: {} sets env.HOME, which moves where the policy's `~` rules point, \
+             so nothing passes; remove it outside the agent",
+            m.file.display()
+        ));
+    }
     let compiled = crate::agent::load_config(config).and_then(|config| {
         let compiled = crate::compile::compile(&config, profile)?;
         Ok((own_sandbox_on(&config, &compiled, mode), compiled))
@@ -82,7 +90,13 @@ fn verdict(
         return hook::decide(&event, &policy, mode);
     }
     let env = |key: &str| std::env::var(key).ok();
-    let sandbox = if own_sandbox {
+    let sandbox = if let Some(m) = moved.iter().find(|m| m.key != "HOME") {
+        Err(format!(
+            "{} sets env.{}, so the hook takes no srt from its environment",
+            m.file.display(),
+            m.key
+        ))
+    } else if own_sandbox {
         // Measured: srt cannot start inside srt (`listen EPERM` on its
         // proxy socket), so a wrapped command would only fail there.
         Err("Claude Code's own sandbox is on in this mode, and srt cannot start inside it".into())
@@ -97,6 +111,15 @@ fn verdict(
         policy.deny_writes_also(&sandbox.protected(), &event.cwd);
     }
     hook::decide_sandboxed(&event, &policy, mode, &sandbox)
+}
+
+/// The `env` keys the hook must not trust that a Claude settings file
+/// around `cwd` sets ([`super::settings_env`]).
+fn moved_env(cwd: &Path) -> Vec<super::settings_env::Moved> {
+    let var = |key: &str| std::env::var_os(key).map(std::path::PathBuf::from);
+    let user_dirs: Vec<std::path::PathBuf> = var("CLAUDE_CONFIG_DIR").into_iter().collect();
+    let project = var("CLAUDE_PROJECT_DIR");
+    super::settings_env::moved(cwd, &home_dir(), &user_dirs, project.as_deref())
 }
 
 /// Whether the Claude settings of `mode` turn Claude Code's own sandbox on
