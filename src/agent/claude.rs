@@ -22,6 +22,7 @@ mod guard;
 mod hook_entry;
 mod import;
 pub mod launch;
+mod launch_env;
 pub mod layers;
 mod loaded;
 pub mod managed;
