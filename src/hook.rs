@@ -23,6 +23,7 @@ mod event;
 mod globs;
 #[cfg(test)]
 mod grammar_help;
+mod kernel;
 #[rustfmt::skip]
 mod grammars;
 mod matcher;
@@ -39,6 +40,7 @@ mod wrappers;
 
 pub use deadline::{ANALYSIS_STACK, DEADLINE, on_analysis_thread};
 pub use event::{Event, parse_event};
+pub use kernel::decide_kernel_held;
 pub use meaning::missed_spellings;
 pub use policy::Policy;
 pub use sandbox::Sandbox;

@@ -26,6 +26,7 @@ mod gemini_cmd;
 mod guard_files;
 mod guard_switches;
 mod hook_cmd;
+mod hook_kernel;
 mod import_claude;
 mod import_codex;
 mod import_copilot;

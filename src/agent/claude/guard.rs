@@ -67,9 +67,11 @@ fn verdict(
     }
     let compiled = crate::agent::load_config(config).and_then(|config| {
         let compiled = crate::compile::compile(&config, profile)?;
-        Ok((own_sandbox_on(&config, &compiled, mode), compiled))
+        let own = own_sandbox_on(&config, &compiled, mode);
+        let held = own && kernel_holds_bash(&config, &compiled, mode);
+        Ok(((own, held), compiled))
     });
-    let (own_sandbox, compiled) = match compiled {
+    let ((own_sandbox, kernel_held), compiled) = match compiled {
         Ok(c) => c,
         Err(e) => {
             return Verdict::Deny(format!(
@@ -86,6 +88,9 @@ fn verdict(
         &super::switches::guard_files(&config, exe.as_deref(), claude_dir.as_deref(), &event.cwd),
         &event.cwd,
     );
+    if kernel_held {
+        return hook::decide_kernel_held(&event, &policy, mode);
+    }
     if !sandboxed {
         return hook::decide(&event, &policy, mode);
     }
@@ -131,6 +136,29 @@ fn own_sandbox_on(config: &Config, compiled: &Compiled, mode: Mode) -> bool {
         .get("enabled")
         .or_else(|| compiled.srt().get("enabled"));
     enabled == Some(&serde_json::Value::Bool(true))
+}
+
+/// Whether no Bash command can leave Claude Code's own sandbox in `mode`
+/// (checked with it on): `allowUnsandboxedCommands` is false (Claude Code's
+/// default is true: a command may ask to run outside), `failIfUnavailable`
+/// is true (by default Claude Code runs commands unsandboxed when its
+/// sandbox cannot start) and no `excludedCommands` run outside it.
+fn kernel_holds_bash(config: &Config, compiled: &Compiled, mode: Mode) -> bool {
+    let key = |name: &str| {
+        config
+            .overrides(mode == Mode::Yolo)
+            .get(name)
+            .or_else(|| compiled.srt().get(name))
+            .cloned()
+    };
+    let excluded = match key("excludedCommands") {
+        None | Some(serde_json::Value::Null) => false,
+        Some(serde_json::Value::Array(list)) => !list.is_empty(),
+        Some(_) => true,
+    };
+    key("allowUnsandboxedCommands") == Some(serde_json::Value::Bool(false))
+        && key("failIfUnavailable") == Some(serde_json::Value::Bool(true))
+        && !excluded
 }
 
 /// The JSON line Claude Code reads for `verdict`, or `None` for a pass (no output).
