@@ -33,8 +33,13 @@ fn home(overrides: &str) -> tempfile::TempDir {
 
 /// The hook's decision (`None`: it passes) on one call, in yolo mode or not.
 fn decide(home: &Path, yolo: bool, tool: &str, input: Value) -> Option<String> {
+    decide_in(home, home, yolo, tool, input)
+}
+
+/// [`decide`] with the working directory `cwd`.
+fn decide_in(home: &Path, cwd: &Path, yolo: bool, tool: &str, input: Value) -> Option<String> {
     let event = json!({
-        "session_id": "s", "transcript_path": "", "cwd": home,
+        "session_id": "s", "transcript_path": "", "cwd": cwd,
         "permission_mode": "default", "hook_event_name": "PreToolUse",
         "tool_name": tool, "tool_input": input, "tool_use_id": "t",
     });
@@ -45,7 +50,7 @@ fn decide(home: &Path, yolo: bool, tool: &str, input: Value) -> Option<String> {
     }
     let mut child = Command::new(env!("CARGO_BIN_EXE_twsrt"))
         .args(&args)
-        .current_dir(home)
+        .current_dir(cwd)
         .env_clear()
         .env("HOME", home)
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -121,6 +126,28 @@ fn a_sandbox_a_command_can_leave_is_not_deferred_to() {
         let home = home(&overrides);
         let got = decide(home.path(), true, "Bash", json!({"command": "eval \"$X\""}));
         assert_eq!(got.as_deref(), Some("deny"), "{overrides}");
+    } // Claude Code merges the sandbox keys of every settings file: a
+    // project file that lets a command out is not deferred to either.
+    for loosened in [
+        json!({"sandbox": {"excludedCommands": ["eval *"]}}),
+        json!({"sandbox": {"allowUnsandboxedCommands": true}}),
+        json!({"sandbox": {"enabled": false}}),
+    ] {
+        let home = home(&format!("{HELD}failIfUnavailable = true\n"));
+        let h = home.path();
+        std::fs::create_dir_all(h.join("p/.claude")).expect("dirs");
+        std::fs::write(
+            h.join("p/.claude/settings.local.json"),
+            loosened.to_string(),
+        )
+        .expect("file");
+        let event = json!({"command": "eval \"$X\""});
+        assert_eq!(decide(h, true, "Bash", event.clone()), None);
+        assert_eq!(
+            decide_in(h, &h.join("p"), true, "Bash", event).as_deref(),
+            Some("deny"),
+            "{loosened}"
+        );
     }
 }
 

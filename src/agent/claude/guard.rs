@@ -57,7 +57,8 @@ fn verdict(
         Ok(event) => event,
         Err(reason) => return Verdict::Deny(format!("twsrt hook: {reason}")),
     };
-    let moved = moved_env(&event.cwd);
+    let layers = settings_layers(&event.cwd);
+    let moved = super::settings_env::moved(&layers);
     if let Some(m) = moved.iter().find(|m| m.key == "HOME") {
         return Verdict::Deny(format!(
             "twsrt hook: {} sets env.HOME, which moves where the policy's `~` rules point, \
@@ -68,7 +69,9 @@ fn verdict(
     let compiled = crate::agent::load_config(config).and_then(|config| {
         let compiled = crate::compile::compile(&config, profile)?;
         let own = own_sandbox_on(&config, &compiled, mode);
-        let held = own && kernel_holds_bash(&config, &compiled, mode);
+        let held = own
+            && kernel_holds_bash(&config, &compiled, mode)
+            && super::settings_env::loosens(&layers).is_none();
         Ok(((own, held), compiled))
     });
     let ((own_sandbox, kernel_held), compiled) = match compiled {
@@ -118,13 +121,17 @@ fn verdict(
     hook::decide_sandboxed(&event, &policy, mode, &sandbox)
 }
 
-/// The `env` keys the hook must not trust that a Claude settings file
-/// around `cwd` sets ([`super::settings_env`]).
-fn moved_env(cwd: &Path) -> Vec<super::settings_env::Moved> {
+/// The Claude settings files around `cwd` ([`super::settings_env::layers`]).
+fn settings_layers(
+    cwd: &Path,
+) -> Vec<(
+    std::path::PathBuf,
+    serde_json::Map<String, serde_json::Value>,
+)> {
     let var = |key: &str| std::env::var_os(key).map(std::path::PathBuf::from);
     let user_dirs: Vec<std::path::PathBuf> = var("CLAUDE_CONFIG_DIR").into_iter().collect();
     let project = var("CLAUDE_PROJECT_DIR");
-    super::settings_env::moved(cwd, &home_dir(), &user_dirs, project.as_deref())
+    super::settings_env::layers(cwd, &home_dir(), &user_dirs, project.as_deref())
 }
 
 /// Whether the Claude settings of `mode` turn Claude Code's own sandbox on

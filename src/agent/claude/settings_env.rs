@@ -13,6 +13,8 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::{Map, Value};
+
 /// One `env` key a settings file sets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Moved {
@@ -26,9 +28,14 @@ pub fn untrusted(key: &str) -> bool {
     key == "HOME" || key == "PATH" || key.starts_with("TWSRT_")
 }
 
-/// Every untrusted key ([`untrusted`]) that a settings file around `cwd`
-/// sets, in file order.
-pub fn moved(cwd: &Path, home: &Path, user_dirs: &[PathBuf], project: Option<&Path>) -> Vec<Moved> {
+/// The settings files around `cwd` that Claude Code may load, each read
+/// once: (file, its JSON object).
+pub fn layers(
+    cwd: &Path,
+    home: &Path,
+    user_dirs: &[PathBuf],
+    project: Option<&Path>,
+) -> Vec<(PathBuf, Map<String, Value>)> {
     let mut folders: Vec<PathBuf> = cwd.ancestors().map(|d| d.join(".claude")).collect();
     folders.extend(project.map(|p| p.join(".claude")));
     folders.push(home.join(".claude"));
@@ -41,29 +48,57 @@ pub fn moved(cwd: &Path, home: &Path, user_dirs: &[PathBuf], project: Option<&Pa
         }
         for name in ["settings.json", "settings.local.json"] {
             let file = folder.join(name);
-            out.extend(keys(&file).into_iter().map(|key| Moved {
-                file: file.clone(),
-                key,
-            }));
+            if let Some(doc) = object(&file) {
+                out.push((file, doc));
+            }
         }
         seen.push(folder);
     }
     out
 }
 
-/// The untrusted `env` keys of one settings file.
-fn keys(file: &Path) -> Vec<String> {
-    let Ok(text) = std::fs::read_to_string(file) else {
-        return Vec::new();
-    };
-    let Ok(serde_json::Value::Object(doc)) = serde_json::from_str(&text) else {
-        return Vec::new();
-    };
-    match doc.get("env") {
-        Some(serde_json::Value::Object(env)) => {
-            env.keys().filter(|k| untrusted(k)).cloned().collect()
-        }
-        _ => Vec::new(),
+/// Every untrusted key ([`untrusted`]) the `layers` set in their `env`, in
+/// file order.
+pub fn moved(layers: &[(PathBuf, Map<String, Value>)]) -> Vec<Moved> {
+    let mut out = Vec::new();
+    for (file, doc) in layers {
+        let Some(Value::Object(env)) = doc.get("env") else {
+            continue;
+        };
+        out.extend(env.keys().filter(|k| untrusted(k)).map(|key| Moved {
+            file: file.clone(),
+            key: key.clone(),
+        }));
+    }
+    out
+}
+
+/// The first layer whose `sandbox` lets a command leave Claude Code's
+/// sandbox or run without it (Claude Code merges these keys across the
+/// files): `enabled` or `failIfUnavailable` false, `allowUnsandboxedCommands`
+/// true, any `excludedCommands`.
+pub fn loosens(layers: &[(PathBuf, Map<String, Value>)]) -> Option<&Path> {
+    layers.iter().find_map(|(file, doc)| {
+        let sandbox = doc.get("sandbox")?;
+        let is = |key: &str, value: bool| sandbox.get(key) == Some(&Value::Bool(value));
+        let excluded = sandbox.get("excludedCommands").is_some_and(|e| {
+            !matches!(e, Value::Null) && e.as_array().is_none_or(|a| !a.is_empty())
+        });
+        (is("enabled", false)
+            || is("failIfUnavailable", false)
+            || is("allowUnsandboxedCommands", true)
+            || excluded)
+            .then_some(file.as_path())
+    })
+}
+
+/// A settings file as a JSON object, or `None` (missing, unreadable, not
+/// an object: Claude Code loads nothing from it).
+fn object(file: &Path) -> Option<Map<String, Value>> {
+    let text = std::fs::read_to_string(file).ok()?;
+    match serde_json::from_str(&text) {
+        Ok(Value::Object(doc)) => Some(doc),
+        _ => None,
     }
 }
 
@@ -90,15 +125,26 @@ mod tests {
         );
         write("h/.claude/settings.json", r#"{"env": {"PATH": "/bin"}}"#);
         write("q/.claude/settings.json", "not json");
-        let got = moved(
+        let found = layers(
             &root.join("p/sub"),
             &root.join("h"),
             &[],
             Some(&root.join("q")),
         );
+        let got = moved(&found);
         let keys: Vec<&str> = got.iter().map(|m| m.key.as_str()).collect();
         assert_eq!(keys, ["HOME", "TWSRT_SRT", "PATH"]);
         assert_eq!(got[1].file, root.join("p/.claude/settings.local.json"));
-        assert!(moved(&root.join("q"), &root.join("none"), &[], None).is_empty());
+        assert!(moved(&layers(&root.join("q"), &root.join("none"), &[], None)).is_empty());
+        assert_eq!(loosens(&found), None);
+        write(
+            "p/.claude/settings.json",
+            r#"{"sandbox": {"excludedCommands": ["make"]}}"#,
+        );
+        let found = layers(&root.join("p/sub"), &root.join("h"), &[], None);
+        assert_eq!(
+            loosens(&found),
+            Some(root.join("p/.claude/settings.json").as_path())
+        );
     }
 }
