@@ -118,7 +118,8 @@ pub fn compile_protecting(
     extra_deny_write: &[String],
 ) -> Result<Compiled> {
     let profile = resolve(config, profile)?;
-    let guard_files = policy_files::guard_files(config)?;
+    let mut guard_files = policy_files::guard_files(config)?;
+    guard_files.extend(config.guard_rules.iter().cloned());
     let mut protected = extra_deny_write.to_vec();
     protected.extend(policy_files::policy_files(config)?);
     protected.extend(guard_files.iter().cloned());

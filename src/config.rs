@@ -84,6 +84,11 @@ pub struct Config {
     /// (`commands::load_config`); compiling write-denies them with the
     /// policy files, so no agent can switch its own guard off.
     pub guard_files: Vec<PathBuf>,
+    /// Write-deny rules as written (`.claude/settings.json`: relative, so
+    /// srt anchors them where it starts, in the project), which the
+    /// configured agents' guards imply: the files that could switch a
+    /// guard hook off. Filled in with [`Config::guard_files`].
+    pub guard_rules: Vec<String>,
 }
 
 impl Config {
@@ -190,6 +195,7 @@ impl Loader<'_> {
             agent_tables,
             managed,
             guard_files: Vec::new(),
+            guard_rules: Vec::new(),
         })
     }
 

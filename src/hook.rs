@@ -23,6 +23,7 @@ mod event;
 mod globs;
 #[cfg(test)]
 mod grammar_help;
+mod kernel;
 #[rustfmt::skip]
 mod grammars;
 mod matcher;
@@ -39,6 +40,7 @@ mod wrappers;
 
 pub use deadline::{ANALYSIS_STACK, DEADLINE, on_analysis_thread};
 pub use event::{Event, parse_event};
+pub use kernel::decide_kernel_held;
 pub use meaning::missed_spellings;
 pub use policy::Policy;
 pub use sandbox::Sandbox;
@@ -186,6 +188,14 @@ fn judge(touch: &Touch, event: &Event, policy: &Policy) -> Verdict {
         .iter()
         .find(|e| spellings.iter().any(|p| e.covers(p)))
     {
+        if entry.is_guard() {
+            return Verdict::Deny(format!(
+                "twsrt: {who} {} {text}, which can switch the guard off or change what the \
+                 agent loads (twsrt's guard entry {}); change it outside the agent",
+                touch.access.verb(),
+                entry.written()
+            ));
+        }
         return Verdict::Deny(format!(
             "twsrt: {who} {} {text}, which the policy's {list} entry {} covers",
             touch.access.verb(),

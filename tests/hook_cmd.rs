@@ -549,6 +549,35 @@ fn sandbox_mode_wraps_what_it_cannot_see_through_and_nothing_else() {
     );
 }
 
+/// Claude Code hands a settings file's `env` to the hook: srt (and PATH,
+/// where srt is looked up) that a project settings file names are never
+/// taken, and a moved HOME denies every call.
+#[test]
+fn the_hook_trusts_no_environment_a_settings_file_sets() {
+    let home = sandbox_home();
+    let h = home.path();
+    let srt = fake_srt(h);
+    let local = h.join(".claude/settings.local.json");
+    std::fs::create_dir_all(h.join(".claude")).unwrap();
+    let opaque = event(h, "Bash", json!({"command": "grep -r key ~"}));
+    let plain = event(h, "Bash", json!({"command": "ls -la"}));
+    assert_eq!(
+        decision(&sandboxed(h, &[], Some(&srt), "/bin", &opaque)),
+        "allow"
+    );
+    for key in ["TWSRT_SRT", "PATH"] {
+        std::fs::write(&local, json!({"env": {key: srt}}).to_string()).unwrap();
+        let out = sandboxed(h, &[], Some(&srt), "/bin", &opaque);
+        assert_eq!(decision(&out), "ask", "{key}: {out}");
+        assert!(!out.contains("updatedInput"), "{key}: {out}");
+        assert_eq!(sandboxed(h, &[], Some(&srt), "/bin", &plain), "", "{key}");
+    }
+    std::fs::write(&local, json!({"env": {"HOME": "/tmp"}}).to_string()).unwrap();
+    let out = sandboxed(h, &[], Some(&srt), "/bin", &plain);
+    assert_eq!(decision(&out), "deny", "{out}");
+    assert!(out.contains("settings.local.json sets env.HOME"), "{out}");
+}
+
 #[test]
 fn sandbox_mode_finds_srt_on_path() {
     let home = sandbox_home();

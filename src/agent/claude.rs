@@ -23,6 +23,7 @@ mod guard;
 mod hook_entry;
 mod import;
 pub mod launch;
+mod launch_env;
 pub mod layers;
 mod loaded;
 pub mod managed;
@@ -31,6 +32,8 @@ mod overrides;
 mod project;
 mod render;
 mod sandbox_part;
+mod settings_env;
+mod switches;
 mod sync;
 mod sync_table;
 #[cfg(test)]
@@ -109,6 +112,26 @@ impl Agent for Claude {
 
     fn target_keys(&self) -> &'static [TargetKey] {
         &TARGET_KEYS
+    }
+
+    /// With the guard hook installed, also the program the hook entry
+    /// runs: a sandboxed command that replaced it would decide every later
+    /// call.
+    fn guard_files(&self, config: &crate::config::Config) -> Vec<std::path::PathBuf> {
+        let mut files = crate::agent::declared_files(self.target_keys(), config);
+        if hook_entry::install(&config.targets).is_some() {
+            files.extend(hook_entry::program());
+        }
+        files
+    }
+
+    /// With the guard hook installed, the project's settings files
+    /// ([`switches::PROJECT_SETTINGS`]).
+    fn guard_rules(&self, config: &crate::config::Config) -> Vec<String> {
+        match hook_entry::install(&config.targets) {
+            Some(_) => switches::PROJECT_SETTINGS.map(String::from).to_vec(),
+            None => Vec::new(),
+        }
     }
 
     /// The file `diff` compares: the mode's target, or `settings.json`

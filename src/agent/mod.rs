@@ -119,6 +119,12 @@ pub trait Agent {
         declared_files(self.target_keys(), config)
     }
 
+    /// Write-deny rules as written that this agent's guard implies
+    /// ([`Config::guard_rules`]). Only called for a configured agent.
+    fn guard_rules(&self, _config: &Config) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The file the mode's `diff` header names (for Codex, config.toml also
     /// when the drift is in its rules file).
     fn target(&self, ctx: &Ctx) -> PathBuf;
@@ -274,6 +280,15 @@ pub fn guard_files(config: &Config) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The implied write-deny rules of every configured agent ([`Agent::guard_rules`]).
+pub fn guard_rules(config: &Config) -> Vec<String> {
+    registry()
+        .iter()
+        .filter(|a| a.configured(config))
+        .flat_map(|a| a.guard_rules(config))
+        .collect()
+}
+
 /// Every agent's doctor checks, in registry order ([`Agent::doctor_checks`]).
 pub fn doctor_checks(input: &crate::lint::Input, out: &mut Vec<crate::diag::Diagnostic>) {
     for agent in registry() {
@@ -309,6 +324,7 @@ pub fn load_config(path: &std::path::Path) -> Result<Config> {
     check_targets(&config)?;
     managed::check_switches(&config)?;
     config.guard_files = guard_files(&config);
+    config.guard_rules = guard_rules(&config);
     Ok(config)
 }
 

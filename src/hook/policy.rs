@@ -28,6 +28,12 @@ use super::matcher;
 pub struct Entry {
     written: String,
     spellings: Vec<Vec<String>>,
+    /// Not the policy's own: a file that can switch the guard off
+    /// ([`Policy::guard_also`]).
+    guard: bool,
+    /// Names only the path itself, not what lies below it (a folder that
+    /// must not be replaced, whose other files are not protected).
+    exact: bool,
 }
 
 impl Entry {
@@ -48,7 +54,14 @@ impl Entry {
         Entry {
             written: written.to_string(),
             spellings,
+            guard: false,
+            exact: false,
         }
+    }
+
+    /// The entry is a guard file the hook adds, not one the policy lists.
+    pub fn is_guard(&self) -> bool {
+        self.guard
     }
 
     pub fn written(&self) -> &str {
@@ -62,6 +75,18 @@ impl Entry {
 
     /// `path` (segments of an absolute path) is this entry or below it.
     pub fn covers(&self, path: &[&str]) -> bool {
+        if self.exact {
+            // A last segment no path holds: the entry must end where the
+            // path does.
+            let end = "\0";
+            let mut path = path.to_vec();
+            path.push(end);
+            return self.spellings.iter().any(|s| {
+                let mut s = s.clone();
+                s.push(end.to_string());
+                matcher::covers(&s, &path)
+            });
+        }
         self.spellings.iter().any(|s| matcher::covers(s, path))
     }
 
@@ -184,6 +209,26 @@ impl Policy {
         );
     }
 
+    /// Write-deny `entries` too (as rules are written: `~/`, `**/`,
+    /// absolute): the files that can switch the guard off or change what
+    /// the agent loads, which no policy needs to list.
+    /// An entry ending in `/.` names only that path (the folder itself,
+    /// not its files).
+    pub fn guard_also(&mut self, entries: &[String], cwd: &Path) {
+        let home = self.home.clone();
+        self.deny_write.extend(entries.iter().map(|p| {
+            let (text, exact) = match p.strip_suffix("/.") {
+                Some(folder) => (folder, true),
+                None => (p.as_str(), false),
+            };
+            Entry {
+                guard: true,
+                exact,
+                ..Entry::new(text, cwd, &home)
+            }
+        }));
+    }
+
     pub fn home(&self) -> &Path {
         &self.home
     }
@@ -241,9 +286,13 @@ impl Policy {
         let mut stack: Vec<PathBuf> = self
             .deny_write
             .iter()
-            .filter_map(|e| e.spellings.last())
-            .filter(|s| !s.iter().any(|seg| seg.contains(['*', '?', '['])))
-            .map(|s| PathBuf::from(format!("/{}", s.join("/"))))
+            .filter_map(|e| Some((e.guard, e.spellings.last()?)))
+            .filter(|(_, s)| !s.iter().any(|seg| seg.contains(['*', '?', '['])))
+            .map(|(guard, s)| (guard, PathBuf::from(format!("/{}", s.join("/")))))
+            // A guard directory (the agent's own config folder) is large
+            // and holds nothing a policy protects by inode; its files are.
+            .filter(|(guard, p)| !guard || p.is_file())
+            .map(|(_, p)| p)
             .collect();
         while let Some(path) = stack.pop() {
             let Ok(meta) = std::fs::symlink_metadata(&path) else {

@@ -41,6 +41,7 @@ pub fn check(
     }
     crate::agent::check_targets(&config)?;
     config.guard_files = crate::agent::guard_files(&config);
+    config.guard_rules = crate::agent::guard_rules(&config);
     match crate::compile::compile(&config, Some(profile)) {
         Ok(_) => Ok(()),
         Err(err) => Err(relocate(err, &moved)),

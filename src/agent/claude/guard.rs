@@ -57,11 +57,24 @@ fn verdict(
         Ok(event) => event,
         Err(reason) => return Verdict::Deny(format!("twsrt hook: {reason}")),
     };
+    let layers = settings_layers(&event.cwd);
+    let moved = super::settings_env::moved(&layers);
+    if let Some(m) = moved.iter().find(|m| m.key == "HOME") {
+        return Verdict::Deny(format!(
+            "twsrt hook: {} sets env.HOME, which moves where the policy's `~` rules point, \
+             so nothing passes; remove it outside the agent",
+            m.file.display()
+        ));
+    }
     let compiled = crate::agent::load_config(config).and_then(|config| {
         let compiled = crate::compile::compile(&config, profile)?;
-        Ok((own_sandbox_on(&config, &compiled, mode), compiled))
+        let own = own_sandbox_on(&config, &compiled, mode);
+        let held = own
+            && kernel_holds_bash(&config, &compiled, mode)
+            && super::settings_env::loosens(&layers).is_none();
+        Ok(((own, held), compiled))
     });
-    let (own_sandbox, compiled) = match compiled {
+    let ((own_sandbox, kernel_held), compiled) = match compiled {
         Ok(c) => c,
         Err(e) => {
             return Verdict::Deny(format!(
@@ -70,11 +83,28 @@ fn verdict(
         }
     };
     let mut policy = Policy::new(&compiled, &home_dir(), &event.cwd);
+    let exe = std::env::current_exe().ok();
+    let claude_dir = std::env::var_os("CLAUDE_CONFIG_DIR").map(std::path::PathBuf::from);
+    let config =
+        crate::paths::absolute_normalised(config, &std::env::current_dir().unwrap_or_default());
+    policy.guard_also(
+        &super::switches::guard_files(&config, exe.as_deref(), claude_dir.as_deref(), &event.cwd),
+        &event.cwd,
+    );
+    if kernel_held {
+        return hook::decide_kernel_held(&event, &policy, mode);
+    }
     if !sandboxed {
         return hook::decide(&event, &policy, mode);
     }
     let env = |key: &str| std::env::var(key).ok();
-    let sandbox = if own_sandbox {
+    let sandbox = if let Some(m) = moved.iter().find(|m| m.key != "HOME") {
+        Err(format!(
+            "{} sets env.{}, so the hook takes no srt from its environment",
+            m.file.display(),
+            m.key
+        ))
+    } else if own_sandbox {
         // Measured: srt cannot start inside srt (`listen EPERM` on its
         // proxy socket), so a wrapped command would only fail there.
         Err("Claude Code's own sandbox is on in this mode, and srt cannot start inside it".into())
@@ -91,6 +121,19 @@ fn verdict(
     hook::decide_sandboxed(&event, &policy, mode, &sandbox)
 }
 
+/// The Claude settings files around `cwd` ([`super::settings_env::layers`]).
+fn settings_layers(
+    cwd: &Path,
+) -> Vec<(
+    std::path::PathBuf,
+    serde_json::Map<String, serde_json::Value>,
+)> {
+    let var = |key: &str| std::env::var_os(key).map(std::path::PathBuf::from);
+    let user_dirs: Vec<std::path::PathBuf> = var("CLAUDE_CONFIG_DIR").into_iter().collect();
+    let project = var("CLAUDE_PROJECT_DIR");
+    super::settings_env::layers(cwd, &home_dir(), &user_dirs, project.as_deref())
+}
+
 /// Whether the Claude settings of `mode` turn Claude Code's own sandbox on
 /// (the mode's override, else srt's `enabled`), as `generate claude` writes
 /// them.
@@ -100,6 +143,29 @@ fn own_sandbox_on(config: &Config, compiled: &Compiled, mode: Mode) -> bool {
         .get("enabled")
         .or_else(|| compiled.srt().get("enabled"));
     enabled == Some(&serde_json::Value::Bool(true))
+}
+
+/// Whether no Bash command can leave Claude Code's own sandbox in `mode`
+/// (checked with it on): `allowUnsandboxedCommands` is false (Claude Code's
+/// default is true: a command may ask to run outside), `failIfUnavailable`
+/// is true (by default Claude Code runs commands unsandboxed when its
+/// sandbox cannot start) and no `excludedCommands` run outside it.
+fn kernel_holds_bash(config: &Config, compiled: &Compiled, mode: Mode) -> bool {
+    let key = |name: &str| {
+        config
+            .overrides(mode == Mode::Yolo)
+            .get(name)
+            .or_else(|| compiled.srt().get(name))
+            .cloned()
+    };
+    let excluded = match key("excludedCommands") {
+        None | Some(serde_json::Value::Null) => false,
+        Some(serde_json::Value::Array(list)) => !list.is_empty(),
+        Some(_) => true,
+    };
+    key("allowUnsandboxedCommands") == Some(serde_json::Value::Bool(false))
+        && key("failIfUnavailable") == Some(serde_json::Value::Bool(true))
+        && !excluded
 }
 
 /// The JSON line Claude Code reads for `verdict`, or `None` for a pass (no output).

@@ -47,7 +47,7 @@ pub fn install(targets: &Targets) -> Option<Install> {
 pub fn generated(config: &Config, yolo: bool) -> Option<Value> {
     let install = install(&config.targets)?;
     let cwd = std::env::current_dir().unwrap_or_default();
-    let exe = std::env::current_exe().unwrap_or_else(|_| "twsrt".into());
+    let exe = program().unwrap_or_else(|| "twsrt".into());
     let config_path = absolute_normalised(&config.path, &cwd);
     let mut command = format!(
         "{} -c {} hook claude",
@@ -61,6 +61,11 @@ pub fn generated(config: &Config, yolo: bool) -> Option<Value> {
         command.push_str(" --yolo");
     }
     Some(json!({ "PreToolUse": [entry(&command)] }))
+}
+
+/// The program the generated entry runs: the running twsrt.
+pub fn program() -> Option<std::path::PathBuf> {
+    std::env::current_exe().ok()
 }
 
 /// `onFailure: "block"`: Claude Code 2.1.332 blocks the tool call when the

@@ -60,7 +60,7 @@ impl Launch for ClaudeLaunch {
             home: setting.home.clone(),
             config_dir: layers::config_dir(&setting.home, std::env::var_os("CLAUDE_CONFIG_DIR")),
             anchor: anchored.then(|| super::anchor_path(config)),
-            hook: config.targets.flag("claude_hook"),
+            hook: super::hook_entry::install(&config.targets).is_some(),
             loaded: loads.then(|| super::loaded(config, setting.yolo)),
             locked: super::managed::permission_rules_locked(&setting.managed_root),
         }))
@@ -81,7 +81,8 @@ pub struct Inputs {
     /// `[targets] claude_settings` is set.
     pub anchor: Option<PathBuf>,
     /// twsrt installs its guard hook in the Claude settings (`[targets]
-    /// claude_hook`): a launch that skips hooks switches it off.
+    /// claude_hook`, `true` or `"sandbox"`): a launch that skips hooks
+    /// switches it off.
     pub hook: bool,
     /// The Claude settings the launch loads, against what twsrt keeps there
     /// (`audit` only: `run` writes them before it starts the agent).
@@ -259,6 +260,7 @@ fn settings_findings(
         ));
     }
     directories_findings(doc, flag, layer, inputs, out);
+    super::launch_env::findings(doc, flag, layer, out);
     let mode = doc
         .pointer("/permissions/defaultMode")
         .and_then(Value::as_str);

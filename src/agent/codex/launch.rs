@@ -55,6 +55,7 @@ impl Launch for CodexLaunch {
         Ok(Box::new(Inputs {
             cwd: setting.cwd.clone(),
             codex_home: layers::codex_home(&setting.home),
+            home: setting.home.clone(),
             target: setting
                 .config
                 .targets
@@ -77,12 +78,24 @@ pub struct Inputs {
     pub target: Option<PathBuf>,
     /// The text of the machine's installed requirements.toml, if any.
     pub requirements: Option<String>,
+    /// The home directory: `--add-dir` of it (or of the root) is an error.
+    pub home: PathBuf,
 }
 
 impl Audit for Inputs {
     fn check(&self, parsed: &Parsed) -> Result<Vec<Diagnostic>> {
         let mut out = Vec::new();
         for occ in &parsed.options {
+            if occ.name == "--add-dir" && wide_directory(occ, self) {
+                out.push(Diagnostic::new(
+                    Severity::Error,
+                    Code::WideDirectory,
+                    typed(occ),
+                    "adds the root or the home directory as writable: every file is in \
+                     Codex's reach, and no profile entry protects it",
+                ));
+                continue;
+            }
             flag_findings(occ, self.requirements.as_deref(), &mut out)?;
         }
         let launch = launch(parsed, self);
@@ -91,6 +104,24 @@ impl Audit for Inputs {
         }
         Ok(out)
     }
+}
+
+/// `--add-dir` names the root or the home directory (`~`, `$HOME`, or a
+/// path that is one of them once resolved against the launch directory).
+fn wide_directory(occ: &Occurrence, inputs: &Inputs) -> bool {
+    let Some(value) = occ.value() else {
+        return false;
+    };
+    let home = inputs.home.to_string_lossy();
+    let expanded = match value
+        .strip_prefix('~')
+        .or_else(|| value.strip_prefix("$HOME"))
+    {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{home}{rest}"),
+        _ => value.to_string(),
+    };
+    let path = crate::paths::absolute_normalised(Path::new(&expanded), &inputs.cwd);
+    path == Path::new("/") || path == inputs.home
 }
 
 /// The launch the argv describes: `-C`/`--cd` (the last one wins) moves the

@@ -149,3 +149,23 @@ fn the_legacy_profiles_of_the_codex_target() {
         "{got:?}"
     );
 }
+
+#[test]
+fn codex_add_dir_of_the_root_or_the_home_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let home = home.to_str().unwrap();
+    let up = "home/x/..";
+    for value in ["/", "~", "~/", "$HOME", home, up, "//"] {
+        let line = ["codex", "--add-dir", value];
+        let found: Vec<_> = audit_in(dir.path(), &line)
+            .into_iter()
+            .map(|f| (f.severity, f.location))
+            .collect();
+        assert_eq!(found, err("--add-dir <value>"), "{value}");
+    }
+    assert_eq!(
+        summary(&["codex", "--add-dir", "/srv/data"]),
+        warn("--add-dir <value>")
+    );
+}

@@ -34,6 +34,7 @@ impl Inputs {
                 codex_home: i.codex_home,
                 target: i.codex_target,
                 requirements: None,
+                home: i.home.clone(),
             }),
             "claude" => Box::new(claude::launch::Inputs {
                 cwd: i.cwd,

@@ -123,13 +123,22 @@ fn check(parsed: &Parsed, inputs: &Inputs) -> Vec<Diagnostic> {
     ] {
         if set {
             out.push(Diagnostic::new(
-                Severity::Warning,
+                Severity::Error,
                 Code::LayerOverride,
                 name,
                 "merges into the config after every file: an entry it adds to a permission map \
                  comes after twsrt's and decides",
             ));
         }
+    }
+    if env.config_dir.is_some() {
+        out.push(Diagnostic::new(
+            Severity::Error,
+            Code::LayerOverride,
+            "OPENCODE_CONFIG_DIR",
+            "loads a config folder after twsrt's file, whose config, agents and plugins can \
+             replace its permission entries",
+        ));
     }
     worktree_findings(inputs, &mut out);
     let Some(target) = &inputs.target else {

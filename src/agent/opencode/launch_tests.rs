@@ -76,13 +76,20 @@ fn the_environment_that_adds_permission_entries_is_found() {
     let mut inputs = inputs(dir.path());
     inputs.env.permission = true;
     inputs.env.config_content = true;
+    inputs.env.config_dir = Some(dir.path().join("empty"));
     let found = findings(&inputs, &[]);
     let locations: Vec<&str> = found.iter().map(|f| f.2.as_str()).collect();
     assert_eq!(
         locations,
-        ["OPENCODE_PERMISSION", "OPENCODE_CONFIG_CONTENT"]
+        [
+            "OPENCODE_PERMISSION",
+            "OPENCODE_CONFIG_CONTENT",
+            "OPENCODE_CONFIG_DIR"
+        ]
     );
+    // Each replaces what twsrt's file allows, so the launch is refused.
     assert!(found.iter().all(|f| f.1 == Code::LayerOverride));
+    assert!(found.iter().all(|f| f.0 == Severity::Error), "{found:?}");
 }
 
 #[test]
@@ -189,6 +196,7 @@ fn every_other_layer_that_sets_entries_is_found() {
         custom.display().to_string(),
         config_dir.join("opencode.json").display().to_string(),
         inputs.cwd.join("opencode.json").display().to_string(),
+        "OPENCODE_CONFIG_DIR".to_string(),
     ];
     want.sort();
     assert_eq!(locations, want, "{found:?}");

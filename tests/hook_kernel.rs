@@ -1,0 +1,196 @@
+//! Where Claude Code's own sandbox confines every Bash command (on, with
+//! `allowUnsandboxedCommands = false`, `failIfUnavailable = true` and no
+//! `excludedCommands`), the hook defers to it: what it cannot see through
+//! passes; the bash rules, named denied paths and the file tools still
+//! decide (issue 43 item 1).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+use crate::support::*;
+
+const HELD: &str = "\n[sandbox_overrides.yolo]\nenabled = true\nallowUnsandboxedCommands = false\n";
+
+fn home(overrides: &str) -> tempfile::TempDir {
+    let home = tempfile::tempdir().expect("temp HOME");
+    let config = format!("{BASE_CONFIG}{overrides}");
+    for (rel, text) in [
+        (CONFIG, config.as_str()),
+        (SRT_FRAGMENT, BASE_SRT),
+        (BASH_FRAGMENT, BASE_BASH),
+        (".ssh/id_rsa", "k"),
+        (".venv/bin/activate", "export V=1"),
+    ] {
+        let path = home.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("dirs");
+        std::fs::write(path, text).expect("a fixture file");
+    }
+    home
+}
+
+/// The hook's decision (`None`: it passes) on one call, in yolo mode or not.
+fn decide(home: &Path, yolo: bool, tool: &str, input: Value) -> Option<String> {
+    decide_in(home, home, yolo, tool, input)
+}
+
+/// [`decide`] with the working directory `cwd`.
+fn decide_in(home: &Path, cwd: &Path, yolo: bool, tool: &str, input: Value) -> Option<String> {
+    let event = json!({
+        "session_id": "s", "transcript_path": "", "cwd": cwd,
+        "permission_mode": "default", "hook_event_name": "PreToolUse",
+        "tool_name": tool, "tool_input": input, "tool_use_id": "t",
+    });
+    let mut args = vec!["-c".to_string(), home.join(CONFIG).display().to_string()];
+    args.extend(["hook".into(), "claude".into()]);
+    if yolo {
+        args.push("--yolo".into());
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_twsrt"))
+        .args(&args)
+        .current_dir(cwd)
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("twsrt runs");
+    let mut stdin = child.stdin.take().expect("a stdin pipe");
+    stdin
+        .write_all(event.to_string().as_bytes())
+        .expect("the event");
+    drop(stdin);
+    let out = child.wait_with_output().expect("twsrt ends");
+    assert_eq!(out.status.code(), Some(0), "{tool} {input}");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    if stdout.is_empty() {
+        return None;
+    }
+    let answer: Value = serde_json::from_str(&stdout).expect("JSON");
+    let decision = &answer["hookSpecificOutput"]["permissionDecision"];
+    Some(decision.as_str().unwrap_or("?").to_string())
+}
+
+const OPAQUE: [&str; 6] = [
+    "source .venv/bin/activate && pytest",
+    ". ./env.sh",
+    "sh ./configure --prefix=/usr",
+    "bash scripts/test.sh",
+    "for f in *.c; do wc -l \"$f\"; done",
+    "eval \"$X\"",
+];
+
+#[test]
+fn where_the_kernel_holds_bash_the_hook_answers_only_from_the_rules() {
+    let held = home(&format!("{HELD}failIfUnavailable = true\n"));
+    let h = held.path();
+    let bash = |c: &str| json!({"command": c});
+    for command in OPAQUE {
+        assert_eq!(decide(h, true, "Bash", bash(command)), None, "{command}");
+    }
+    let deny = |tool: &str, input: Value| {
+        assert_eq!(
+            decide(h, true, tool, input.clone()).as_deref(),
+            Some("deny"),
+            "{tool} {input}"
+        );
+    };
+    deny("Bash", bash("cat ~/.ssh/id_rsa"));
+    deny("Bash", bash("rm notes.txt"));
+    deny("Bash", bash("git push"));
+    deny(
+        "Bash",
+        json!({"command": "eval \"$X\"", "dangerouslyDisableSandbox": true}),
+    );
+    deny("Read", json!({"file_path": h.join(".ssh/id_rsa")}));
+    deny("Grep", json!({"pattern": "k", "path": h}));
+    // Full mode has no sandbox here: it still asks.
+    assert_eq!(
+        decide(h, false, "Bash", bash("eval \"$X\"")).as_deref(),
+        Some("ask")
+    );
+}
+
+#[test]
+fn a_sandbox_a_command_can_leave_is_not_deferred_to() {
+    for overrides in [
+        HELD.to_string(),
+        format!("{HELD}failIfUnavailable = false\n"),
+        format!("{HELD}failIfUnavailable = true\nexcludedCommands = [\"make\"]\n"),
+        "\n[sandbox_overrides.yolo]\nenabled = true\nfailIfUnavailable = true\n".into(),
+    ] {
+        let home = home(&overrides);
+        let got = decide(home.path(), true, "Bash", json!({"command": "eval \"$X\""}));
+        assert_eq!(got.as_deref(), Some("deny"), "{overrides}");
+    } // Claude Code merges the sandbox keys of every settings file: a
+    // project file that lets a command out is not deferred to either.
+    for loosened in [
+        json!({"sandbox": {"excludedCommands": ["eval *"]}}),
+        json!({"sandbox": {"allowUnsandboxedCommands": true}}),
+        json!({"sandbox": {"enabled": false}}),
+    ] {
+        let home = home(&format!("{HELD}failIfUnavailable = true\n"));
+        let h = home.path();
+        std::fs::create_dir_all(h.join("p/.claude")).expect("dirs");
+        std::fs::write(
+            h.join("p/.claude/settings.local.json"),
+            loosened.to_string(),
+        )
+        .expect("file");
+        let event = json!({"command": "eval \"$X\""});
+        assert_eq!(decide(h, true, "Bash", event.clone()), None);
+        assert_eq!(
+            decide_in(h, &h.join("p"), true, "Bash", event).as_deref(),
+            Some("deny"),
+            "{loosened}"
+        );
+    }
+}
+
+/// What the hook now lets through is what the kernel holds: measured with
+/// the real srt (the runtime Claude Code's sandbox is built on) and the
+/// compiled settings, an opaque read of the key reads it in plain bash and
+/// not inside srt.
+#[test]
+fn an_opaque_read_the_hook_passes_is_held_by_the_sandbox() {
+    let Some(srt) = crate::srt_real::srt() else {
+        return;
+    };
+    let held = home(&format!("{HELD}failIfUnavailable = true\n"));
+    let h = held.path();
+    let out = Command::new(env!("CARGO_BIN_EXE_twsrt"))
+        .args([
+            "-c",
+            &h.join(CONFIG).to_string_lossy(),
+            "generate",
+            "all",
+            "-w",
+        ])
+        .env("HOME", h)
+        .output()
+        .expect("twsrt runs");
+    assert!(out.status.success(), "{out:?}");
+    let command = "X='cat ~/.ssh/id_rsa'; eval \"$X\"";
+    assert_eq!(decide(h, true, "Bash", json!({"command": command})), None);
+    let plain = Command::new("bash")
+        .args(["-c", command])
+        .env("HOME", h)
+        .output()
+        .expect("bash runs");
+    assert_eq!(String::from_utf8_lossy(&plain.stdout), "k");
+    let settings = h.join(".srt-settings.json");
+    let boxed = Command::new(&srt)
+        .args(["-s", &settings.to_string_lossy(), "-c", command])
+        .current_dir(h)
+        .env("HOME", h)
+        .output()
+        .expect("srt runs");
+    assert!(
+        !String::from_utf8_lossy(&boxed.stdout).contains('k'),
+        "{boxed:?}"
+    );
+}
