@@ -30,6 +30,7 @@ mod overrides;
 mod project;
 mod render;
 mod sandbox_part;
+pub mod schema;
 mod sync;
 mod sync_table;
 #[cfg(test)]
