@@ -8,6 +8,7 @@ mod support;
 
 mod adoption;
 mod allow_read;
+mod claude_schema;
 mod claude_sync;
 mod compile_errors;
 mod config_cmd;

@@ -10,9 +10,13 @@
 //! `object` (`keys`; keys it does not list are kept, never refused) and
 //! `union` (`of`); `"null": true` also takes `null`.
 
+use std::path::Path;
 use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
+
+use crate::drift::{Difference, Direction, Side};
+use crate::error::{Error, Result};
 
 /// The schema table, as extracted.
 static TABLE: LazyLock<Value> = LazyLock::new(|| {
@@ -57,6 +61,29 @@ impl Rejection {
             self.expected
         )
     }
+}
+
+/// `doc` (the settings file at `path`) as Claude Code takes it, or an
+/// error naming the file and the JSON pointer of the value it refuses.
+pub fn check_file(doc: &Map<String, Value>, path: &Path) -> Result<()> {
+    match rejected_object(doc) {
+        Some(r) => Err(Error::target(path, r.message())),
+        None => Ok(()),
+    }
+}
+
+/// The drift of a file Claude Code drops: the widest there is (none of its
+/// rules is in force), one difference naming the refused value.
+pub fn difference(doc: &Map<String, Value>) -> Option<Difference> {
+    let r = rejected_object(doc)?;
+    let shown = format!("schema:{} (Claude Code drops the whole file)", r.pointer);
+    Some(Difference::new(
+        "schema",
+        &r.pointer,
+        &shown,
+        Side::Extra,
+        Direction::Widening,
+    ))
 }
 
 /// The first value of `doc` (a whole settings file) that Claude Code's
