@@ -28,15 +28,20 @@ DENIED = "denied by your permission settings"
 
 def read_turn(run, world, path) -> str:
     """One Read call, with every prompt bypassed: only a deny rule stops it."""
+    return turn(run, world, "Read", {"file_path": str(path)}, "bypassPermissions")
+
+
+def turn(run, world, tool: str, arguments: dict, mode: str) -> str:
+    """One tool call in `-p` with the permission mode `mode`."""
     from fake_model import FakeAnthropic  # tests/clients/fake_model.py
     env = dict(world.env.vars(), ANTHROPIC_API_KEY="sk-ant-twsrt-offline",
                NO_PROXY="127.0.0.1", no_proxy="127.0.0.1", IS_SANDBOX="1")
-    with FakeAnthropic("Read", {"file_path": str(path)}) as model:
+    with FakeAnthropic(tool, arguments) as model:
         env["ANTHROPIC_BASE_URL"] = model.base_url
         try:
             result = subprocess.run([world.env.client("claude"), "-p", "twsrt schema check",
                                      "--output-format", "json",
-                                     "--permission-mode", "bypassPermissions"],
+                                     "--permission-mode", mode],
                                     cwd=world.env.proj, env=env, stdin=subprocess.DEVNULL,
                                     capture_output=True, text=True, timeout=run.TIMEOUT)
         except subprocess.TimeoutExpired as e:
@@ -89,6 +94,34 @@ def run_checks(run, report, scratch, bin_dir) -> None:
                 failures.append(f"Claude Code dropped the file: {out!r}")
             if drops and rc != 1:
                 failures.append(f"twsrt diff claude exited {rc}, not 1 (drift)")
+            if not drops and rc != 0:
+                failures.append(f"twsrt diff claude exited {rc} on a file Claude Code loads")
             return failures
         verdict = "drops the file" if drops else "keeps the file"
         run.run_check(report, f"claude-schema: {label}: Claude Code {verdict}", changed, world)
+
+    def foreign_write(w) -> list[str]:
+        """A hand-added bare `Write` allow lets the Write tool write outside
+        the project without asking (in `-p`, an unlisted write is refused):
+        a grant `twsrt diff` must report as widening drift."""
+        target = w.env.home / "twsrt-foreign-write.txt"
+        args = {"file_path": str(target), "content": "WROTE"}
+        failures = []
+        saved = path.read_text()
+        try:
+            turn(run, w, "Write", args, "default")
+            if target.exists():
+                failures.append(f"without an allow, the Write tool wrote {target}")
+            run.edit_json(path, lambda d: d["permissions"]["allow"].append("Write"))
+            turn(run, w, "Write", args, "default")
+            if not target.exists():
+                failures.append(f"with a bare Write allow, the Write tool did not write {target}")
+            rc = twsrt_diff(run, w)
+            if rc != 1:
+                failures.append(f"twsrt diff claude exited {rc} with the Write allow, not 1")
+        finally:
+            path.write_text(saved)
+            target.unlink(missing_ok=True)
+        return failures
+    run.run_check(report, "claude-schema: a bare Write allow writes outside the project unasked",
+                  foreign_write, world)
