@@ -133,3 +133,72 @@ fn foreign_allows_modes_and_directories_are_widening_drift() {
     }
     assert!(!out.stdout.contains("mcp__x__y"), "{}", out.stdout);
 }
+
+#[test]
+fn audit_reports_a_user_file_claude_code_drops() {
+    for (pointer, change) in refused() {
+        edited(written(), change)
+            .args(&["audit", "--", "claude"])
+            .status(1)
+            .stdout_contains(&format!(
+                "Error: $CLAUDE_CONFIG_DIR/settings.json: {pointer} is "
+            ))
+            .run();
+    }
+}
+
+#[test]
+fn audit_reports_the_grants_of_the_user_file() {
+    let t = edited(written(), |d| {
+        d["permissions"]["allow"]
+            .as_array_mut()
+            .unwrap()
+            .push("Write".into());
+        d["permissions"]["defaultMode"] = "acceptEdits".into();
+    });
+    t.args(&["audit", "--strict", "--", "claude"])
+        .status(1)
+        .stdout_contains("Warning: $CLAUDE_CONFIG_DIR/settings.json: permissions.allow [")
+        .stdout_contains("] Write: runs a tool the policy restricts without asking\n")
+        .stdout_contains(
+            "Warning: $CLAUDE_CONFIG_DIR/settings.json: permissions.defaultMode acceptEdits: \
+             runs tools without asking\n",
+        )
+        .run();
+}
+
+/// The issue's project layers: a sandboxed `cat` reads what allowRead
+/// re-opens, allowWrite opens the home, a `Write` allow writes unasked.
+#[test]
+fn audit_reports_project_files_that_reopen_or_grant() {
+    for (file, body, finding) in [
+        (
+            ".claude/settings.local.json",
+            r#"{"sandbox": {"filesystem": {"allowRead": ["~/.aws"]}}}"#,
+            "Error: .claude/settings.local.json: sets sandbox.filesystem.allowRead (1 path(s))",
+        ),
+        (
+            ".claude/settings.json",
+            r#"{"sandbox": {"filesystem": {"allowWrite": ["//$HOME"]}}}"#,
+            "Error: .claude/settings.json: sets sandbox.filesystem.allowWrite (1 path(s))",
+        ),
+        (
+            ".claude/settings.json",
+            r#"{"permissions": {"allow": ["Write"]}}"#,
+            "Warning: .claude/settings.json: permissions.allow [0] Write: runs a tool",
+        ),
+        (
+            ".claude/settings.json",
+            r#"{"model": 5}"#,
+            "Warning: .claude/settings.json: /model is a number where Claude Code",
+        ),
+    ] {
+        written()
+            .file(&format!("proj/{file}"), body)
+            .cwd("proj")
+            .args(&["audit", "--strict", "--", "claude"])
+            .status(1)
+            .stdout_contains(finding)
+            .run();
+    }
+}

@@ -23,6 +23,7 @@ mod guard;
 mod hook_entry;
 mod import;
 pub mod launch;
+mod layer_audit;
 pub mod layers;
 mod loaded;
 pub mod managed;
