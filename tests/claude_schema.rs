@@ -202,3 +202,54 @@ fn audit_reports_project_files_that_reopen_or_grant() {
             .run();
     }
 }
+
+/// The issue's managed drop-in: `60-team.json` re-opening `~/.aws` for the
+/// sandbox (Claude read the secret) and the other allow-shaped keys it can
+/// set beside twsrt's drop-in are widening drift of `--scope managed`.
+#[test]
+fn a_managed_drop_in_that_reopens_or_grants_is_widening_drift() {
+    for (body, line) in [
+        (
+            r#"{"sandbox": {"filesystem": {"allowRead": ["~/.aws"]}}}"#,
+            "60-team.json sandbox.filesystem.allowRead: \"~/.aws\"",
+        ),
+        (
+            r#"{"permissions": {"additionalDirectories": ["/"]}}"#,
+            "60-team.json permissions.additionalDirectories: \"/\"",
+        ),
+        (
+            r#"{"permissions": {"defaultMode": "bypassPermissions"}}"#,
+            "60-team.json permissions.defaultMode: bypassPermissions",
+        ),
+        (
+            r#"{"sandbox": {"excludedCommands": ["curl"]}}"#,
+            "60-team.json sandbox: excludedCommands",
+        ),
+    ] {
+        let out = Test::with_policy()
+            .config_append(CLAUDE_ONLY)
+            .args(&[
+                "generate", "-w", "claude", "--scope", "managed", "--root", "root",
+            ])
+            .any_stderr()
+            .any_stdout()
+            .run()
+            .then()
+            .file("root/etc/claude-code/managed-settings.d/60-team.json", body)
+            .args(&[
+                "diff",
+                "claude",
+                "--scope",
+                "managed",
+                "--root",
+                "root",
+                "--fail-on",
+                "widening",
+            ])
+            .status(1)
+            .any_stdout()
+            .any_stderr()
+            .run();
+        assert!(out.stdout.contains(line), "{line}: {}", out.stdout);
+    }
+}
