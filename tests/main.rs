@@ -38,6 +38,7 @@ mod managed;
 mod managed_explain;
 mod mutation;
 mod opencode_cmd;
+mod opencode_layers;
 mod output_errors;
 mod parity;
 mod parity_guards;
