@@ -51,7 +51,11 @@ fn the_launch_wrapper_refuses_the_same_write() {
         .file(ANCHOR, HAND_WRITTEN)
         .args(&["run", "--", "claude"])
         .status(1)
-        .stderr(REFUSED)
+        // The hand-written file's bare `Read` allow is a grant (issue 40).
+        .stderr(&format!(
+            "Warning: $CLAUDE_CONFIG_DIR/settings.json: permissions.allow [0] Read: runs a tool \
+             the policy restricts without asking\n{REFUSED}"
+        ))
         .unchanged()
         .run();
 }

@@ -221,6 +221,7 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
         .trim()
         .parse()
         .map_err(|e| format!("expected/exit: {e}"))?;
+    let expected_exit = divergence.exit.unwrap_or(expected_exit);
     if output.status.code() != Some(expected_exit) {
         problems.push(format!(
             "exit code: expected {expected_exit}, got {:?}",
@@ -234,6 +235,12 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
         &as_the_port_writes(&read_text(&exp.join("stdout"))?),
         &guards,
     );
+    // A deliberate divergence of the whole stdout: what the port prints
+    // instead (README.md "Deliberate divergences").
+    let expected_stdout = match fs::read_to_string(exp.join("port_stdout")) {
+        Ok(text) => text,
+        Err(_) => expected_stdout,
+    };
     let (want, got) = divergence.compared_stdout(&expected_stdout, &stdout);
     if want != got {
         problems.push(format!("stdout differs:\n{}", diff(&want, &got)));
@@ -241,7 +248,12 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
 
     // stderr: every fact, at word boundaries
     let stderr = normalise(&output.stderr, &homes);
-    let missing: Vec<String> = read_text(&exp.join("facts"))?
+    // `port_facts`, when present, holds the facts of a deliberate divergence.
+    let facts = match fs::read_to_string(exp.join("port_facts")) {
+        Ok(text) => text,
+        Err(_) => read_text(&exp.join("facts"))?,
+    };
+    let missing: Vec<String> = facts
         .lines()
         .filter(|f| !f.is_empty() && !contains_bounded(&stderr, f))
         .map(str::to_string)
@@ -705,6 +717,8 @@ struct Divergence {
     /// reference was recorded without one; the port starts a terminal
     /// editor only from a terminal, doc/compatibility.md).
     stdin_terminal: bool,
+    /// `exit <code>`: the port's exit code where it deliberately differs.
+    exit: Option<i32>,
 }
 
 /// One `file-json-prepend` directive: in the expected `path`, the object at
@@ -765,6 +779,9 @@ impl Divergence {
                 });
             } else if line == "port-stdin-terminal" {
                 d.stdin_terminal = true;
+            } else if let Some(rest) = line.strip_prefix("exit ") {
+                let code = rest.trim().parse();
+                d.exit = Some(code.map_err(|e| format!("{}: {line:?}: {e}", path.display()))?);
             } else if line == "stdout-table-cells" {
                 d.table_cells = true;
             } else if let Some(rest) = line.strip_prefix("stdout-table-cell-prose ") {

@@ -14,7 +14,8 @@ const CLAUDE_WITH_SECRETS: &str = r#"{
   "env": {"ANTHROPIC_API_KEY": "sk-ant-LEAK-claude-env-0001"},
   "apiKeyHelper": "echo LEAK-claude-helper-0002",
   "mcpServers": {"x": {"headers": {"Authorization": "Bearer LEAK-claude-mcp-0003"}}},
-  "permissions": {"allow": ["Bash(export T=LEAK-claude-allow-0004)"], "defaultMode": "LEAK-mode-0005"},
+  "permissions": {"allow": ["Bash(export T=LEAK-claude-allow-0004)"]},
+  "outputStyle": "LEAK-style-0005",
   "sandbox": {"excludedCommands": ["LEAK-claude-excluded-0006"]},
   "model": "opus"
 }
@@ -117,7 +118,14 @@ fn writes_keep_foreign_values_without_printing_them() {
 
 #[test]
 fn diff_names_only_managed_entries() {
-    run_clean(any_output(written(planted())), &["diff"], 0);
+    // The planted `Bash(export T=...)` allow is foreign widening drift
+    // (issue 40): named by its position and tool, never its text.
+    let out = run_clean(any_output(written(planted())), &["diff"], 1);
+    assert!(
+        out.stdout.contains("permissions.allow:[0] Bash(...)"),
+        "{}",
+        out.stdout
+    );
     run_clean(any_output(written(planted())), &["-v", "diff", "--yolo"], 2);
 
     // Drift in both files, next to the secrets: only entry names are shown.

@@ -17,6 +17,7 @@ mod doctor;
 mod drop_ins;
 mod existing;
 mod explain;
+mod foreign;
 mod grammar;
 mod grammar_subcommands;
 mod guard;
@@ -24,6 +25,7 @@ mod hook_entry;
 mod import;
 pub mod launch;
 mod launch_env;
+mod layer_audit;
 pub mod layers;
 mod loaded;
 pub mod managed;
@@ -34,6 +36,7 @@ mod render;
 mod sandbox_part;
 mod settings_env;
 mod switches;
+pub mod schema;
 mod sync;
 mod sync_table;
 #[cfg(test)]
@@ -143,18 +146,30 @@ impl Agent for Claude {
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
         overrides::check(ctx, warnings)?;
         overrides::srt_keys(ctx, warnings);
+        // A preview writes nothing: it shows the settings and says that
+        // Claude Code would drop them (a write refuses them).
+        if let Err(e) = check_generated(ctx, &home_dir()) {
+            let message = format!("{e}; `generate -w` refuses to write it");
+            warnings.push(crate::agent::warning(
+                "claude",
+                codes::SETTINGS_REJECTED,
+                message,
+            ));
+        }
         Ok(preview(ctx, &home_dir()))
     }
 
     fn stage(&self, ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
         overrides::check(ctx, warnings)?;
         overrides::srt_keys(ctx, warnings);
+        check_generated(ctx, &home_dir())?;
         stage(ctx, plan, &home_dir())
     }
 
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
         overrides::check(ctx, warnings)?;
         overrides::srt_keys(ctx, warnings);
+        check_generated(ctx, &home_dir())?;
         diff(ctx, &home_dir())
     }
 
@@ -199,6 +214,16 @@ fn input<'a>(ctx: &'a Ctx, home: &'a Path) -> render::Input<'a> {
     }
 }
 
+/// The generated settings as Claude Code's settings schema takes them: the
+/// sandbox object is where the user's srt keys and overrides land (an
+/// error names the mode's target, where they would be written).
+fn check_generated(ctx: &Ctx, home: &Path) -> Result<()> {
+    let mut doc = Map::new();
+    let sandbox = render::sandbox_value(&input(ctx, home));
+    doc.insert("sandbox".into(), sandbox);
+    schema::check_file(&doc, &anchor::target_path(ctx.config, ctx.yolo))
+}
+
 /// The generated settings.
 fn generate(ctx: &Ctx, home: &Path) -> Map<String, Value> {
     render::render(&input(ctx, home))
@@ -236,6 +261,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
             let generated = generate(ctx, home);
             keep_foreign_entries(ctx, home, &layout, &doc, &generated, plan)?;
             let merged = merge::merge(doc, &generated, &layout.base)?;
+            schema::check_file(&merged, &layout.base)?;
             let bom = crate::bom::kept_for(&layout.base);
             Some(format!("{bom}{}\n", to_pretty(&Value::Object(merged))))
         }
@@ -380,6 +406,9 @@ fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
     };
     let generated = generate(ctx, home);
     let mut differences = load.differences();
+    differences.extend(schema::difference(&on_disk));
+    let grants = foreign::grants(&generated, &on_disk);
+    differences.extend(grants.iter().map(foreign::Grant::difference));
     differences.extend(diff::entries(&generated, &on_disk).into_differences());
     Ok(AgentDiff::Compared(differences))
 }

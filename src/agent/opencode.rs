@@ -22,6 +22,7 @@ mod tests;
 mod launch_tests;
 
 mod pattern;
+mod siblings;
 mod worktree;
 
 use std::path::{Path, PathBuf};
@@ -265,7 +266,11 @@ fn diff(ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
     };
     let mut found = Vec::new();
     let ours = entries(ctx, &mut found)?;
-    let differences = drift::compare(&ours, &on_disk).map_err(|m| Error::target(&path, m))?;
+    let mut differences = drift::compare(&ours, &on_disk).map_err(|m| Error::target(&path, m))?;
+    let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from);
+    let xdg = xdg.filter(|p| p.is_absolute());
+    let global = siblings::global_dir(&crate::paths::home_dir(), xdg.as_deref());
+    differences.extend(siblings::differences(&path, &global));
     warnings.extend(found);
     Ok(AgentDiff::Compared(differences))
 }

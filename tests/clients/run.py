@@ -7,7 +7,9 @@ tests/clients/policies/) it runs `twsrt generate -w` into a scratch HOME and
 asks Codex CLI, Claude Code and Copilot CLI what they make of the result
 (Gemini CLI's checks are in gemini.py, `--only gemini`; OpenCode's in
 opencode.py, `--only opencode`; the managed files of `generate --scope
-managed` in managed.py, `--only managed`).
+managed` in managed.py, `--only managed`; Claude Code's settings schema in
+claude_schema.py, `--only claude-schema`; OpenCode's files around its config in
+opencode_layers.py, `--only opencode-layers`).
 It then measures the known Codex gaps twsrt warns about (each must still be
 there, and the warning too), and finally breaks one generated file per check
 (a "mutant") and requires that check to fail, so a check that cannot fail is
@@ -1355,6 +1357,15 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
             import spellings  # tests/clients/spellings.py
             spellings.run_checks(sys.modules[__name__], report, scratch, bin_dir,
                                  not args.no_mutants)
+        if not args.only or "claude-schema" in args.only:
+            print("\nClaude Code's settings schema: a value it refuses drops the whole file",
+                  flush=True)
+            import claude_schema  # tests/clients/claude_schema.py
+            claude_schema.run_checks(sys.modules[__name__], report, scratch, bin_dir)
+        if not args.only or "opencode-layers" in args.only:
+            print("\nOpenCode: the files around twsrt's opencode.json", flush=True)
+            import opencode_layers  # tests/clients/opencode_layers.py
+            opencode_layers.run_checks(sys.modules[__name__], report, scratch, bin_dir)
         if not args.only:
             print("\nknown Codex gaps: twsrt warns, and the gap is still there", flush=True)
             run_gaps(report, scratch, bin_dir)

@@ -7,4 +7,6 @@ crate::diag::agent_codes! {
     RELATIVE_SANDBOX_PATH = "claude-relative-sandbox-path";
     /// A `[sandbox_overrides.*.filesystem]` path list that has no effect on Claude.
     OVERRIDE_IGNORED = "claude-override-ignored";
+    /// A value in a Claude settings file that Claude Code's settings schema refuses (it drops the file).
+    SETTINGS_REJECTED = "claude-settings-rejected";
 }

@@ -17,11 +17,13 @@ use crate::drift::{Difference, Direction};
 use crate::error::{Error, Result};
 
 /// The lists whose entries allow: one a neighbour adds widens.
-const ALLOW_LISTS: [&str; 4] = [
+const ALLOW_LISTS: [&str; 6] = [
     "/permissions/allow",
+    "/permissions/additionalDirectories",
     "/sandbox/network/allowedDomains",
     "/sandbox/network/allowUnixSockets",
     "/sandbox/filesystem/allowWrite",
+    "/sandbox/filesystem/allowRead",
 ];
 
 /// Every value of `ours` (twsrt's drop-in) that a drop-in sorted after
@@ -62,6 +64,7 @@ pub fn overrides(ours: &Value, path: &Path) -> Result<Vec<Difference>> {
             replaced(ours, &doc, "", &mut found);
         }
         added(ours, &doc, &mut found);
+        grants(ours, &doc, &mut found);
         for (key, value) in found {
             let section = format!("{} {key}", file.display());
             out.push(Difference::new(
@@ -87,6 +90,20 @@ fn added(ours: &Value, theirs: &Value, out: &mut Vec<(String, String)>) {
             if !mine.is_some_and(|m| m.contains(item)) {
                 out.push((list[1..].replace('/', "."), item.to_string()));
             }
+        }
+    }
+}
+
+/// The softer `defaultMode` and the sandbox escape keys `theirs` sets
+/// and `ours` does not ([`super::foreign`]; its allow lists are
+/// [`added`]'s).
+fn grants(ours: &Value, theirs: &Value, out: &mut Vec<(String, String)>) {
+    let (Value::Object(ours), Value::Object(theirs)) = (ours, theirs) else {
+        return;
+    };
+    for g in super::foreign::grants(ours, theirs) {
+        if g.section == "permissions.defaultMode" || g.section == "sandbox" {
+            out.push((g.section.to_string(), g.entry));
         }
     }
 }

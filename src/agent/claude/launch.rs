@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+use super::layer_audit::{self, Layer as LayerKind};
 use super::layers::{self, Layer, Source};
 use crate::agent::launch::redact::{shown, shown_list, typed};
 use crate::agent::launch::{Audit, Launch, Setting, read_optional, unreadable};
@@ -63,6 +64,7 @@ impl Launch for ClaudeLaunch {
             hook: super::hook_entry::install(&config.targets).is_some(),
             loaded: loads.then(|| super::loaded(config, setting.yolo)),
             locked: super::managed::permission_rules_locked(&setting.managed_root),
+            generated: generated_keys(config, setting.yolo),
         }))
     }
 }
@@ -90,6 +92,15 @@ pub struct Inputs {
     /// The machine's managed settings set `allowManagedPermissionRulesOnly`:
     /// the allow rules a launch adds are inert.
     pub locked: bool,
+    /// What twsrt writes into the user file that the layer checks would
+    /// otherwise count as a grant (the mode's sandbox overrides).
+    pub generated: serde_json::Map<String, Value>,
+}
+
+/// The mode's sandbox overrides as the user file holds them.
+fn generated_keys(config: &crate::config::Config, yolo: bool) -> serde_json::Map<String, Value> {
+    let sandbox = Value::Object(config.overrides(yolo).clone());
+    std::iter::once(("sandbox".to_string(), sandbox)).collect()
 }
 
 impl Audit for Inputs {
@@ -149,7 +160,10 @@ fn check(parsed: &Parsed, inputs: &Inputs) -> Result<Vec<Diagnostic>> {
     }
     for layer in layers::layers(&inputs.cwd, &config_dir(inputs)) {
         match layer.source {
-            Source::User => user_layer(&layer, inputs, &mut out),
+            Source::User => {
+                user_layer(&layer, inputs, &mut out);
+                user_file(&layer, inputs, &mut out)?;
+            }
             _ if project_loaded => project_file(&layer, inputs, &mut out)?,
             _ => {}
         }
@@ -437,19 +451,60 @@ fn user_layer(layer: &Layer, inputs: &Inputs, out: &mut Vec<Diagnostic>) {
 fn project_file(layer: &Layer, inputs: &Inputs, out: &mut Vec<Diagnostic>) -> Result<()> {
     let path = &layer.path;
     let name = layer.shown.as_str();
-    let Some(text) = read_optional(path)? else {
+    let Some(doc) = read_json(path)? else {
         return Ok(());
     };
-    let doc: Value = serde_json::from_str(crate::bom::strip(&text)).map_err(|e| {
+    settings_findings(&doc, name, Added::No, inputs, out);
+    let empty = serde_json::Map::new();
+    layer_audit::findings(&doc, name, LayerKind::Project, &empty, inputs.locked, out);
+    Ok(())
+}
+
+/// The user settings Claude Code loads (through the anchor's link): a value
+/// its schema refuses, and the grants twsrt did not write.
+/// What does not load twsrt's file at all is reported on its own (the
+/// anchor's problem) and not read; a file that is no JSON is an error.
+fn user_file(layer: &Layer, inputs: &Inputs, out: &mut Vec<Diagnostic>) -> Result<()> {
+    if inputs
+        .loaded
+        .as_ref()
+        .is_some_and(|l| l.problem().is_some())
+    {
+        return Ok(());
+    }
+    let name = layer.shown.as_str();
+    let doc = match read_json(&layer.path) {
+        Ok(Some(doc)) => doc,
+        Ok(None) => return Ok(()),
+        Err(_) => {
+            out.push(Diagnostic::new(
+                Severity::Error,
+                Code::TargetNotLoaded,
+                name,
+                "is not valid JSON: Claude Code loads none of it",
+            ));
+            return Ok(());
+        }
+    };
+    let generated = &inputs.generated;
+    layer_audit::findings(&doc, name, LayerKind::User, generated, inputs.locked, out);
+    Ok(())
+}
+
+/// A settings file's JSON, `None` when there is none; an error names the
+/// file, line and column of a syntax error.
+fn read_json(path: &std::path::Path) -> Result<Option<Value>> {
+    let Some(text) = read_optional(path)? else {
+        return Ok(None);
+    };
+    serde_json::from_str(crate::bom::strip(&text)).map(Some).map_err(|e| {
         unreadable(format!(
             "{}:{}:{}: not valid JSON",
             path.display(),
             e.line(),
             e.column()
         ))
-    })?;
-    settings_findings(&doc, name, Added::No, inputs, out);
-    Ok(())
+    })
 }
 
 #[cfg(test)]

@@ -89,6 +89,8 @@ fn claude_project_settings_that_override_the_policy() {
         [
             (Severity::Error, ".claude/settings.json".to_string()),
             (Severity::Error, ".claude/settings.local.json".to_string()),
+            // The bare `Bash` allow runs every command unasked (issue 40).
+            (Severity::Warning, ".claude/settings.local.json".to_string()),
         ]
     );
     // Left out by --setting-sources user, the project files do not load.
@@ -102,7 +104,10 @@ fn claude_project_settings_that_override_the_policy() {
         .into_iter()
         .map(|f| f.location)
         .collect();
-    assert_eq!(got, [".claude/settings.local.json"]);
+    assert_eq!(
+        got,
+        [".claude/settings.local.json", ".claude/settings.local.json"]
+    );
 }
 
 #[test]

@@ -79,6 +79,12 @@ pub fn render(input: &Input) -> Map<String, Value> {
     root
 }
 
+/// The generated `sandbox` object alone (what of the generated settings
+/// comes from the user's sources; the permission lists are rule strings).
+pub fn sandbox_value(input: &Input) -> Value {
+    Part::Object(sandbox(input)).to_value()
+}
+
 /// `to_pretty(render(input))`, written from the rules themselves: a large
 /// policy has tens of thousands of permission rules, and building each as a
 /// JSON value first costs megabytes of fresh memory, which is what a run of

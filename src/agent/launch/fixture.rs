@@ -44,6 +44,7 @@ impl Inputs {
                 hook: i.claude_hook,
                 loaded: None,
                 locked: false,
+                generated: Default::default(),
             }),
             "copilot" => Box::new(copilot::launch::Inputs {
                 flags: i.copilot_flags,

@@ -180,11 +180,19 @@ fn worktree_findings(inputs: &Inputs, out: &mut Vec<Diagnostic>) {
 /// The config layers and agent files besides twsrt's that set entries.
 fn layer_findings(target: &Path, inputs: &Inputs, out: &mut Vec<Diagnostic>) {
     let mut seen: Vec<PathBuf> = Vec::new();
+    // A file beside twsrt's is merged with it wherever it is loaded: an
+    // error (the others only load in some launch directories).
+    let beside = super::siblings::siblings(target, &global_dir(inputs));
     for layer in config_layers(inputs) {
         if seen.contains(&layer) || same_file(&layer, target) {
             continue;
         }
-        let message = match sets_permission(&layer) {
+        let severity = if beside.contains(&layer) {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let message = match super::siblings::sets_permission(&layer) {
             Some(true) => {
                 "a config layer this launch loads besides twsrt's file sets permission entries \
                  (permission, tools, or an agent's or mode's): OpenCode merges the layers, and \
@@ -201,7 +209,7 @@ fn layer_findings(target: &Path, inputs: &Inputs, out: &mut Vec<Diagnostic>) {
             }
         };
         out.push(Diagnostic::new(
-            Severity::Warning,
+            severity,
             Code::LayerOverride,
             layer.display().to_string(),
             message,
@@ -370,7 +378,38 @@ fn target_findings(target: &Path, inputs: &Inputs, out: &mut Vec<Diagnostic>) {
             shown,
             "the file does not exist: run `twsrt generate opencode -w` first",
         ));
+    } else if let Some(why) = unreadable_target(target) {
+        out.push(Diagnostic::new(
+            Severity::Error,
+            Code::TargetNotLoaded,
+            shown,
+            why,
+        ));
     }
+}
+
+/// Why twsrt's file does not hold what OpenCode loads from it, when it
+/// cannot be read as JSON with comments: a second `permission` key
+/// (OpenCode takes the later one, so twsrt's entries are not in force) or
+/// any other reading error.
+fn unreadable_target(target: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(target).ok()?;
+    let e = crate::fragment::parse_trailing_commas(&text, target).err()?;
+    let e = e.to_string();
+    // The error names the file first: the finding's location shows it.
+    let prefix = format!("{}:", target.display());
+    let e = e.strip_prefix(&prefix).map_or(e.as_str(), str::trim_start);
+    let e = format!("at {e}");
+    let duplicate = e.contains("duplicate key");
+    Some(if duplicate {
+        format!(
+            "{e}: OpenCode takes the later of two equal keys, so the entries of the first are \
+             not in force; keep one `permission` object (`twsrt generate opencode -w` refuses \
+             the file until then)"
+        )
+    } else {
+        format!("{e}: what OpenCode loads from it is unknown")
+    })
 }
 
 /// The project layers a launch in `cwd` loads: `opencode.json`,
@@ -391,17 +430,4 @@ fn layers(inputs: &Inputs) -> Vec<PathBuf> {
         }
     }
     out
-}
-
-/// Whether the file sets permission entries: a `permission` or `tools`
-/// key, or an agent's or mode's; `None` when twsrt cannot read it as
-/// JSON with comments (OpenCode may: it substitutes `{env:...}` first).
-fn sets_permission(path: &Path) -> Option<bool> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let doc: Value = crate::fragment::parse_trailing_commas(&text, path).ok()?;
-    Some(
-        doc.get("permission").is_some()
-            || doc.get("tools").is_some()
-            || !super::merge::agent_permissions(&doc).is_empty(),
-    )
 }

@@ -18,6 +18,22 @@ fn compared(fixture: &Fixture, yolo: bool) -> (Vec<String>, Vec<String>) {
     }
 }
 
+/// The entries 3.3.3 reports too: [`compared`] without what issue 40 adds
+/// (a file Claude Code drops, the foreign grants; their own tests are in
+/// `tests/diff_grants.rs` and below).
+fn compared_as_3_3_3(fixture: &Fixture, yolo: bool) -> (Vec<String>, Vec<String>) {
+    const ADDED: [&str; 5] = [
+        "schema:",
+        "permissions.allow:[",
+        "permissions.defaultMode:",
+        "permissions.additionalDirectories:",
+        "sandbox:",
+    ];
+    let (missing, mut extra) = compared(fixture, yolo);
+    extra.retain(|e| !ADDED.iter().any(|a| e.starts_with(a)));
+    (missing, extra)
+}
+
 #[test]
 fn every_recorded_drift_is_reported_like_the_reference() {
     let mut checked = 0;
@@ -38,7 +54,7 @@ fn every_recorded_drift_is_reported_like_the_reference() {
                 entries.sort();
                 entries
             };
-            let (missing, extra) = compared(&fixture, yolo);
+            let (missing, extra) = compared_as_3_3_3(&fixture, yolo);
             assert_eq!(missing, want("  + "), "{case} {mode}");
             assert_eq!(extra, want("  - "), "{case} {mode}");
             checked += 1;
@@ -58,7 +74,14 @@ fn a_freshly_written_target_has_no_drift() {
                 panic!("no write");
             };
             fixture.put(name, std::str::from_utf8(content).unwrap());
-            assert_eq!(compared(&fixture, yolo), (vec![], vec![]), "{case} {name}");
+            // The full mode's overrides put `network = 7` into the sandbox:
+            // a file Claude Code drops (generate and diff refuse it).
+            let extra: Vec<String> = if case == "overrides" && !yolo {
+                vec!["schema:/sandbox/network (Claude Code drops the whole file)".into()]
+            } else {
+                vec![]
+            };
+            assert_eq!(compared(&fixture, yolo), (vec![], extra), "{case} {name}");
         }
     }
 }
@@ -99,7 +122,7 @@ fn non_string_entries_read_as_python_prints_them() {
             "sandbox": {"network": {"allowedDomains": [false]}, "enabled": false,
                         "filesystem": {"denyRead": [], "denyWrite": [], "allowWrite": []}}}"#,
     );
-    let (missing, extra) = compared(&fixture, false);
+    let (missing, extra) = compared_as_3_3_3(&fixture, false);
     assert!(missing.is_empty(), "{missing:?}");
     assert_eq!(extra, ["1.5", "5", "None", "True", "network:False"]);
 }
@@ -148,7 +171,7 @@ fn sections_of_the_wrong_type_are_refused_or_read_as_empty() {
         "settings.full.json",
         r#"{"sandbox": {"network": "a.io", "enabled": false}}"#,
     );
-    let (missing, extra) = compared(&fixture, false);
+    let (missing, extra) = compared_as_3_3_3(&fixture, false);
     assert_eq!(
         missing,
         [
@@ -165,7 +188,7 @@ fn sections_of_the_wrong_type_are_refused_or_read_as_empty() {
 /// `Edit(...)` allows are compared like `WebFetch` ones (both are
 /// twsrt's); other allows, a bare `Edit` included, are not.
 #[test]
-fn edit_allows_are_compared_and_other_allows_ignored() {
+fn edit_allows_are_compared_and_other_grants_widen() {
     let fixture = Fixture::new(
         r#"{"filesystem": {"allowWrite": ["~/dev", "/tmp"]}}"#,
         "{}",
@@ -181,7 +204,16 @@ fn edit_allows_are_compared_and_other_allows_ignored() {
     );
     let (missing, extra) = compared(&fixture, false);
     assert_eq!(missing, ["Edit(//tmp)", "Edit(//tmp/**)"]);
-    assert_eq!(extra, ["Edit(/tmp)", "Edit(~/old)"]);
+    // A bare `Edit` or `Read` allow runs the tool anywhere without asking.
+    assert_eq!(
+        extra,
+        [
+            "Edit(/tmp)",
+            "Edit(~/old)",
+            "permissions.allow:[3] Edit",
+            "permissions.allow:[4] Read"
+        ]
+    );
 }
 
 /// A path left in a managed list on disk is drift: twsrt writes them empty.
