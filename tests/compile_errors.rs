@@ -176,8 +176,8 @@ fn comment_markers_in_strings_and_crlf_are_fine() {
         out.read(COPILOT),
         "--allow-url '//b' \\\n\
          --allow-url 'a.com/*x*/' \\\n\
-         --deny-tool 'shell(git push)' \\\n\
-         --deny-tool 'shell(rm)' \\\n"
+         --deny-tool 'shell(git push:*)' \\\n\
+         --deny-tool 'shell(rm:*)' \\\n"
     );
     assert!(
         out.read(".srt-settings.json")

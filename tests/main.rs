@@ -13,6 +13,7 @@ mod compile_errors;
 mod config_cmd;
 mod copilot_sandbox;
 mod copilot_settings;
+mod copilot_shell;
 mod diagnostics;
 mod diff_directions;
 mod diff_loaded;
