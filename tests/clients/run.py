@@ -1327,6 +1327,9 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
         if not args.only or "copilot-sandbox" in args.only:
             import copilot_sandbox  # tests/clients/copilot_sandbox.py
             copilot_sandbox.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
+        if not args.only or "copilot-shell" in args.only:
+            import copilot_shell  # tests/clients/copilot_shell.py
+            copilot_shell.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
         if not args.only or "gemini" in args.only:
             print("\nGemini CLI: the policy file loads and its engine decides as the policy says",
                   flush=True)
