@@ -9,6 +9,7 @@ mod support;
 mod adoption;
 mod allow_read;
 mod claude_sync;
+mod codex_missing_dir;
 mod compile_errors;
 mod config_cmd;
 mod copilot_sandbox;

@@ -690,8 +690,8 @@ def gap_sandbox_fails(world: World) -> tuple[bool, str]:
 
 
 def gap_sandbox_fails_in_home(world: World) -> tuple[bool, str]:
-    """Codex started in HOME, which makes HOME writable: the missing ~/.kube
-    then needs a mount point."""
+    """Codex started in HOME, which makes HOME its workspace: the rules
+    relative to it under the missing `kube` then need a mount point."""
     codex = world.env.client("codex")
     return sandbox_failure(world.env.run([codex, "sandbox", "--", "true"], cwd=world.env.home))
 
@@ -1327,6 +1327,9 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
         if not args.only or "copilot-sandbox" in args.only:
             import copilot_sandbox  # tests/clients/copilot_sandbox.py
             copilot_sandbox.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
+        if not args.only or "codex-missing" in args.only:
+            import codex_missing  # tests/clients/codex_missing.py
+            codex_missing.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
         if not args.only or "copilot-shell" in args.only:
             import copilot_shell  # tests/clients/copilot_shell.py
             copilot_shell.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
