@@ -53,6 +53,7 @@ mod srt_credentials;
 mod srt_real;
 mod srt_setup;
 mod streams;
+mod test_agent;
 mod transactions;
 mod unknown_keys;
 mod view_cmds;

@@ -1327,6 +1327,9 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
         if not args.only or "copilot-sandbox" in args.only:
             import copilot_sandbox  # tests/clients/copilot_sandbox.py
             copilot_sandbox.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
+        if not args.only or "agent-test" in args.only:
+            import agent_test  # tests/clients/agent_test.py
+            agent_test.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
         if not args.only or "codex-missing" in args.only:
             import codex_missing  # tests/clients/codex_missing.py
             codex_missing.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
