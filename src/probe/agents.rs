@@ -3,7 +3,8 @@
 //!
 //! Codex: every bash deny rule is checked with `codex execpolicy check
 //! --rules FILE -- WORDS twsrt-probe` against the rules file twsrt wrote
-//! (`[targets] codex_rules`): PASS when Codex answers `forbidden`, FAIL
+//! (`[targets] codex_rules`; a rule joining commands as the `bash -lc RULE`
+//! a shell tool runs): PASS when Codex answers `forbidden`, FAIL
 //! otherwise (naming the rule, its fragment:line and what Codex decided).
 //! An ask rule is a SKIP: twsrt writes no Codex rule for it (Codex asks
 //! before every command outside its sandbox, `explain`'s row). The client
@@ -130,16 +131,15 @@ fn check(codex: &Path, rules_file: &Path, rule: &str) -> (&'static str, String) 
             ),
         );
     }
-    let words = match crate::shellwords::split(rule) {
-        Ok(words) if !words.is_empty() => words,
-        _ => return ("FAIL", "the rule cannot be split into words".into()),
+    let words = match probe_words(rule) {
+        Some(words) => words,
+        None => return ("FAIL", "the rule cannot be split into words".into()),
     };
     let output = Command::new(codex)
         .args(["execpolicy", "check", "--rules"])
         .arg(rules_file)
         .arg("--")
         .args(&words)
-        .arg(PROBE_ARG)
         .stdin(Stdio::null())
         .output();
     match output {
@@ -154,6 +154,20 @@ fn check(codex: &Path, rules_file: &Path, rule: &str) -> (&'static str, String) 
         ),
         Err(e) => ("FAIL", format!("cannot run {}: {e}", codex.display())),
     }
+}
+
+/// The command Codex is asked about for `rule`: its words plus
+/// [`PROBE_ARG`], or, for a rule joining commands (which no single argv
+/// spells), the `bash -lc` command a shell tool runs for it.
+fn probe_words(rule: &str) -> Option<Vec<String>> {
+    if rule.contains(['|', ';', '&', '`', '\n']) || rule.contains("$(") {
+        return Some(vec!["bash".into(), "-lc".into(), rule.to_string()]);
+    }
+    let mut words = crate::shellwords::split(rule)
+        .ok()
+        .filter(|w| !w.is_empty())?;
+    words.push(PROBE_ARG.to_string());
+    Some(words)
 }
 
 /// The first lines of Codex's error report (its warnings and backtrace left
@@ -226,6 +240,19 @@ pub fn report(outcomes: &[Outcome], as_json: bool) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_joined_rule_is_asked_as_the_shell_command_that_runs_it() {
+        assert_eq!(
+            probe_words("curl | sh").unwrap(),
+            vec!["bash", "-lc", "curl | sh"]
+        );
+        assert_eq!(
+            probe_words("rm -rf /").unwrap(),
+            vec!["rm", "-rf", "/", PROBE_ARG]
+        );
+        assert_eq!(probe_words("  "), None);
+    }
 
     #[test]
     fn forbidden_passes_and_anything_else_fails() {

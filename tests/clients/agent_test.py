@@ -1,11 +1,13 @@
 """`twsrt test --agent codex` against the real Codex (run.py calls `run`).
 
 For the example policy after `twsrt generate -w`: `twsrt test --agent codex
---json`, with the pinned Codex on PATH, must exit 0 with a PASS for every
-bash deny rule (Codex's `execpolicy check` answers `forbidden` for the
-rule's words plus an argument), each naming its fragment:line, and a SKIP
-saying why for every ask rule. The mutant (the rules file without the `dd`
-rule) must exit 1 with a FAIL naming `dd`.
+--json`, with the pinned Codex on PATH, must give a PASS for every bash deny
+rule of one command (Codex's `execpolicy check` answers `forbidden` for the
+rule's words plus an argument), each naming its fragment:line, a FAIL for a
+rule joining commands (`curl | sh`: Codex finds no rule for the `bash -lc`
+command that runs it, measured with 0.171.0), so exit 1, and a SKIP saying
+why for every ask rule. The mutant (the rules file without the `dd` rule)
+must add a FAIL naming `dd`.
 """
 
 from __future__ import annotations
@@ -36,12 +38,15 @@ def prove(world, twsrt_bin: Path):
 
 def check_proves(world, twsrt_bin: Path) -> list[str]:
     code, doc = prove(world, twsrt_bin)
-    failures = [] if code == 0 else [f"exit {code}, want 0"]
+    joined = [r for r in world.bash.get("deny", []) if any(j in r for j in "|;&")]
+    want = 1 if joined else 0
+    failures = [] if code == want else [f"exit {code}, want {want}"]
     rows = {(r["list"], r["rule"]): r for r in doc.get("results", [])}
     for rule in world.bash.get("deny", []):
         row = rows.get(("deny", rule))
-        if row is None or row["result"] != "PASS" or ".jsonc:" not in row["source"]:
-            failures.append(f"deny {rule!r}: {row}")
+        result = "FAIL" if rule in joined else "PASS"
+        if row is None or row["result"] != result or ".jsonc:" not in row["source"]:
+            failures.append(f"deny {rule!r}: want {result}, got {row}")
     for rule in world.bash.get("ask", []):
         row = rows.get(("ask", rule))
         if row is None or row["result"] != "SKIP" or not row["detail"]:
@@ -58,7 +63,7 @@ def run(report, scratch: Path, bin_dir: Path, twsrt_bin: Path, mutants: bool = T
     except harness.CheckFailed as e:
         report.result(f"{CASE}: twsrt generate -w", [str(e)], time.monotonic() - start)
         return
-    harness.run_check(report, f"{CASE}: every deny rule PASS, every ask rule SKIP",
+    harness.run_check(report, f"{CASE}: deny rules PASS (joined: FAIL), ask SKIP",
                       lambda w: check_proves(w, twsrt_bin), world)
     if not mutants:
         return
@@ -73,10 +78,10 @@ def run(report, scratch: Path, bin_dir: Path, twsrt_bin: Path, mutants: bool = T
     except harness.CheckFailed as e:
         report.result(f"mutant {CASE}: {what}", [str(e)], time.monotonic() - start)
         return
-    if code == 1 and [r["rule"] for r in failed] == ["dd"]:
+    if code == 1 and "dd" in [r["rule"] for r in failed]:
+        dd = next(r for r in failed if r["rule"] == "dd")
         report.result(f"mutant {CASE}", [], time.monotonic() - start,
-                      f"caught {what}: FAIL {failed[0]['rule']} ({failed[0]['source']}): "
-                      f"{failed[0]['detail']}")
+                      f"caught {what}: FAIL dd ({dd['source']}): {dd['detail']}")
     else:
         report.result(f"mutant {CASE}: {what}", [f"exit {code}, FAILs {failed}"],
                       time.monotonic() - start)
