@@ -20,6 +20,7 @@ mod merge;
 mod missing;
 mod pathshape;
 mod policy;
+mod prove;
 mod render;
 pub mod requirements;
 
@@ -227,6 +228,10 @@ impl Agent for Codex {
 
     fn managed(&self) -> Option<&'static dyn crate::agent::managed::Managed> {
         Some(&requirements::Layer)
+    }
+
+    fn prover(&self) -> Option<&'static dyn crate::agent::prove::Prover> {
+        Some(&prove::CodexProver)
     }
 
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {
