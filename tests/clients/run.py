@@ -1001,7 +1001,7 @@ MUTANTS = [
      lambda w: edit_json(claude_settings(w),
                          lambda d: d["permissions"]["deny"].append("Reed(~/.aws)"))),
     ("copilot-flags", "an unbalanced parenthesis in a --deny-tool value",
-     lambda w: edit_text(copilot_snippet(w), "'shell(sudo)'", "'shell(sudo'")),
+     lambda w: edit_text(copilot_snippet(w), "'shell(sudo:*)'", "'shell(sudo:*'")),
 ]
 
 CHECKS = {
