@@ -47,7 +47,7 @@ fn the_preview_shows_the_flags_and_the_managed_keys_under_their_files() {
     let flags = "--allow-tool 'shell' \\\n--allow-tool 'read' \\\n--allow-tool 'edit' \\\n\
                  --allow-tool 'write' \\\n--allow-url 'github.com' \\\n--deny-url 'evil.com' \\\n\
                  --deny-url 'http://evil.com' \\\n\
-                 --deny-tool 'shell(git push)' \\\n--deny-tool 'shell(rm)' \\";
+                 --deny-tool 'shell(git push:*)' \\\n--deny-tool 'shell(rm:*)' \\";
     policy()
         .file(SETTINGS, MINE)
         .args(&["generate", "copilot"])

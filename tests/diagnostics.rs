@@ -11,8 +11,8 @@ const COPILOT_FLAGS: &str = "\
 --allow-url 'github.com' \\
 --deny-url 'evil.com' \\
 --deny-url 'http://evil.com' \\
---deny-tool 'shell(git push)' \\
---deny-tool 'shell(rm)' \\
+--deny-tool 'shell(git push:*)' \\
+--deny-tool 'shell(rm:*)' \\
 ";
 
 /// What the preview of `generate copilot` prints on stderr.

@@ -39,7 +39,7 @@ fn target<'a>(doc: &'a Value, name: &str) -> &'a Value {
 #[test]
 fn json_lists_every_target_with_its_status_and_directed_differences() {
     let t = written();
-    edit(&t, COPILOT, "--deny-tool 'shell(rm)' \\\n", "");
+    edit(&t, COPILOT, "--deny-tool 'shell(rm:*)' \\\n", "");
     edit(&t, SRT_OUT, "\"~/.ssh\"", "\"~/.sshx\"");
     let out = t
         .args(&["diff", "--json"])
@@ -71,7 +71,7 @@ fn json_lists_every_target_with_its_status_and_directed_differences() {
     assert_eq!(target(&doc, "bash")["differences"], json!([]));
     assert_eq!(
         target(&doc, "copilot")["differences"],
-        json!([{"section": "--deny-tool", "entry": "'shell(rm)'", "side": "missing",
+        json!([{"section": "--deny-tool", "entry": "'shell(rm:*)'", "side": "missing",
             "direction": "widening"}])
     );
 }
@@ -96,7 +96,7 @@ fn a_missing_target_is_listed_as_missing_and_exits_2() {
 #[test]
 fn each_drifted_target_says_on_stderr_how_many_differences_widen() {
     let t = written();
-    edit(&t, COPILOT, "--deny-tool 'shell(rm)' \\\n", "");
+    edit(&t, COPILOT, "--deny-tool 'shell(rm:*)' \\\n", "");
     edit(&t, COPILOT, "--allow-url", "--deny-url 'x' \\\n--allow-url");
     // srt ignores a key it does not know: a misspelled list enforces nothing.
     edit(

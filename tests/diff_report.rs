@@ -60,7 +60,7 @@ fn drift_is_reported_per_agent_with_its_target_and_one_legend() {
     let flags = std::fs::read_to_string(t.home().join(COPILOT)).unwrap();
     std::fs::write(
         t.home().join(COPILOT),
-        flags.replace("--deny-tool 'shell(rm)' \\\n", ""),
+        flags.replace("--deny-tool 'shell(rm:*)' \\\n", ""),
     )
     .unwrap();
     append(&t, CODEX_RULES, "# edited\n");
@@ -69,7 +69,7 @@ fn drift_is_reported_per_agent_with_its_target_and_one_legend() {
         .stdout(&format!(
             "{CLEAN_CANONICAL}\
              copilot: 1 missing, 1 extra  {{HOME}}/flags/copilot.txt\n\
-             \x20 + --deny-tool 'shell(rm)'\n\
+             \x20 + --deny-tool 'shell(rm:*)'\n\
              \x20 - --allow-tool 'x'\n\
              \n\
              codex: 1 missing, 1 extra  {{HOME}}/.codex/config.toml\n\

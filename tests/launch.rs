@@ -80,7 +80,7 @@ fn copilot_gets_the_generated_flags() {
         .stdout(
             "ran copilot\n[-p]\n[it's a test]\n[--allow-tool]\n[shell]\n[--allow-tool]\n[read]\n\
              [--allow-tool]\n[edit]\n[--allow-tool]\n[write]\n[--allow-url]\n[github.com]\n\
-             [--deny-url]\n[evil.com]\n[--deny-url]\n[http://evil.com]\n[--deny-tool]\n[shell(git push)]\n[--deny-tool]\n[shell(rm)]\n",
+             [--deny-url]\n[evil.com]\n[--deny-url]\n[http://evil.com]\n[--deny-tool]\n[shell(git push:*)]\n[--deny-tool]\n[shell(rm:*)]\n",
         )
         .any_stderr()
         .run();

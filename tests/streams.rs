@@ -134,7 +134,7 @@ fn several_renderings_are_headed_by_their_agent_names() {
             "}\n--- copilot ---\n--allow-tool 'shell' \\\n--allow-tool 'read' \\\n\
              --allow-tool 'edit' \\\n--allow-tool 'write' \\\n--allow-url 'github.com' \\\n\
              --deny-url 'evil.com' \\\n--deny-url 'http://evil.com' \\\n\
-             --deny-tool 'shell(git push)' \\\n--deny-tool 'shell(rm)' \\\n"
+             --deny-tool 'shell(git push:*)' \\\n--deny-tool 'shell(rm:*)' \\\n"
         ),
         "{}",
         out.stdout

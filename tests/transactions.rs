@@ -89,8 +89,8 @@ fn a_dry_run_is_the_preview_and_writes_nothing() {
                  --allow-url 'github.com' \\\n\
                  --deny-url 'evil.com' \\\n\
                  --deny-url 'http://evil.com' \\\n\
-                 --deny-tool 'shell(git push)' \\\n\
-                 --deny-tool 'shell(rm)' \\\n",
+                 --deny-tool 'shell(git push:*)' \\\n\
+                 --deny-tool 'shell(rm:*)' \\\n",
             )
             .stderr(&format!(
                 "{NO_ASK_TIER}{WOULD_WRITE_CANONICAL}\

@@ -17,8 +17,10 @@ mod import_rules;
 pub mod launch;
 pub mod layers;
 mod merge;
+mod missing;
 mod pathshape;
 mod policy;
+mod prove;
 mod render;
 pub mod requirements;
 mod stricter;
@@ -74,11 +76,42 @@ pub fn config_path(config: &Config) -> Result<&Path> {
 
 /// The managed config fragment, with the policy warnings; `~` is `home`.
 fn render_config(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
+    render_profile(ctx, home, Some(&made_dirs(ctx)), warnings)
+}
+
+/// The directories twsrt's own writes create: the parents of every
+/// configured target of every agent and of the canonical outputs. They
+/// count as existing for [`missing::lift`], so the profile does not depend
+/// on which agent was written first.
+fn made_dirs(ctx: &Ctx) -> Vec<std::path::PathBuf> {
+    let targets = crate::agent::registry()
+        .into_iter()
+        .flat_map(|a| a.target_keys())
+        .filter_map(|key| ctx.config.targets.path(key.name))
+        .map(Path::to_path_buf)
+        .collect::<Vec<_>>();
+    let outputs = ctx.compiled.canonical.iter().map(|doc| doc.output.clone());
+    targets
+        .into_iter()
+        .chain(outputs)
+        .filter_map(|path| path.parent().map(Path::to_path_buf))
+        .collect()
+}
+
+/// [`render_config`], with the entries under a missing directory of this
+/// machine merged ([`missing::lift`]) only when `made_dirs` is given: the
+/// machine-wide requirements hold for every user's home, not this one.
+fn render_profile(
+    ctx: &Ctx,
+    home: &Path,
+    made_dirs: Option<&[std::path::PathBuf]>,
+    warnings: &mut Warnings,
+) -> Result<String> {
     let profile = policy::translate(
         ctx.rules(),
         ctx.compiled.srt(),
         ctx.config.overrides(ctx.yolo),
-        home,
+        (home, made_dirs),
         warnings,
     )?;
     Ok(render::fragment(&profile))
@@ -197,6 +230,10 @@ impl Agent for Codex {
 
     fn managed(&self) -> Option<&'static dyn crate::agent::managed::Managed> {
         Some(&requirements::Layer)
+    }
+
+    fn prover(&self) -> Option<&'static dyn crate::agent::prove::Prover> {
+        Some(&prove::CodexProver)
     }
 
     fn launch(&self) -> Option<&'static dyn crate::agent::launch::Launch> {

@@ -14,6 +14,7 @@ mod import;
 pub mod launch;
 mod sandbox;
 mod settings;
+mod shell;
 
 use crate::diag::Code;
 use std::collections::HashSet;
@@ -57,6 +58,7 @@ impl Copilot {
         }
         let mut write_tools_done = false;
         let mut denied_urls = HashSet::new();
+        let mut compound = Vec::new();
         for rule in ctx.rules() {
             match (rule.scope, rule.action) {
                 (Scope::Write, Action::Allow) if !ctx.yolo && !write_tools_done => {
@@ -89,6 +91,12 @@ impl Copilot {
                         }
                     }
                 }
+                (Scope::Execute, Action::Ask | Action::Deny)
+                    if shell::is_compound(rule.pattern)
+                        && (!ctx.yolo || rule.action == Action::Deny) =>
+                {
+                    compound.push(crate::source::quoted(rule.pattern));
+                }
                 (Scope::Execute, Action::Ask) if !ctx.yolo => {
                     warnings.push(warning(
                         codes::ASK_AS_DENY,
@@ -105,6 +113,7 @@ impl Copilot {
                 _ => {}
             }
         }
+        warn_compound(&compound, warnings);
         if let Some(line) = flags.iter().find(|l| l.contains('\0')) {
             return Err(Error::Policy(format!(
                 "Copilot flag {} holds a NUL character, which no command line can carry; \
@@ -203,6 +212,21 @@ impl Copilot {
     }
 }
 
+/// The bash rules joining commands, which got no flag: said once.
+fn warn_compound(compound: &[String], warnings: &mut Warnings) {
+    if !compound.is_empty() {
+        warnings.push(warning(
+            codes::COMPOUND_RULE,
+            format!(
+                "Copilot checks each command of a list or pipeline on its own, so it cannot \
+                 hold these bash rules joining commands; they are not enforced for Copilot \
+                 (no --deny-tool): {}",
+                compound.join(", ")
+            ),
+        ));
+    }
+}
+
 /// `--flag 'value'`, with a single quote inside the value closed, escaped and
 /// reopened (`'it'\''s'`) so no pattern can break out of its quotes. The
 /// reference leaves such quotes as they are (doc/compatibility.md).
@@ -210,9 +234,11 @@ fn flag(name: &str, value: &str) -> String {
     format!("{name} {}", single_quote(value))
 }
 
-/// [`flag`] for the value `shell(COMMAND)`.
+/// [`flag`] for the `shell(...)` pattern of a bash rule that joins no
+/// commands ([`shell::pattern`]; the caller sets compound rules aside).
 fn shell_flag(name: &str, command: &str) -> String {
-    flag(name, &format!("shell({command})"))
+    let value = shell::pattern(command).unwrap_or_else(|| format!("shell({command}:*)"));
+    flag(name, &value)
 }
 
 impl Agent for Copilot {
@@ -224,7 +250,11 @@ impl Agent for Copilot {
         crate::agent::limits::doctor_findings(
             self,
             input,
-            &[Code::SrtKeySkipped, codes::SANDBOX_LIMIT],
+            &[
+                Code::SrtKeySkipped,
+                codes::SANDBOX_LIMIT,
+                codes::COMPOUND_RULE,
+            ],
             out,
         );
     }

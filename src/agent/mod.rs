@@ -10,6 +10,7 @@ pub mod launch;
 pub mod limits;
 pub mod managed;
 pub mod opencode;
+pub mod prove;
 pub mod record;
 pub mod srt_keys;
 
@@ -179,6 +180,12 @@ pub trait Agent {
     /// its binary, launch grammar, audit checks and launch arguments.
     /// `None` for an agent whose command line twsrt cannot read.
     fn launch(&self) -> Option<&'static dyn launch::Launch> {
+        None
+    }
+
+    /// How `twsrt test --agent NAME` asks this agent about each bash rule;
+    /// `None` while it has no prover (every rule is then a SKIP saying so).
+    fn prover(&self) -> Option<&'static dyn prove::Prover> {
         None
     }
 

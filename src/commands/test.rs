@@ -53,6 +53,11 @@ pub struct TestArgs {
     /// Probe deniedDomains.
     #[arg(long, visible_alias = "deniedDomains")]
     pub denied_domains: bool,
+
+    /// Prove this agent's own decisions instead of srt's (codex: each bash
+    /// deny rule through `codex execpolicy check`; an absent client is a SKIP).
+    #[arg(long, value_name = "NAME")]
+    pub agent: Option<String>,
 }
 
 fn parse_timeout(text: &str) -> std::result::Result<f64, String> {
@@ -95,5 +100,11 @@ pub fn run(global: &Global, args: &TestArgs) -> Result<i32> {
         sections: args.sections(),
     };
     let config = crate::commands::load_config(&global.config_path).map_err(crate::probe::setup)?;
+    if let Some(agent) = &args.agent {
+        let compiled = crate::explain::source::compile(&config, args.profile.as_deref())
+            .map_err(crate::probe::setup)?;
+        let outcomes = crate::probe::agents::prove(agent, &config, &global.config_path, &compiled);
+        return Ok(crate::probe::agents::report(&outcomes, args.json));
+    }
     crate::probe::run(&config, &options)
 }

@@ -32,6 +32,9 @@ pub enum Verdict {
     Ask,
     Allow,
     NotCovered,
+    /// A rule of the policy covers the access but the layer cannot hold it
+    /// (an agent without a pattern for it): the access is not stopped.
+    NotEnforced,
 }
 
 impl Verdict {
@@ -41,6 +44,7 @@ impl Verdict {
             Verdict::Ask => "ask",
             Verdict::Allow => "allow",
             Verdict::NotCovered => "not covered",
+            Verdict::NotEnforced => "not enforced",
         }
     }
 }

@@ -26,7 +26,7 @@
 
 mod output;
 mod query;
-mod source;
+pub(crate) mod source;
 mod srt;
 #[cfg(test)]
 mod tests;

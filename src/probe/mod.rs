@@ -19,6 +19,7 @@
 //! - `verdict.rs`: PASS, FAIL, INVALID, ERROR, SKIP
 //! - `report.rs`: table, details, summary, JSON
 
+pub mod agents;
 mod credentials;
 mod derive;
 mod model;

@@ -692,8 +692,8 @@ def gap_sandbox_fails(world: World) -> tuple[bool, str]:
 
 
 def gap_sandbox_fails_in_home(world: World) -> tuple[bool, str]:
-    """Codex started in HOME, which makes HOME writable: the missing ~/.kube
-    then needs a mount point."""
+    """Codex started in HOME, which makes HOME its workspace: the rules
+    relative to it under the missing `kube` then need a mount point."""
     codex = world.env.client("codex")
     return sandbox_failure(world.env.run([codex, "sandbox", "--", "true"], cwd=world.env.home))
 
@@ -1003,7 +1003,7 @@ MUTANTS = [
      lambda w: edit_json(claude_settings(w),
                          lambda d: d["permissions"]["deny"].append("Reed(~/.aws)"))),
     ("copilot-flags", "an unbalanced parenthesis in a --deny-tool value",
-     lambda w: edit_text(copilot_snippet(w), "'shell(sudo)'", "'shell(sudo'")),
+     lambda w: edit_text(copilot_snippet(w), "'shell(sudo:*)'", "'shell(sudo:*'")),
 ]
 
 CHECKS = {
@@ -1329,6 +1329,15 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
         if not args.only or "copilot-sandbox" in args.only:
             import copilot_sandbox  # tests/clients/copilot_sandbox.py
             copilot_sandbox.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
+        if not args.only or "agent-test" in args.only:
+            import agent_test  # tests/clients/agent_test.py
+            agent_test.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
+        if not args.only or "codex-missing" in args.only:
+            import codex_missing  # tests/clients/codex_missing.py
+            codex_missing.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
+        if not args.only or "copilot-shell" in args.only:
+            import copilot_shell  # tests/clients/copilot_shell.py
+            copilot_shell.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
         if not args.only or "gemini" in args.only:
             print("\nGemini CLI: the policy file loads and its engine decides as the policy says",
                   flush=True)

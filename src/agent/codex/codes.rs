@@ -11,6 +11,8 @@ crate::diag::agent_codes! {
     LEGACY_SANDBOX = "codex-legacy-sandbox";
     /// Two or more rules under one missing directory, where Codex's sandbox fails to start.
     MISSING_PARENT = "codex-missing-parent", limit;
+    /// Two or more home or absolute rules under one missing directory, written as one entry for it.
+    MISSING_DIR_LIFTED = "codex-missing-dir-lifted";
     /// A workspace rule inside `.git`, `.codex` or `.agents`, which Codex keeps read-only.
     PROTECTED_PATH = "codex-protected-path", limit;
     /// An allowUnixSockets entry that is not the exact absolute path of a socket, skipped for Codex.

@@ -117,7 +117,7 @@ pub fn translate(
     rules: &[SecurityRule],
     srt: &Value,
     overrides: &Map<String, Value>,
-    home: &Path,
+    (home, made_dirs): (&Path, Option<&[std::path::PathBuf]>),
     warnings: &mut Warnings,
 ) -> Result<Profile> {
     if srt.get("enabled") == Some(&Value::Bool(false)) {
@@ -140,6 +140,9 @@ pub fn translate(
     unmapped_warning(srt, overrides, warnings);
     skipped.warn(warnings);
     bash_warnings(rules, warnings);
+    if let Some(made) = made_dirs {
+        super::missing::lift(&mut profile, home, made, warnings);
+    }
     runtime_warnings(&profile, home, warnings);
     Ok(profile)
 }

@@ -38,7 +38,7 @@ pub struct Layer;
 impl Managed for Layer {
     fn render(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<Vec<ManagedFile>> {
         let mut raised = Vec::new();
-        let fragment = super::render_config(ctx, &home_dir(), &mut raised)?;
+        let fragment = super::render_profile(ctx, &home_dir(), None, &mut raised)?;
         // The requirements do write the ask rules (as `prompt`): the
         // user-level warning that they need no output does not apply.
         warnings.extend(

@@ -7,6 +7,8 @@ crate::diag::agent_codes! {
     SHELL_ALLOWED = "copilot-shell-allowed";
     /// A bash ask rule Copilot gets as --deny-tool (it has no ask tier).
     ASK_AS_DENY = "copilot-ask-as-deny";
+    /// Bash rules joining commands, which no Copilot `shell(...)` pattern can match: not enforced.
+    COMPOUND_RULE = "copilot-compound-rule";
     /// A deniedDomains entry Copilot's settings would ignore.
     IGNORED_URL = "copilot-ignored-url";
     /// Paths Copilot's command sandbox cannot hold as the policy means (globs, relative paths), left out of it.

@@ -183,31 +183,32 @@ fn url_rules(l: &Layers, domain: &str) -> Decision {
     rest(l, "no rule for this domain")
 }
 
-/// The `--deny-tool 'shell(X)'` flags for `command`, the longest first;
+/// The `--deny-tool 'shell(X:*)'` flags for `command`, the longest first;
 /// the bash document says which list `X` came from (an ask rule is a deny
-/// flag outside yolo).
+/// flag outside yolo). A bash rule joining commands that covers `command`
+/// has no flag ([`super::shell::is_compound`]): "not enforced", unless a
+/// flag denies the command anyway.
 fn command(l: &Layers, command: &str) -> Decision {
     let denied = l
         .values("--deny-tool")
-        .filter_map(|t| t.strip_prefix("shell(")?.strip_suffix(')'))
+        .filter_map(super::shell::rule_of)
         .filter(|rule| command_matches(rule, command))
         .max_by_key(|rule| rule.len());
     if let Some(rule) = denied {
-        let in_list = |key: &str| {
-            l.bash
-                .get(key)
-                .and_then(Value::as_array)
-                .is_some_and(|list| list.iter().any(|v| v == rule))
-        };
-        let (list, note) = if in_list("deny") {
-            ("deny", format!("--deny-tool 'shell({rule})'"))
+        let (list, note) = if in_list(l.bash, "deny", rule) {
+            ("deny", format!("--deny-tool 'shell({rule}:*)'"))
         } else {
             (
                 "ask",
-                format!("--deny-tool 'shell({rule})': no ask tier, the ask rule is a deny"),
+                format!("--deny-tool 'shell({rule}:*)': no ask tier, the ask rule is a deny"),
             )
         };
         return Decision::rule(Verdict::Deny, (list.into(), rule.into()), Some(&note));
+    }
+    if let Some((list, rule)) = unenforced(l, command) {
+        let note = "Copilot checks each command of a list or pipeline on its own: no \
+                    --deny-tool pattern can hold a rule joining commands";
+        return Decision::rule(Verdict::NotEnforced, (list.into(), rule), Some(note));
     }
     if l.values("--allow-tool").any(|t| t == "shell") {
         return Decision::without_rule(
@@ -216,6 +217,36 @@ fn command(l: &Layers, command: &str) -> Decision {
         );
     }
     rest(l, "no --deny-tool flag covers it")
+}
+
+fn in_list(bash: &Value, key: &str, rule: &str) -> bool {
+    bash.get(key)
+        .and_then(Value::as_array)
+        .is_some_and(|list| list.iter().any(|v| v.as_str().map(str::trim) == Some(rule)))
+}
+
+/// The longest bash deny (and, outside yolo, ask) rule joining commands
+/// that covers `command`, with its list.
+fn unenforced(l: &Layers, command: &str) -> Option<(&'static str, String)> {
+    let lists: &[&'static str] = if l.yolo() {
+        &["deny"]
+    } else {
+        &["deny", "ask"]
+    };
+    lists
+        .iter()
+        .flat_map(|&key| {
+            l.bash
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(move |rule| (key, rule))
+        })
+        .filter(|(_, rule)| super::shell::is_compound(rule) && command_matches(rule, command))
+        .max_by_key(|(_, rule)| rule.len())
+        .map(|(key, rule)| (key, rule.to_string()))
 }
 
 /// What no flag names: `--yolo` lets it through, else Copilot asks.

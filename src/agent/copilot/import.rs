@@ -253,12 +253,8 @@ fn flag_value(flag: &str, value: &str, at: Origin, out: &mut Imported) {
             } else {
                 List::BashAllow
             };
-            match value
-                .strip_prefix("shell(")
-                .and_then(|v| v.strip_suffix(')'))
-                .map(str::trim)
-            {
-                Some(command) if !command.is_empty() => out.add(Entry::listed(list, command, at)),
+            match super::shell::rule_of(value) {
+                Some(command) => out.add(Entry::listed(list, command, at)),
                 _ => out.left.push(tool_left(flag, value, at)),
             }
         }

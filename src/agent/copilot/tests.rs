@@ -37,10 +37,10 @@ const BASH: &str = r#"{"allow": ["gh pr view"], "ask": ["git push"], "deny": ["r
 // `--deny-url` (doc/compatibility.md).
 const FULL: &str = "--allow-tool 'shell' \\\n--allow-tool 'read' \\\n--allow-tool 'edit' \\\n\
 --allow-tool 'write' \\\n--allow-url '*.github.com' \\\n--allow-url 'github.com' \\\n\
---deny-url 'evil.com' \\\n--deny-url 'http://evil.com' \\\n--deny-tool 'shell(git push)' \\\n\
---deny-tool 'shell(rm)' \\\n--deny-tool 'shell(sudo)' \\";
+--deny-url 'evil.com' \\\n--deny-url 'http://evil.com' \\\n--deny-tool 'shell(git push:*)' \\\n\
+--deny-tool 'shell(rm:*)' \\\n--deny-tool 'shell(sudo:*)' \\";
 const YOLO: &str = "--yolo \\\n--deny-url 'evil.com' \\\n--deny-url 'http://evil.com' \\\n\
---deny-tool 'shell(rm)' \\\n--deny-tool 'shell(sudo)' \\";
+--deny-tool 'shell(rm:*)' \\\n--deny-tool 'shell(sudo:*)' \\";
 
 #[test]
 fn full_mode_matches_the_reference_and_warns_per_ask_rule() {
@@ -71,9 +71,9 @@ fn yolo_mode_keeps_only_denies_after_the_yolo_flag() {
 
 #[test]
 fn a_single_quote_cannot_break_out_of_its_quotes() {
-    let (_d, config) = setup("{}", r#"{"deny": ["echo 'x'; rm -rf ~"]}"#, "");
+    let (_d, config) = setup("{}", r#"{"deny": ["echo 'x' rm -rf ~"]}"#, "");
     let (text, _) = preview(&config, false);
-    assert_eq!(text, r"--deny-tool 'shell(echo '\''x'\''; rm -rf ~)' \");
+    assert_eq!(text, r"--deny-tool 'shell(echo '\''x'\'' rm -rf ~:*)' \");
 }
 
 #[test]
@@ -124,12 +124,12 @@ fn diff_compares_flag_lines_as_sets() {
     assert!(
         matches!(missing, AgentDiff::TargetMissing(m) if m.contains(&target.display().to_string()))
     );
-    let edited = FULL.replace("--deny-tool 'shell(rm)' \\\n", "") + "\n--allow-tool 'x' \\\n";
+    let edited = FULL.replace("--deny-tool 'shell(rm:*)' \\\n", "") + "\n--allow-tool 'x' \\\n";
     std::fs::write(&target, edited).unwrap();
     assert_eq!(
         Copilot.diff(&ctx, &mut Vec::new()).unwrap().texts(),
         Some((
-            vec!["--deny-tool 'shell(rm)'".into()],
+            vec!["--deny-tool 'shell(rm:*)'".into()],
             vec!["--allow-tool 'x'".into()]
         ))
     );
@@ -152,7 +152,7 @@ fn flags_are_quoted_like_the_format_they_replace() {
         assert_eq!(super::flag("--allow-url", value), old("--allow-url", value));
         assert_eq!(
             super::shell_flag("--deny-tool", value),
-            old("--deny-tool", &format!("shell({value})"))
+            old("--deny-tool", &format!("shell({value}:*)"))
         );
     }
 }
