@@ -174,10 +174,8 @@ fn comment_markers_in_strings_and_crlf_are_fine() {
         .run();
     assert_eq!(
         out.read(COPILOT),
-        "--deny-tool 'shell(git push:*)' \
-\
-         --deny-tool 'shell(rm:*)' \
-"
+        "--deny-tool 'shell(git push:*)' \\\n\
+         --deny-tool 'shell(rm:*)' \\\n"
     );
     assert!(
         out.read(".srt-settings.json")

@@ -44,7 +44,23 @@ so run `codex doctor` after changing other layers.
 /// What `generate -w` for every agent warns in the full mode: Copilot's
 /// missing ask tier, then Codex's.
 fn all_agents_warnings() -> String {
-    format!("{NEW_AGENTS_SKIPPED}{NO_ASK_TIER}{CODEX_WARNINGS}")
+    format!(
+        "{NEW_AGENTS_SKIPPED}{}{NO_ASK_TIER}{CODEX_WARNINGS}",
+        keeps_its_own(false)
+    )
+}
+
+/// The fixture's mode files each keep an env and a model of their own: the
+/// one written says so, and nothing is copied over.
+fn keeps_its_own(yolo: bool) -> String {
+    let (this, other) = match yolo {
+        true => ("settings.yolo.json", "settings.full.json"),
+        false => ("settings.full.json", "settings.yolo.json"),
+    };
+    format!(
+        "Info: {this} keeps its own env, model (different in {other}); twsrt carries them \
+         from one mode to the other only with [claude_sync] in config.toml\n"
+    )
 }
 
 /// The status lines of `generate -w` for every agent (on stderr, after the
@@ -367,7 +383,10 @@ fn a_rename_failing_at_any_point_of_a_multi_file_write_restores_everything() {
             })
             .collect();
         let warnings = if yolo {
-            format!("{NEW_AGENTS_SKIPPED}{CODEX_WARNINGS}")
+            format!(
+                "{NEW_AGENTS_SKIPPED}{}{CODEX_WARNINGS}",
+                keeps_its_own(true)
+            )
         } else {
             all_agents_warnings()
         };
@@ -433,8 +452,7 @@ fn modes_do_not_depend_on_the_umask() {
         .wrapper(&["sh", "-c", "umask 000 && exec \"$0\" \"$@\""])
         .args(&["generate", "-w"])
         .stderr(&format!(
-            "{}{}",
-            all_agents_warnings(),
+            "{NEW_AGENTS_SKIPPED}{NO_ASK_TIER}{CODEX_WARNINGS}{}",
             wrote_all(CLAUDE_TARGET, COPILOT)
         ))
         .run();

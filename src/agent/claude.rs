@@ -34,9 +34,9 @@ mod overrides;
 mod project;
 mod render;
 mod sandbox_part;
+pub mod schema;
 mod settings_env;
 mod switches;
-pub mod schema;
 mod sync;
 mod sync_table;
 #[cfg(test)]

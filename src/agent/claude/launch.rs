@@ -497,14 +497,16 @@ fn read_json(path: &std::path::Path) -> Result<Option<Value>> {
     let Some(text) = read_optional(path)? else {
         return Ok(None);
     };
-    serde_json::from_str(crate::bom::strip(&text)).map(Some).map_err(|e| {
-        unreadable(format!(
-            "{}:{}:{}: not valid JSON",
-            path.display(),
-            e.line(),
-            e.column()
-        ))
-    })
+    serde_json::from_str(crate::bom::strip(&text))
+        .map(Some)
+        .map_err(|e| {
+            unreadable(format!(
+                "{}:{}:{}: not valid JSON",
+                path.display(),
+                e.line(),
+                e.column()
+            ))
+        })
 }
 
 #[cfg(test)]
