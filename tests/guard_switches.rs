@@ -3,9 +3,8 @@
 //! it off or change what the next Claude Code launch loads, and nothing
 //! else around them.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -13,59 +12,18 @@ use crate::support::*;
 
 /// A HOME with the base policy and a project `proj` (the working directory).
 fn world() -> tempfile::TempDir {
-    let home = tempfile::tempdir().expect("temp HOME");
-    for (rel, text) in [
+    planted_home(&[
         (CONFIG, BASE_CONFIG),
         (SRT_FRAGMENT, BASE_SRT),
         (BASH_FRAGMENT, BASE_BASH),
         ("proj/notes.txt", "n"),
         ("proj/.claude/settings.json", "{}"),
-    ] {
-        let path = home.path().join(rel);
-        std::fs::create_dir_all(path.parent().expect("a parent")).expect("dirs");
-        std::fs::write(path, text).expect("a fixture file");
-    }
-    home
+    ])
 }
 
 /// The hook's decision on one tool call in `home/proj` (`None`: it passes).
 fn decide(home: &Path, env: &[(&str, &str)], tool: &str, input: Value) -> Option<String> {
-    let event = json!({
-        "session_id": "s", "transcript_path": "", "cwd": home.join("proj"),
-        "permission_mode": "default", "hook_event_name": "PreToolUse",
-        "tool_name": tool, "tool_input": input, "tool_use_id": "t",
-    });
-    let mut child = Command::new(env!("CARGO_BIN_EXE_twsrt"))
-        .args(["-c", &home.join(CONFIG).to_string_lossy(), "hook", "claude"])
-        .current_dir(home.join("proj"))
-        .env_clear()
-        .env("HOME", home)
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("twsrt runs");
-    let mut stdin = child.stdin.take().expect("a stdin pipe");
-    stdin
-        .write_all(event.to_string().as_bytes())
-        .expect("the event is written");
-    drop(stdin);
-    let out = child.wait_with_output().expect("twsrt ends");
-    assert_eq!(out.status.code(), Some(0), "{tool} {input}");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    if stdout.is_empty() {
-        return None;
-    }
-    let answer: Value = serde_json::from_str(&stdout).expect("the answer is JSON");
-    let out = &answer["hookSpecificOutput"];
-    Some(
-        out["permissionDecision"]
-            .as_str()
-            .unwrap_or("?")
-            .to_string(),
-    )
+    hook_decision(home, &home.join("proj"), &[], env, tool, input)
 }
 
 #[test]

@@ -68,19 +68,13 @@ fn decision(stdout: &str) -> Value {
 
 /// A HOME with the base policy (denyRead `~/.ssh`) and a key in `~/.ssh`.
 fn policy_home() -> tempfile::TempDir {
-    let home = tempfile::tempdir().expect("temp HOME");
-    for (rel, text) in [
+    planted_home(&[
         (CONFIG, BASE_CONFIG),
         (SRT_FRAGMENT, BASE_SRT),
         (BASH_FRAGMENT, BASE_BASH),
         (".ssh/id_rsa", "k"),
         ("notes.txt", "n"),
-    ] {
-        let path = home.path().join(rel);
-        std::fs::create_dir_all(path.parent().expect("a parent")).expect("dirs");
-        std::fs::write(path, text).expect("a fixture file");
-    }
-    home
+    ])
 }
 
 #[test]

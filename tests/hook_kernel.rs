@@ -4,9 +4,8 @@
 //! passes; the bash rules, named denied paths and the file tools still
 //! decide (issue 43 item 1).
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -15,20 +14,14 @@ use crate::support::*;
 const HELD: &str = "\n[sandbox_overrides.yolo]\nenabled = true\nallowUnsandboxedCommands = false\n";
 
 fn home(overrides: &str) -> tempfile::TempDir {
-    let home = tempfile::tempdir().expect("temp HOME");
     let config = format!("{BASE_CONFIG}{overrides}");
-    for (rel, text) in [
+    planted_home(&[
         (CONFIG, config.as_str()),
         (SRT_FRAGMENT, BASE_SRT),
         (BASH_FRAGMENT, BASE_BASH),
         (".ssh/id_rsa", "k"),
         (".venv/bin/activate", "export V=1"),
-    ] {
-        let path = home.path().join(rel);
-        std::fs::create_dir_all(path.parent().expect("a parent")).expect("dirs");
-        std::fs::write(path, text).expect("a fixture file");
-    }
-    home
+    ])
 }
 
 /// The hook's decision (`None`: it passes) on one call, in yolo mode or not.
@@ -38,41 +31,8 @@ fn decide(home: &Path, yolo: bool, tool: &str, input: Value) -> Option<String> {
 
 /// [`decide`] with the working directory `cwd`.
 fn decide_in(home: &Path, cwd: &Path, yolo: bool, tool: &str, input: Value) -> Option<String> {
-    let event = json!({
-        "session_id": "s", "transcript_path": "", "cwd": cwd,
-        "permission_mode": "default", "hook_event_name": "PreToolUse",
-        "tool_name": tool, "tool_input": input, "tool_use_id": "t",
-    });
-    let mut args = vec!["-c".to_string(), home.join(CONFIG).display().to_string()];
-    args.extend(["hook".into(), "claude".into()]);
-    if yolo {
-        args.push("--yolo".into());
-    }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_twsrt"))
-        .args(&args)
-        .current_dir(cwd)
-        .env_clear()
-        .env("HOME", home)
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("twsrt runs");
-    let mut stdin = child.stdin.take().expect("a stdin pipe");
-    stdin
-        .write_all(event.to_string().as_bytes())
-        .expect("the event");
-    drop(stdin);
-    let out = child.wait_with_output().expect("twsrt ends");
-    assert_eq!(out.status.code(), Some(0), "{tool} {input}");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    if stdout.is_empty() {
-        return None;
-    }
-    let answer: Value = serde_json::from_str(&stdout).expect("JSON");
-    let decision = &answer["hookSpecificOutput"]["permissionDecision"];
-    Some(decision.as_str().unwrap_or("?").to_string())
+    let args: &[&str] = if yolo { &["--yolo"] } else { &[] };
+    hook_decision(home, cwd, args, &[], tool, input)
 }
 
 const OPAQUE: [&str; 6] = [

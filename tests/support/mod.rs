@@ -599,3 +599,60 @@ pub fn twsrt_digest(content: &[u8]) -> String {
     }
     format!("{}:{hash:016x}", content.len())
 }
+
+/// A temporary HOME holding `files` (a path under HOME and its text), each
+/// with its folders.
+pub fn planted_home(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let home = tempfile::tempdir().expect("temp HOME");
+    for (rel, text) in files {
+        let path = home.path().join(rel);
+        fs::create_dir_all(path.parent().expect("a parent")).expect("dirs");
+        fs::write(path, text).expect("a fixture file");
+    }
+    home
+}
+
+/// The guard hook's decision on one `tool` call (`None`: it passes), from
+/// `twsrt hook claude ARGS` run in `cwd` with HOME `home`, the test's PATH
+/// and `env` as its whole environment. The hook must exit 0.
+pub fn hook_decision(
+    home: &Path,
+    cwd: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    tool: &str,
+    input: serde_json::Value,
+) -> Option<String> {
+    use std::io::Write;
+    let event = serde_json::json!({
+        "session_id": "s", "transcript_path": "", "cwd": cwd,
+        "permission_mode": "default", "hook_event_name": "PreToolUse",
+        "tool_name": tool, "tool_input": input, "tool_use_id": "t",
+    });
+    let mut child = Command::new(env!("CARGO_BIN_EXE_twsrt"))
+        .args(["-c", &home.join(CONFIG).to_string_lossy(), "hook", "claude"])
+        .args(args)
+        .current_dir(cwd)
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("twsrt runs");
+    let mut stdin = child.stdin.take().expect("a stdin pipe");
+    stdin
+        .write_all(event.to_string().as_bytes())
+        .expect("the event is written");
+    drop(stdin);
+    let out = child.wait_with_output().expect("twsrt ends");
+    assert_eq!(out.status.code(), Some(0), "{tool} {input}");
+    if out.stdout.is_empty() {
+        return None;
+    }
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let decision = &answer["hookSpecificOutput"]["permissionDecision"];
+    Some(decision.as_str().unwrap_or("?").to_string())
+}
