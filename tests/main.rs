@@ -15,6 +15,7 @@ mod allow_read;
 mod byte_order_mark;
 mod claude_schema;
 mod claude_sync;
+mod codex_compound;
 mod codex_missing_dir;
 mod compile_errors;
 mod config_cmd;

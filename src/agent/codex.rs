@@ -14,6 +14,7 @@ mod grammar;
 mod grammar_sessions;
 mod import;
 mod import_rules;
+mod joined;
 pub mod launch;
 pub mod layers;
 mod merge;
@@ -159,6 +160,7 @@ fn render_rules(ctx: &Ctx) -> Result<Option<(PathBuf, String)>> {
 
 /// The two reminders every Codex command ends with.
 fn reminders(ctx: &Ctx, warnings: &mut Warnings) {
+    joined::warn(ctx, warnings);
     if ctx.config.targets.contains("codex_rules") {
         warnings.push(warning(
             codes::RULES_OUTSIDE_SANDBOX,

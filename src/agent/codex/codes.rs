@@ -39,4 +39,6 @@ crate::diag::agent_codes! {
     LEGACY_LAYERS = "codex-legacy-layers";
     /// Codex expands deny globs only when a command starts, by walking the workspace roots.
     GLOB_WALK = "codex-glob-walk", limit;
+    /// Bash deny rules joining commands, which no Codex rule can match: not enforced.
+    COMPOUND_RULE = "codex-compound-rule";
 }

@@ -17,7 +17,9 @@
 //! * codex-layer-override: a key of the generated profile set by a layer
 //!   twsrt does not write;
 //! * codex-glob-walk: deny globs, which Codex expands only when a command
-//!   starts (the generator's own warning, [`crate::agent::limits`]).
+//!   starts (the generator's own warning, [`crate::agent::limits`]);
+//! * codex-compound-rule: bash deny rules joining commands, which no Codex
+//!   rule can match (the generator's own warning, [`super::joined`]).
 //!
 //! The layers are the ones `audit` reads, from the same functions
 //! ([`super::layers`]): `$CODEX_HOME/config.toml` (else `~/.codex`), the
@@ -59,7 +61,7 @@ pub fn check(input: &Input, out: &mut Vec<Diagnostic>) {
     crate::agent::limits::doctor_findings(
         &super::Codex,
         input,
-        &[codes::GLOB_WALK, Code::SrtKeySkipped],
+        &[codes::GLOB_WALK, Code::SrtKeySkipped, codes::COMPOUND_RULE],
         out,
     );
 }

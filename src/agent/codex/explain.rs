@@ -260,7 +260,9 @@ pub(super) fn domain_by(profile: &Value, domain: &str) -> Decision {
     srt_matched(decision, domains.keys().map(String::as_str), domain)
 }
 
-/// The rules file's `forbidden` patterns for `command`, the longest first.
+/// The rules file's `forbidden` patterns for `command`, the longest first;
+/// a rule joining commands is "not enforced" ([`super::joined`]) unless a
+/// rule of words denies the command anyway.
 fn rules_command(c: &Layers, command: &str) -> Decision {
     let patterns = match &c.rendered {
         Ok((_, patterns)) => patterns,
@@ -268,17 +270,28 @@ fn rules_command(c: &Layers, command: &str) -> Decision {
     };
     let words = crate::shellwords::split(command)
         .unwrap_or_else(|_| command.split_whitespace().map(str::to_string).collect());
-    let found = patterns
-        .iter()
-        .filter(|p| !p.words.is_empty() && words.starts_with(&p.words))
-        .max_by_key(|p| p.words.len());
-    match found {
-        Some(p) => Decision::rule(
+    let covering = |joined: bool| {
+        patterns
+            .iter()
+            .filter(|p| !p.words.is_empty() && words.starts_with(&p.words))
+            .filter(|p| super::joined::is_joined(&p.rule) == joined)
+            .max_by_key(|p| p.words.len())
+    };
+    match (covering(false), covering(true)) {
+        (Some(p), _) => Decision::rule(
             Verdict::Deny,
             ("deny".into(), p.rule.clone()),
             Some("consulted only for commands run outside the sandbox"),
         ),
-        None => Decision::without_rule(
+        (None, Some(p)) => Decision::rule(
+            Verdict::NotEnforced,
+            ("deny".into(), p.rule.clone()),
+            Some(
+                "Codex checks each command of a list or pipeline on its own: no rule can \
+                 hold a rule joining commands (codex-compound-rule)",
+            ),
+        ),
+        (None, None) => Decision::without_rule(
             Verdict::NotCovered,
             Some("no prefix_rule matches (only bash deny rules become Codex rules)"),
         ),

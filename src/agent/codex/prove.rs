@@ -53,7 +53,13 @@ impl Prover for CodexProver {
                          command outside its sandbox",
                     );
                 }
-                let (verdict, detail) = check(&codex, rules_file, &r.rule);
+                let (verdict, mut detail) = check(&codex, rules_file, &r.rule);
+                if verdict == "FAIL" && super::joined::is_joined(&r.rule) {
+                    detail.push_str(
+                        "; a rule joining commands, which Codex checks command by command \
+                         (codex-compound-rule)",
+                    );
+                }
                 Judged::new(verdict, detail)
             })
             .collect()
@@ -100,7 +106,7 @@ fn check(codex: &Path, rules_file: &Path, rule: &str) -> (&'static str, String) 
 /// [`PROBE_ARG`], or, for a rule joining commands (which no single argv
 /// spells), the `bash -lc` command a shell tool runs for it.
 fn probe_words(rule: &str) -> Option<Vec<String>> {
-    if rule.contains(['|', ';', '&', '`', '\n']) || rule.contains("$(") {
+    if super::joined::is_joined(rule) {
         return Some(vec!["bash".into(), "-lc".into(), rule.to_string()]);
     }
     let mut words = crate::shellwords::split(rule)
