@@ -1,4 +1,4 @@
-//! Claude Code 2.1.332 (`claude --help`): commander.
+//! Claude Code 2.1.337 (`claude --help`): commander.
 
 use super::grammar_subcommands as subs;
 use crate::argv::Arity::{Flag, Many, Optional, Value};
@@ -73,13 +73,16 @@ const OPTIONS: &[Opt] = &[
     opt(&["--worktree", "-w"], Optional),
 ];
 
-/// Every subcommand of 2.1.332 (`claude --help`). `agents` dispatches
+/// Every subcommand of 2.1.337 (`claude --help`). `agents` dispatches
 /// sessions and `mcp`, `plugin` are groups: their tables are in
 /// [`super::grammar_subcommands`]. `respawn` restarts background sessions
 /// with launch options twsrt never saw: it fails closed. The rest start no
 /// session (`attach`, `logs`, `rm`, `stop` act on background sessions
-/// already running; `ultrareview` runs in the cloud) and pass.
+/// already running; `ultrareview` runs in the cloud; `accept-program`,
+/// new in 2.1.337, lists or records a moved or newly installed program
+/// Claude Code runs, such as git or bwrap) and pass.
 const SUBCOMMANDS: &[Sub] = &[
+    Sub::pass(&["accept-program"]),
     Sub::table(&["agents"], &subs::AGENTS),
     Sub::pass(&["attach"]),
     Sub::pass(&["auth"]),

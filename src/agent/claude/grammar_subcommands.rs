@@ -1,4 +1,4 @@
-//! The Claude Code 2.1.332 subcommands with a table, each from its own
+//! The Claude Code 2.1.337 subcommands with a table, each from its own
 //! `--help`: `claude agents` (it dispatches background sessions with the
 //! launch options it is given), the groups `claude mcp` and `claude plugin`,
 //! and `claude mcp serve` (it serves Claude Code's tools to an MCP client: a
