@@ -30,10 +30,40 @@ fn without_the_codex_client_every_rule_is_a_skip_saying_so() {
             row["detail"].as_str().unwrap().contains("not on PATH"),
             "{row}"
         );
-        assert!(
-            row["source"].as_str().unwrap().contains("base.jsonc:"),
-            "{row}"
-        );
+        if row["section"] == "bash" {
+            assert!(
+                row["source"].as_str().unwrap().contains("base.jsonc:"),
+                "{row}"
+            );
+        }
+    }
+    // Paths and domains are asked about too, each with its list.
+    for list in ["denyRead", "denyWrite", "deniedDomains"] {
+        assert!(rows.iter().any(|r| r["list"] == list), "{list}: {rows:?}");
+    }
+}
+
+#[test]
+fn gemini_without_its_client_or_its_target_is_a_skip_saying_so() {
+    let gemini = "\n[targets]\ngemini_policy = \"~/.gemini/policies/twsrt.toml\"\n";
+    for (append, path, said) in [
+        (gemini, "/nonexistent", "the gemini client is not on PATH"),
+        ("", "/usr/bin:/bin", "gemini_policy"),
+    ] {
+        let out = Test::with_policy()
+            .config_append(append)
+            .env("PATH", path)
+            .args(&["test", "--agent", "gemini", "--json"])
+            .any_stdout()
+            .any_stderr()
+            .run();
+        let rows = results(&out);
+        assert!(rows.iter().any(|r| r["section"] == "bash"), "{rows:?}");
+        for row in &rows {
+            assert_eq!(row["agent"], "gemini", "{row}");
+            assert_eq!(row["result"], "SKIP", "{row}");
+            assert!(row["detail"].as_str().unwrap().contains(said), "{row}");
+        }
     }
 }
 

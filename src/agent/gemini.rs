@@ -20,6 +20,7 @@ mod launch_env;
 mod launch_files;
 mod mapping;
 mod pattern;
+mod prove;
 mod render;
 
 #[cfg(test)]
@@ -195,6 +196,10 @@ fn both_loaded(ctx: &Ctx) -> Option<String> {
 impl Agent for Gemini {
     fn codes(&self) -> &'static [crate::diag::Code] {
         codes::ALL
+    }
+
+    fn prover(&self) -> Option<&'static dyn crate::agent::prove::Prover> {
+        Some(&prove::GeminiProver)
     }
 
     fn name(&self) -> &'static str {

@@ -1,5 +1,5 @@
-//! `twsrt test --agent NAME`: each bash rule of the policy put to the
-//! agent's own decision, offline ([`crate::agent::prove`]; Codex's prover
+//! `twsrt test --agent NAME`: each rule of the policy put to the agent's
+//! own decision, offline ([`crate::agent::prove`]; Codex's prover
 //! is in its folder), judged PASS, FAIL or SKIP (with why), as a table or
 //! one JSON object. An agent without a prover: every rule a SKIP saying so.
 
@@ -21,6 +21,46 @@ pub struct Outcome {
     pub judged: Judged,
 }
 
+/// The rules an agent is asked about, in policy order, each with its
+/// fragment line: bash deny and ask, denyRead, denyWrite (a path the
+/// compile write-denies names its denyRead line), deniedDomains and
+/// allowedDomains.
+pub fn rules(compiled: &Compiled, config_path: &Path) -> Vec<Rule> {
+    use crate::source::SourceKind::{Bash, Srt};
+    let sources = crate::explain::source::Sources::load(compiled, config_path);
+    compiled
+        .rules()
+        .iter()
+        .filter_map(|r| {
+            let (section, list) = match (r.scope, r.action) {
+                (Scope::Execute, Action::Deny) => ("bash", "deny"),
+                (Scope::Execute, Action::Ask) => ("bash", "ask"),
+                (Scope::Read, Action::Deny) => ("filesystem", "denyRead"),
+                (Scope::Write, Action::Deny) => ("filesystem", "denyWrite"),
+                (Scope::Network, Action::Deny) => ("network", "deniedDomains"),
+                (Scope::Network, Action::Allow) => ("network", "allowedDomains"),
+                _ => return None,
+            };
+            let source = if section == "bash" {
+                sources.find(Bash, list, r.pattern)
+            } else {
+                let dotted = format!("{section}.{list}");
+                sources.find(Srt, &dotted, r.pattern).or_else(|| {
+                    (list == "denyWrite")
+                        .then(|| sources.find(Srt, "filesystem.denyRead", r.pattern))
+                        .flatten()
+                })
+            };
+            Some(Rule {
+                section,
+                list,
+                rule: r.pattern.to_string(),
+                source: source.unwrap_or_else(|| "-".into()),
+            })
+        })
+        .collect()
+}
+
 /// Prove `agent` for the compiled policy; the outcomes in policy order.
 pub fn prove(
     agent: &str,
@@ -28,27 +68,7 @@ pub fn prove(
     config_path: &Path,
     compiled: &Compiled,
 ) -> Vec<Outcome> {
-    let sources = crate::explain::source::Sources::load(compiled, config_path);
-    let rules: Vec<Rule> = compiled
-        .rules()
-        .iter()
-        .filter(|r| r.scope == Scope::Execute && r.action != Action::Allow)
-        .map(|r| {
-            let list = if r.action == Action::Deny {
-                "deny"
-            } else {
-                "ask"
-            };
-            let source = sources
-                .find(crate::source::SourceKind::Bash, list, r.pattern)
-                .unwrap_or_else(|| "-".into());
-            Rule {
-                list,
-                rule: r.pattern.to_string(),
-                source,
-            }
-        })
-        .collect();
+    let rules = rules(compiled, config_path);
     let found = crate::agent::registry()
         .into_iter()
         .find(|a| a.name() == agent);
@@ -89,7 +109,7 @@ pub fn report(outcomes: &[Outcome], as_json: bool) -> i32 {
         let results: Vec<Value> = outcomes
             .iter()
             .map(|o| {
-                json!({"agent": o.agent, "list": o.rule.list, "rule": o.rule.rule,
+                json!({"agent": o.agent, "section": o.rule.section, "list": o.rule.list, "rule": o.rule.rule,
                        "source": o.rule.source, "result": o.judged.verdict,
                        "detail": o.judged.detail})
             })
@@ -103,9 +123,10 @@ pub fn report(outcomes: &[Outcome], as_json: bool) -> i32 {
         let mut text = String::new();
         for o in outcomes {
             text.push_str(&format!(
-                "{:<5} {:<6} bash.{} {} ({}): {}\n",
+                "{:<5} {:<8} {}.{} {} ({}): {}\n",
                 o.judged.verdict,
                 o.agent,
+                o.rule.section,
                 o.rule.list,
                 crate::source::quoted(&o.rule.rule),
                 o.rule.source,

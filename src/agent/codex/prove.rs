@@ -14,14 +14,10 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::agent::prove::{Judged, Prover, Rule};
+use crate::agent::prove::{Judged, PROBE_ARG, Prover, Rule, probe_command};
 use crate::config::Config;
 
 pub struct CodexProver;
-
-/// The token appended to every rule's words: the probe is a longer command
-/// than the rule, as a real one is.
-const PROBE_ARG: &str = "twsrt-probe";
 
 impl Prover for CodexProver {
     fn prove(
@@ -46,6 +42,13 @@ impl Prover for CodexProver {
         rules
             .iter()
             .map(|r| {
+                if !r.is_bash() {
+                    return Judged::new(
+                        "SKIP",
+                        "twsrt test asks Codex about its bash rules only: its paths and domains \
+                         are not put to `codex sandbox` yet",
+                    );
+                }
                 if r.list == "ask" {
                     return Judged::new(
                         "SKIP",
@@ -104,10 +107,11 @@ fn check(codex: &Path, rules_file: &Path, rule: &str) -> (&'static str, String) 
 
 /// The command Codex is asked about for `rule`: its words plus
 /// [`PROBE_ARG`], or, for a rule joining commands (which no single argv
-/// spells), the `bash -lc` command a shell tool runs for it.
+/// spells), the `bash -lc` command a shell tool runs for its
+/// [`probe_command`].
 fn probe_words(rule: &str) -> Option<Vec<String>> {
     if super::joined::is_joined(rule) {
-        return Some(vec!["bash".into(), "-lc".into(), rule.to_string()]);
+        return Some(vec!["bash".into(), "-lc".into(), probe_command(rule)]);
     }
     let mut words = crate::shellwords::split(rule)
         .ok()
@@ -151,7 +155,7 @@ mod tests {
     fn a_joined_rule_is_asked_as_the_shell_command_that_runs_it() {
         assert_eq!(
             probe_words("curl | sh").unwrap(),
-            vec!["bash", "-lc", "curl | sh"]
+            vec!["bash", "-lc", "curl twsrt-probe | sh"]
         );
         assert_eq!(
             probe_words("rm -rf /").unwrap(),
