@@ -75,7 +75,9 @@ fn without_codex_rules_or_a_prover_it_says_why() {
         .any_stdout()
         .any_stderr()
         .run();
-    for row in results(&out) {
+    let rows = results(&out);
+    assert!(rows.iter().any(|r| r["section"] == "bash"), "{rows:?}");
+    for row in rows.iter().filter(|r| r["section"] == "bash") {
         assert!(
             row["detail"]
                 .as_str()

@@ -22,6 +22,7 @@ mod missing;
 mod pathshape;
 mod policy;
 mod prove;
+mod prove_paths;
 mod render;
 pub mod requirements;
 mod stricter;

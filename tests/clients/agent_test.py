@@ -8,7 +8,10 @@ on PATH:
   for the rule's words plus an argument), each naming its fragment:line, a
   FAIL for a rule joining commands (`curl | sh`: Codex finds no rule for
   the `bash -lc` command that runs it, measured with 0.171.0), so exit 1,
-  and a SKIP saying why for every ask rule and every path and domain rule.
+  a SKIP saying why for every ask rule and every domain rule; with the
+  secrets planted, `codex sandbox` must refuse reading every denyRead file
+  and writing every denyWrite file that exists (PASS; a missing one is a
+  SKIP saying so).
 - gemini (the example with `[targets] gemini_policy` added): Gemini CLI's
   own policy engine must deny every denyRead, denyWrite and deniedDomains
   rule and every bash deny rule of one command, ask for every ask rule
@@ -17,9 +20,11 @@ on PATH:
 - explain agrees: for every bash rule the agent was asked about,
   `twsrt explain --command PROBE` shows the agent's row as deny or ask
   exactly when the prover said PASS (Gemini also for each path and domain:
-  its read, write or network row denies exactly when the prover passed).
+  its read, write or network row denies exactly when the prover passed;
+  Codex for each path that is no glob).
 
-Mutants: the Codex rules file without the `dd` rule, the Gemini policy
+Mutants: the Codex rules file without the `dd` rule, its profile without
+the `~/.ssh` deny entry, the Gemini policy
 without its `dd` rule and with its `~/.ssh` read rule pointed elsewhere:
 each must add a FAIL naming the rule.
 """
@@ -92,13 +97,13 @@ def explain_agrees(world, twsrt_bin: Path, agent: str, doc) -> list[str]:
             continue
         if r["section"] == "bash":
             access, query = "command", ["--command", probe_command(r["rule"])]
-        elif agent != "gemini" or r["rule"].startswith(("*", "**")) or "*" in r["rule"]:
+        elif any(c in r["rule"] for c in "*?["):
             continue
         elif r["list"] == "denyRead":
             access, query = "read", [str(harness.expand(r["rule"], world.env))]
         elif r["list"] == "denyWrite":
             access, query = "write", [str(harness.expand(r["rule"], world.env))]
-        elif r["list"] == "deniedDomains":
+        elif r["list"] == "deniedDomains" and agent == "gemini":
             access, query = "network", [r["rule"]]
         else:
             continue
@@ -114,6 +119,9 @@ def explain_agrees(world, twsrt_bin: Path, agent: str, doc) -> list[str]:
 
 
 def want_codex(row) -> str:
+    if row["section"] == "filesystem":
+        # A path that does not exist in the scratch HOME cannot be asked about.
+        return "SKIP" if "does not exist" in row["detail"] else "PASS"
     if row["section"] != "bash" or row["list"] == "ask":
         return "SKIP"
     return "FAIL" if joined(row["rule"]) else "PASS"
@@ -172,6 +180,8 @@ GEMINI_POLICY = "~/.gemini/policies/twsrt.toml"
 MUTANTS = [
     ("codex", "the rules file without the dd rule", "dd",
      lambda w: harness.drop_rule_block(w.env.codex_home / "rules/twsrt.rules", "dd")),
+    ("codex", "the profile without its ~/.ssh deny entry", "~/.ssh",
+     lambda w: point_elsewhere(w.env.codex_home / "config.toml", '"~/.ssh" = "deny"\n', "")),
     ("gemini", "the policy without its dd rule", "dd",
      lambda w: drop_gemini_rule(w.env.home / ".gemini/policies/twsrt.toml",
                                 'commandPrefix = "dd"')),
@@ -190,8 +200,9 @@ def case_for(agent: str, scratch: Path) -> harness.Case:
 
 
 def world_for(agent: str, scratch: Path, name: str, bin_dir: Path, twsrt_bin: Path):
+    # Codex's paths are asked about with the planted secrets in place.
     return harness.build_world(case_for(agent, scratch), scratch / name, bin_dir, twsrt_bin,
-                               plant_files=False)
+                               plant_files=agent == "codex")
 
 
 def run(report, scratch: Path, bin_dir: Path, twsrt_bin: Path, mutants: bool = True) -> None:

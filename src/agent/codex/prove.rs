@@ -1,13 +1,14 @@
 //! The Codex prover of `twsrt test --agent codex` ([`crate::agent::prove`]).
 //!
-//! Every bash deny rule is checked with `codex execpolicy check --rules FILE
+//! Each denyRead and denyWrite rule is put to `codex sandbox`
+//! ([`super::prove_paths`]). Every bash deny rule is checked with `codex execpolicy check --rules FILE
 //! -- WORDS twsrt-probe` against the rules file twsrt wrote (`[targets]
 //! codex_rules`; a rule joining commands as the `bash -lc RULE` a shell tool
 //! runs): PASS when Codex answers `forbidden`, FAIL otherwise, with what
 //! Codex decided. An ask rule is a SKIP: twsrt writes no Codex rule for it
 //! (Codex asks before every command outside its sandbox, `explain`'s row).
-//! The client absent, Codex or its rules file not configured: every rule a
-//! SKIP saying so.
+//! Domains are a SKIP (not asked yet). The client absent, Codex or its
+//! rules file not configured: the rules it concerns a SKIP saying so.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -30,25 +31,41 @@ impl Prover for CodexProver {
         if config.targets.path("codex_config").is_none() {
             return all("codex is not configured in [targets] (codex_config)");
         }
-        let Some(rules_file) = config.targets.path("codex_rules") else {
-            return all("[targets] codex_rules is not set: twsrt writes no Codex rules");
-        };
+        let rules_file = config.targets.path("codex_rules");
         let Some(codex) = find("codex") else {
-            return all(
-                "the codex client is not on PATH (npm install -g @openai/codex, or \
-                 scripts/install-clients.sh)",
-            );
+            return rules
+                .iter()
+                .map(|r| match (r.is_bash(), rules_file) {
+                    (true, None) => Judged::new("SKIP", NO_RULES),
+                    _ => Judged::new(
+                        "SKIP",
+                        "the codex client is not on PATH (npm install -g @openai/codex, or \
+                         scripts/install-clients.sh)",
+                    ),
+                })
+                .collect();
+        };
+        let paths = match std::env::current_dir() {
+            Ok(cwd) => super::prove_paths::prove(&codex, rules, &crate::paths::home_dir(), &cwd),
+            Err(_) => rules.iter().map(|_| None).collect(),
         };
         rules
             .iter()
-            .map(|r| {
+            .zip(paths)
+            .map(|(r, path)| {
+                if let Some(judged) = path {
+                    return judged;
+                }
                 if !r.is_bash() {
                     return Judged::new(
                         "SKIP",
-                        "twsrt test asks Codex about its bash rules only: its paths and domains \
-                         are not put to `codex sandbox` yet",
+                        "twsrt test does not ask Codex about domains yet (its network_proxy \
+                         decides them)",
                     );
                 }
+                let Some(rules_file) = rules_file else {
+                    return Judged::new("SKIP", NO_RULES);
+                };
                 if r.list == "ask" {
                     return Judged::new(
                         "SKIP",
@@ -68,6 +85,8 @@ impl Prover for CodexProver {
             .collect()
     }
 }
+
+const NO_RULES: &str = "[targets] codex_rules is not set: twsrt writes no Codex rules";
 
 /// `codex execpolicy check` of `rule`'s words plus [`PROBE_ARG`].
 fn check(codex: &Path, rules_file: &Path, rule: &str) -> (&'static str, String) {
