@@ -54,8 +54,10 @@ pub struct TestArgs {
     #[arg(long, visible_alias = "deniedDomains")]
     pub denied_domains: bool,
 
-    /// Prove this agent's own decisions instead of srt's (codex: each bash
-    /// deny rule through `codex execpolicy check`; an absent client is a SKIP).
+    /// Prove this agent's own decisions instead of srt's (codex: bash deny
+    /// rules through `codex execpolicy check`, paths through `codex sandbox`;
+    /// gemini: every rule through its policy engine; an absent client is a
+    /// SKIP).
     #[arg(long, value_name = "NAME")]
     pub agent: Option<String>,
 }
