@@ -110,3 +110,24 @@ pub static CLAUDE: Grammar = Grammar {
     subcommands: SUBCOMMANDS,
     session: true,
 };
+
+#[cfg(test)]
+mod tests {
+    use crate::argv::parse;
+
+    /// `accept-program` (2.1.337) records a program Claude Code runs and
+    /// starts no session: it passes, its path untouched.
+    #[test]
+    fn accept_program_starts_no_session() {
+        let line: Vec<String> = ["accept-program", "/usr/bin/bwrap"]
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        let parsed = parse(&super::CLAUDE, &line).unwrap();
+        assert!(!parsed.session);
+        assert_eq!(
+            parsed.positionals.last().map(String::as_str),
+            Some("/usr/bin/bwrap")
+        );
+    }
+}
