@@ -54,6 +54,7 @@ mod output_errors;
 mod parity;
 mod parity_guards;
 mod parity_table;
+mod probe_absent;
 mod project;
 mod quiet;
 mod reliability_concurrency;

@@ -335,3 +335,54 @@ fn an_imported_deny_in_a_misspelling_is_imported_as_meant_with_a_note() {
         .unchanged()
         .run();
 }
+
+/// A quoted rule holds in the agents that compare text only for its own
+/// quoting (measured with each agent's matcher, doc/clients.md "Quoted bash
+/// rules"): each of them says so once; Codex compares words and says
+/// nothing; an allow rule (narrower when it holds less) is not named.
+#[test]
+fn a_quoted_rule_is_named_once_by_every_agent_that_matches_text() {
+    let out = Test::with_policy()
+        .config_append(EVERY_AGENT)
+        .config_append("copilot_output = \"~/flags/copilot.txt\"\n")
+        .file(
+            BASH_FRAGMENT,
+            r#"{"deny": ["echo 'twsrt  quoted'", "rm -rf"], "allow": ["git log --format='%h'"]}"#,
+        )
+        .args(&["generate", "-w"])
+        .any_stdout()
+        .any_stderr()
+        .run();
+    for agent in ["Claude Code", "Copilot CLI", "Gemini CLI", "OpenCode"] {
+        let lines: Vec<&str> = out
+            .stderr
+            .lines()
+            .filter(|l| {
+                l.contains(&format!(
+                    "{agent} matches a bash rule against the command's text"
+                ))
+            })
+            .collect();
+        assert_eq!(lines.len(), 1, "{agent}: {}", out.stderr);
+        assert!(
+            lines[0].contains("\"echo 'twsrt  quoted'\""),
+            "{}",
+            lines[0]
+        );
+        assert!(!lines[0].contains("git log"), "{}", lines[0]);
+    }
+    assert!(
+        !out.stderr.contains("Codex matches a bash rule"),
+        "{}",
+        out.stderr
+    );
+    // The rule is still compiled for its own spelling everywhere.
+    assert!(
+        out.read(".codex/rules/twsrt.rules")
+            .contains("pattern = [\"echo\", \"twsrt  quoted\"]")
+    );
+    assert!(
+        out.read(".claude/settings.full.json")
+            .contains("\"Bash(echo 'twsrt  quoted' *)\"")
+    );
+}

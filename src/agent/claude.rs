@@ -146,6 +146,7 @@ impl Agent for Claude {
     fn preview(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<String> {
         overrides::check(ctx, warnings)?;
         overrides::srt_keys(ctx, warnings);
+        warn_quoted(ctx, warnings);
         // A preview writes nothing: it shows the settings and says that
         // Claude Code would drop them (a write refuses them).
         if let Err(e) = check_generated(ctx, &home_dir()) {
@@ -162,6 +163,7 @@ impl Agent for Claude {
     fn stage(&self, ctx: &Ctx, plan: &mut Plan, warnings: &mut Warnings) -> Result<()> {
         overrides::check(ctx, warnings)?;
         overrides::srt_keys(ctx, warnings);
+        warn_quoted(ctx, warnings);
         check_generated(ctx, &home_dir())?;
         stage(ctx, plan, &home_dir())
     }
@@ -169,6 +171,7 @@ impl Agent for Claude {
     fn diff(&self, ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
         overrides::check(ctx, warnings)?;
         overrides::srt_keys(ctx, warnings);
+        warn_quoted(ctx, warnings);
         check_generated(ctx, &home_dir())?;
         diff(ctx, &home_dir())
     }
@@ -411,4 +414,13 @@ fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
     differences.extend(grants.iter().map(foreign::Grant::difference));
     differences.extend(diff::entries(&generated, &on_disk).into_differences());
     Ok(AgentDiff::Compared(differences))
+}
+
+/// The bash rules holding quotes, which Claude Code holds for their own
+/// spelling only ([`crate::agent::quoted_rules`]).
+fn warn_quoted(ctx: &Ctx, warnings: &mut Warnings) {
+    let quoted = crate::agent::quoted_rules::quoted(ctx);
+    if let Some(m) = crate::agent::quoted_rules::message("Claude Code", &quoted) {
+        warnings.push(crate::agent::warning("claude", codes::QUOTED_RULE, m));
+    }
 }

@@ -114,6 +114,10 @@ impl Copilot {
             }
         }
         warn_compound(&compound, warnings);
+        let quoted = crate::agent::quoted_rules::quoted(ctx);
+        if let Some(m) = crate::agent::quoted_rules::message("Copilot CLI", &quoted) {
+            warnings.push(warning(codes::QUOTED_RULE, m));
+        }
         if let Some(line) = flags.iter().find(|l| l.contains('\0')) {
             return Err(Error::Policy(format!(
                 "Copilot flag {} holds a NUL character, which no command line can carry; \

@@ -117,6 +117,10 @@ impl Gemini {
 /// `home`.
 fn render(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
     let rules = mapping::translate(ctx.rules(), ctx.yolo, home, warnings)?;
+    let quoted = crate::agent::quoted_rules::quoted(ctx);
+    if let Some(m) = crate::agent::quoted_rules::message("Gemini CLI", &quoted) {
+        warnings.push(warning(codes::QUOTED_RULE, m));
+    }
     warnings.extend(elsewhere(ctx, home).map(|m| warning(codes::POLICY_ELSEWHERE, m)));
     if ctx.yolo {
         warnings.extend(both_loaded(ctx).map(|m| warning(codes::BOTH_LOADED, m)));

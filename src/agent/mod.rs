@@ -11,6 +11,7 @@ pub mod limits;
 pub mod managed;
 pub mod opencode;
 pub mod prove;
+pub mod quoted_rules;
 pub mod record;
 pub mod srt_keys;
 

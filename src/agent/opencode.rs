@@ -99,6 +99,10 @@ fn unconfigured() -> Error {
 /// The entries for `ctx`'s rules, and the warnings (the sandbox one last).
 fn entries(ctx: &Ctx, warnings: &mut Warnings) -> Result<Vec<Entry>> {
     let entries = mapping::translate(ctx.rules(), warnings)?;
+    let quoted = crate::agent::quoted_rules::quoted(ctx);
+    if let Some(m) = crate::agent::quoted_rules::message("OpenCode", &quoted) {
+        warnings.push(warning(codes::QUOTED_RULE, m));
+    }
     warnings.extend(crate::agent::srt_keys::skipped(
         "opencode",
         ctx.compiled.srt(),

@@ -60,10 +60,13 @@ impl ProbeSite {
 }
 
 /// The probes, and the witness directories their files go in (created
-/// before the first run, removed with everything in them after the last).
+/// before the first run, removed with everything in them after the last),
+/// and the files planted for read-denied paths that do not exist
+/// ([`super::plant`]).
 pub struct Derived {
     pub probes: Vec<Probe>,
     pub witness_dirs: Vec<PathBuf>,
+    pub plants: Vec<super::plant::Plant>,
 }
 
 pub fn list(settings: &Value, section: Section) -> Vec<String> {
@@ -86,6 +89,7 @@ pub fn derive(policy: &Value, disk: &Value, ctx: &ProbeSite, sections: &[Section
     let mut out = Derived {
         probes: Vec::new(),
         witness_dirs: Vec::new(),
+        plants: Vec::new(),
     };
     let drift = compare(policy, disk, SRT_SCHEMA);
     for section in Section::ALL {
@@ -197,8 +201,8 @@ fn derive_rule(ctx: &ProbeSite, settings: &Value, section: Section, rule: &str, 
     }
     let path = ctx.absolute(rule);
     if !path.exists() {
-        out.probes
-            .push(probe(rule.into(), Err("path not present on host".into())));
+        let action = super::plant::absent(section, rule, &path, &mut out.plants);
+        out.probes.push(probe(rule.into(), action));
         return;
     }
     let action = match section {
@@ -407,7 +411,8 @@ mod tests {
             format!("read-deny .aws | head -c 1 -- {rd}/.aws/credentials"),
             format!("read-deny .aws (realpath) | head -c 1 -- {rd}/vault/aws/credentials"),
             "read-deny **/credentials | SKIP glob pattern: no concrete probe".into(),
-            "read-deny missing | SKIP path not present on host".into(),
+            // Absent: a file is planted there for the run.
+            format!("read-deny missing | head -c 1 -- {rd}/missing"),
             format!("read-deny empty | ls -- {rd}/empty"),
             format!("write-deny token | : >> {rd}/token"),
             format!("write-deny **/.env | : >> {rd}/work/.twsrt-test-{tag}/.env"),
@@ -424,6 +429,55 @@ mod tests {
             derived.witness_dirs,
             vec![r.join(format!("work/.twsrt-test-{tag}"))]
         );
+        let planted: Vec<&Path> = derived.plants.iter().map(|p| p.file.as_path()).collect();
+        assert_eq!(planted, vec![r.join("missing")]);
+    }
+
+    #[test]
+    fn absent_paths_are_probed_or_say_why_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path().canonicalize().unwrap();
+        fs::write(r.join("file"), "").unwrap();
+        let v = settings(
+            json!({
+                "denyRead": ["gone/deep", "gone/dir/", "file/under"],
+                "denyWrite": ["new.cfg", "nodir/new.cfg"],
+                "allowWrite": ["nope"]
+            }),
+            json!({"allowedDomains": [], "deniedDomains": []}),
+        );
+        let ctx = ProbeSite::new(r.clone(), true);
+        let sections = [Section::DenyRead, Section::DenyWrite, Section::AllowWrite];
+        let derived = derive(&v, &v, &ctx, &sections);
+        let (rd, pid) = (r.display(), std::process::id());
+        let got = rows(&derived);
+        assert_eq!(
+            got[0],
+            format!("read-deny gone/deep | head -c 1 -- {rd}/gone/deep")
+        );
+        assert_eq!(
+            got[1],
+            format!("read-deny gone/dir/ | head -c 1 -- {rd}/gone/dir/.twsrt-probe-{pid}")
+        );
+        assert!(
+            got[2].contains(&format!("SKIP {rd}/file/under does not exist and cannot")),
+            "{}",
+            got[2]
+        );
+        assert_eq!(got[3], format!("write-deny new.cfg | : >> {rd}/new.cfg"));
+        assert_eq!(
+            got[4],
+            format!("write-deny nodir/new.cfg | : >> {rd}/nodir/new.cfg")
+        );
+        assert!(
+            matches!(&derived.probes[4].action, Ok(Action::Create { dirs, .. }) if *dirs == vec![r.join("nodir")])
+        );
+        assert!(
+            got[5].contains("srt ignores an allowWrite path that is absent"),
+            "{}",
+            got[5]
+        );
+        assert_eq!(derived.plants.len(), 2);
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod agents;
 mod credentials;
 mod derive;
 mod model;
+mod plant;
 mod report;
 mod run;
 mod schedule;
@@ -95,12 +96,14 @@ pub fn run(config: &Config, args: &Options) -> Result<i32> {
         srt_version: &session.srt_version,
     };
     let witnesses = Witnesses::create(&derived)?;
+    let planted = plant::Planted::create(&derived.plants, &mut derived.probes);
     // srt creates its placeholders from the file it reads.
     let placeholders = schedule::placeholders(&session.disk, &ctx);
     ui::debug(|| format!("srt placeholder paths: {placeholders:?}"));
     let outcomes = probe_all(derived.probes, &placeholders, &session.env, args.timeout);
     // Nothing touches the probe files after the runs: remove them now.
     drop(witnesses);
+    drop(planted);
     drop(session.scratch);
     if args.json {
         ui::data(&crate::pyjson::to_pretty(&report::json(&header, &outcomes)));

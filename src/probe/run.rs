@@ -179,11 +179,25 @@ pub fn proxy_not_ready(out: &Output) -> bool {
 /// Run one probe: make its directories, run the control, run it in srt
 /// (again, up to four times, while srt's proxy was not ready), remove what it made.
 pub fn execute(action: &Action, env: &RunEnv) -> Executed {
-    if let Err(reason) = prepare(action) {
+    if let Err((reason, refused)) = prepare(action) {
         cleanup(action);
-        let side = Side {
-            broken: Some(reason),
-            ..Side::default()
+        // The OS refused to make the directories: the file cannot be
+        // created with or without the sandbox, judged as a command the OS
+        // refused (both runs exit 1 with the OS's words).
+        let side = if refused {
+            Side {
+                out: Output {
+                    exit: Some(1),
+                    stderr: reason,
+                    ..Output::default()
+                },
+                ..Side::default()
+            }
+        } else {
+            Side {
+                broken: Some(reason),
+                ..Side::default()
+            }
         };
         return Executed {
             control: Some(side.clone()),
@@ -251,14 +265,21 @@ fn side(action: &Action, cmd: Command, env: &RunEnv) -> Side {
     side
 }
 
-fn prepare(action: &Action) -> Result<(), String> {
+/// Make a create probe's directories; on failure why, and whether the OS
+/// refused it (no permission, a read-only file system).
+fn prepare(action: &Action) -> Result<(), (String, bool)> {
     if let Action::Create { dirs, .. } = action {
         for dir in dirs {
             std::fs::create_dir(dir).map_err(|e| {
-                format!(
+                let refused = matches!(
+                    e.kind(),
+                    std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+                );
+                let reason = format!(
                     "could not create the probe directory {}: {e}",
                     dir.display()
-                )
+                );
+                (reason, refused)
             })?;
         }
     }

@@ -16,11 +16,22 @@ table below, written by hand, never twsrt's output:
   (`opencode debug agent build --tool bash`): each meant command is refused
   (each is harmless should a rule fail), and a command no rule names runs.
 
+- spell-claude: the real Claude Code with a stand-in model on loopback
+  (fake_model.py, as claude_schema.py drives it) makes one Bash call per
+  command in `--permission-mode bypassPermissions` (only a deny rule stops
+  it): each harmless meant command is refused, a command no rule names runs.
+- spell-copilot: the real Copilot CLI with a stand-in model (copilot_shell.py's
+  launch) refuses the quoted rule's own spelling.
+
+The quoted rule (`echo 'twsrt  quoted'`): Codex compares words, so every
+quoting of the same words is forbidden; Claude Code, Copilot CLI, Gemini CLI
+and OpenCode compare text, so the rule's own quoting is refused and another
+(`echo "twsrt  quoted"`, `echo twsrt\\ \\ quoted`) passes. That is the limit
+twsrt warns about for each of them (`*-quoted-rule`); the checks hold it in
+both directions, so a client that starts comparing words shows up here.
+
 Then each mutant puts back one rule as an as-typed compile wrote it, and
 its check must fail.
-
-Claude Code is not measured here: it has no offline matcher (its rules are
-checked by `claude doctor` in run.py's cases).
 """
 
 from __future__ import annotations
@@ -56,6 +67,13 @@ NOT_DENIED = [
 # What the bash tool may run for real: only the denied ones, which must not.
 HARMLESS_DENIED = ["rm -rf twsrt-none", "curl --version", "npm publish --dry-run twsrt-none",
                    "git push --force twsrt-none"]
+# The quoted rule in its own quoting, and the same words quoted otherwise.
+QUOTED_SAME = ["echo 'twsrt  quoted'", "echo 'twsrt  quoted' more"]
+QUOTED_OTHER = ['echo "twsrt  quoted"', "echo twsrt\\ \\ quoted"]
+# What Claude Code's Bash tool may run for real: `rm -rf` alone (no operand)
+# is the command an exact-only `Bash(rm  -rf)` misses.
+CLAUDE_DENIED = ["rm -rf", *HARMLESS_DENIED, *QUOTED_SAME]
+CLAUDE_REFUSED = "has been denied"
 DOMAIN_SPELLINGS = ["bücher.example.com", "xn--bcher-kva.example.com", "BÜCHER.example.com"]
 
 
@@ -63,13 +81,13 @@ def check_codex(run, world) -> list[str]:
     rules = world.config_path("codex_rules")
     codex = world.env.client("codex")
     failures = []
-    for command in DENIED + ASKED + NOT_DENIED:
+    for command in DENIED + ASKED + NOT_DENIED + QUOTED_SAME + QUOTED_OTHER:
         result = world.env.run([codex, "execpolicy", "check", "--rules", rules,
                                 *shlex.split(command)])
         if result.returncode != 0:
             return [f"codex execpolicy check refused {rules}: {run.one_line(result.stderr)}"]
         decision = json.loads(result.stdout).get("decision") or "no match"
-        if command in DENIED:
+        if command in DENIED + QUOTED_SAME + QUOTED_OTHER:
             want, good = "forbidden", decision == "forbidden"
         else:
             want, good = "no forbidden", decision != "forbidden"
@@ -91,6 +109,12 @@ def check_gemini(run, world) -> list[str]:
         expect(f"ask {command}", "run_shell_command", {"command": command}, "ask_user")
     for command in NOT_DENIED:
         expect(f"no rule {command}", "run_shell_command", {"command": command}, "not-deny")
+    for command in QUOTED_SAME:
+        expect(f"deny {command}", "run_shell_command", {"command": command}, "deny")
+    for command in QUOTED_OTHER:
+        # The measured limit twsrt warns about (gemini-quoted-rule).
+        expect(f"quoted otherwise {command}", "run_shell_command", {"command": command},
+               "not-deny")
     for host in DOMAIN_SPELLINGS:
         expect(f"fetch {host}", "web_fetch", {"prompt": f"summarise https://{host}/x"}, "deny")
     expect("fetch a neighbour", "web_fetch", {"prompt": "summarise https://example.org/x"},
@@ -120,10 +144,15 @@ def check_opencode(run, world) -> list[str]:
                               "--params", params], timeout=120)
 
     failures = []
-    for command in HARMLESS_DENIED:
+    for command in HARMLESS_DENIED + QUOTED_SAME:
         result = bash(command)
         if OPENCODE_REFUSED not in result.stdout + result.stderr:
             failures.append(f"bash {command!r} was not refused: {run.one_line(result.stdout)}")
+    for command in QUOTED_OTHER:
+        # The measured limit twsrt warns about (opencode-quoted-rule).
+        result = bash(command)
+        if OPENCODE_REFUSED in result.stdout + result.stderr:
+            failures.append(f"bash {command!r} was refused: the quoted-rule warning is stale")
     result = bash("echo twsrt-ran")
     if OPENCODE_REFUSED in result.stdout + result.stderr or "twsrt-ran" not in result.stdout:
         failures.append(f"bash 'echo twsrt-ran' did not run: "
@@ -131,8 +160,45 @@ def check_opencode(run, world) -> list[str]:
     return failures
 
 
+def check_claude(run, world) -> list[str]:
+    import claude_schema  # tests/clients/claude_schema.py: the stand-in model's turn
+
+    def bash(command: str) -> str:
+        return claude_schema.turn(run, world, "Bash",
+                                  {"command": command, "description": "twsrt check"},
+                                  "bypassPermissions")
+
+    failures = []
+    for command in CLAUDE_DENIED:
+        out = bash(command)
+        if CLAUDE_REFUSED not in out:
+            failures.append(f"Bash {command!r} was not refused: {run.one_line(out)}")
+    for command in QUOTED_OTHER + ["echo twsrt-ran"]:
+        # A command no rule names runs; the quoted rule's other quoting
+        # passes too (the measured limit, claude-quoted-rule).
+        out = bash(command)
+        if CLAUDE_REFUSED in out:
+            failures.append(f"Bash {command!r} was refused: {run.one_line(out)}")
+    return failures
+
+
+def check_copilot(run, world) -> list[str]:
+    import copilot_shell  # tests/clients/copilot_shell.py: the stand-in model's launch
+
+    flags = copilot_shell.flag_words(world) + ["--allow-tool", "shell"]
+    failures = []
+    for command in QUOTED_SAME[:1] + QUOTED_OTHER[:1]:
+        answer = copilot_shell.bash_call(world, command, flags)
+        refused = copilot_shell.REFUSED in answer
+        if refused != (command in QUOTED_SAME):
+            failures.append(f"copilot {'refused' if refused else 'ran'} {command!r}: "
+                            f"{run.one_line(answer)}")
+    return failures
+
+
 CHECKS = {"spell-codex": check_codex, "spell-gemini": check_gemini,
-          "spell-opencode": check_opencode}
+          "spell-opencode": check_opencode, "spell-claude": check_claude,
+          "spell-copilot": check_copilot}
 
 
 def as_typed(path: Path, canonical: str, typed: str) -> None:
@@ -155,6 +221,11 @@ MUTANTS = [
     ("spell-gemini", "a web_fetch rule for the A-label only",
      lambda w: as_typed(w.env.home / ".gemini/policies/twsrt.toml",
                         "|[bB][üÜ][cC][hH][eE][rR]", "|[bB][üÜ][cC][hH][eE][rR]-never")),
+    ("spell-claude", "the bare Bash rule alone as typed (`Bash(rm  -rf)`, no ` *` twin: Claude "
+     "compares it exactly, blanks included)",
+     lambda w: [as_typed(w.env.home / ".claude/settings.full.json", a, b) for a, b in
+                [('"Bash(rm -rf *)"', '"Bash(rm  -rf)"'),
+                 ('"Bash(rm -rf)"', '"Bash(rm  -rf)"')]]),
     ("spell-opencode", "a bash pattern as typed (`npm publish:*`)",
      lambda w: as_typed(w.env.home / ".config/opencode/opencode.json",
                         '"npm publish *"', '"npm publish:* *"')),
@@ -171,8 +242,10 @@ def run_checks(run, report, scratch: Path, bin_dir: Path, mutants: bool) -> None
         return
     report.result(f"{case.name}: twsrt generate -w", [], time.monotonic() - start)
     for name, fn in CHECKS.items():
-        if name == "spell-opencode" and not (bin_dir / "opencode").exists():
-            report.result(f"{case.name}: {name}", [f"{bin_dir / 'opencode'} not found"], 0)
+        client = {"spell-opencode": "opencode", "spell-claude": "claude",
+                  "spell-copilot": "copilot"}.get(name)
+        if client and not (bin_dir / client).exists():
+            report.result(f"{case.name}: {name}", [f"{bin_dir / client} not found"], 0)
             continue
         run.run_check(report, f"{case.name}: {name}", lambda w, fn=fn: fn(run, w), world)
     if not mutants:

@@ -9,4 +9,6 @@ crate::diag::agent_codes! {
     OVERRIDE_IGNORED = "claude-override-ignored";
     /// A value in a Claude settings file that Claude Code's settings schema refuses (it drops the file).
     SETTINGS_REJECTED = "claude-settings-rejected";
+    /// Bash rules holding quotes, which Claude Code matches only in their own spelling.
+    QUOTED_RULE = "claude-quoted-rule";
 }

@@ -9,6 +9,8 @@ crate::diag::agent_codes! {
     ASK_AS_DENY = "copilot-ask-as-deny";
     /// Bash rules joining commands, which no Copilot `shell(...)` pattern can match: not enforced.
     COMPOUND_RULE = "copilot-compound-rule";
+    /// Bash rules holding quotes, which Copilot matches only in their own spelling.
+    QUOTED_RULE = "copilot-quoted-rule";
     /// A deniedDomains entry Copilot's settings would ignore.
     IGNORED_URL = "copilot-ignored-url";
     /// Paths Copilot's command sandbox cannot hold as the policy means (globs, relative paths), left out of it.

@@ -78,8 +78,10 @@ fn source(ctx: &Ctx) -> Result<PathBuf> {
 }
 
 /// Copilot's settings file as JSON: it reads JSONC with trailing commas
-/// (doc/clients.md, "Copilot CLI settings file"), so this does too.
+/// (doc/clients.md, "Copilot CLI settings file"), so this does too, and
+/// one leading byte order mark is no part of the document.
 fn parse_settings(text: &str, path: &Path) -> Result<Value> {
+    let text = crate::bom::strip(text);
     let options = jsonc_parser::ParseOptions {
         allow_trailing_commas: true,
         ..crate::fragment::strict_options()

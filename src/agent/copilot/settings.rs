@@ -185,6 +185,7 @@ fn json_string(s: &str) -> String {
 /// The `deniedUrls` entries of the existing settings `text` that `lists`
 /// no longer holds: what the merge would take out of Copilot's deny list.
 pub fn dropped_denies(text: &str, lists: &Lists, path: &Path) -> Result<Vec<String>> {
+    let text = crate::bom::strip(text);
     let object = parse(text, path)?;
     let owned = owned_props(&object, text, path, false)?;
     let have = owned
@@ -210,11 +211,19 @@ pub fn denies_of(srt: &Value) -> Vec<String> {
 }
 
 /// The file as it is after `-w`: `existing` (the current text, `None` for
-/// no file) with the two owned values replaced or added.
+/// no file) with the two owned values replaced or added; a byte order
+/// mark the file starts with is kept.
 pub fn merge(existing: Option<&str>, lists: &Lists, path: &Path) -> Result<String> {
     let Some(text) = existing else {
         return Ok(render(lists) + "\n");
     };
+    let unmarked = crate::bom::strip(text);
+    let mark = &text[..text.len() - unmarked.len()];
+    Ok(format!("{mark}{}", merge_unmarked(unmarked, lists, path)?))
+}
+
+/// [`merge`] into a file's text without its byte order mark.
+fn merge_unmarked(text: &str, lists: &Lists, path: &Path) -> Result<String> {
     let object = parse(text, path)?;
     let owned = owned_props(&object, text, path, lists.sandbox.is_some())?;
     if object.properties.is_empty()
@@ -281,7 +290,9 @@ pub fn merge(existing: Option<&str>, lists: &Lists, path: &Path) -> Result<Strin
     Ok(out)
 }
 
-/// The top-level object of the file's text.
+/// The top-level object of the file's text (without its byte order mark:
+/// Copilot reads a marked file, and offsets are then the columns an editor
+/// shows).
 fn parse<'t>(text: &'t str, path: &Path) -> Result<ast::Object<'t>> {
     // Copilot reads its settings with comments and trailing commas.
     let options = ParseOptions {
@@ -367,6 +378,7 @@ fn indentation(object: &ast::Object, text: &str) -> (String, String) {
 /// Every entry of the owned lists that differs between `lists` and the
 /// file's text, with its direction; the file's other keys are not looked at.
 pub fn compare(text: &str, lists: &Lists, path: &Path) -> Result<Vec<Difference>> {
+    let text = crate::bom::strip(text);
     let object = parse(text, path)?;
     let owned = owned_props(&object, text, path, lists.sandbox.is_some())?;
     let mut differences = Vec::new();

@@ -9,6 +9,8 @@ crate::diag::agent_codes! {
     COMMAND_TEXT = "gemini-command-text", limit;
     /// Bash rules joining commands, which Gemini CLI matches only as their exact start.
     COMPOUND_RULE = "gemini-compound-rule";
+    /// Bash rules holding quotes, which Gemini CLI matches only in their own spelling.
+    QUOTED_RULE = "gemini-quoted-rule";
     /// Paths under another user's home, skipped for Gemini CLI.
     OTHER_USER_PATH = "gemini-other-user-path";
     /// Gemini CLI matches path rules against the path as the model spells it.

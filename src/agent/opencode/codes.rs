@@ -9,6 +9,8 @@ crate::diag::agent_codes! {
     COMMAND_TEXT = "opencode-command-text", limit;
     /// Bash rules joining commands, which OpenCode never matches (it checks each command alone).
     COMPOUND_RULE = "opencode-compound-rule";
+    /// Bash rules holding quotes, which OpenCode matches only in their own spelling.
+    QUOTED_RULE = "opencode-quoted-rule";
     /// OpenCode matches read and edit rules against the path relative to its project: denied by name in every directory.
     PATH_NAME = "opencode-path-name", limit;
     /// OpenCode's webfetch takes no URL patterns: domain denies make every fetch ask.
