@@ -134,7 +134,7 @@ pub fn decide_sandboxed(
                 )),
                 (Ok(sandbox), Some(command), None) => {
                     return Verdict::Sandbox {
-                        input: sandbox.wrap_input(&event.tool_input, command),
+                        input: sandbox.wrap_input(&event.tool_input, command, &event.cwd),
                         reason: format!(
                             "{reason}; so it runs inside srt with {}",
                             sandbox.settings.display()

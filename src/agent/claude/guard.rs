@@ -115,6 +115,15 @@ fn verdict(
             env("PATH").as_deref(),
         )
     };
+    // srt starts in the project root, where it anchors the relative
+    // entries (the project's settings files among them).
+    let root = std::env::var_os("CLAUDE_PROJECT_DIR")
+        .map(std::path::PathBuf::from)
+        .filter(|p| p.is_absolute());
+    let sandbox = sandbox.map(|mut s| {
+        s.root = root;
+        s
+    });
     if let Ok(sandbox) = &sandbox {
         policy.deny_writes_also(&sandbox.protected(), &event.cwd);
     }
