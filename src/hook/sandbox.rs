@@ -44,6 +44,9 @@ pub struct Sandbox {
     /// the settings' relative entries (`.claude/settings.json`, `.`);
     /// `None`: the command's own directory.
     pub root: Option<PathBuf>,
+    /// The hook's `PATH`, where the inert programs are looked up
+    /// ([`super::inert`]); `None`: no external program is inert.
+    pub path: Option<String>,
 }
 
 impl Sandbox {
@@ -80,6 +83,7 @@ impl Sandbox {
         match std::fs::read_to_string(&settings) {
             Ok(text) if text == srt_doc.text() => Ok(Sandbox {
                 node,
+                path: path.map(str::to_string),
                 ..Sandbox::new(srt, settings, held)
             }),
             Ok(_) => Err(format!(
@@ -107,6 +111,7 @@ impl Sandbox {
             settings,
             held,
             root: None,
+            path: None,
         }
     }
 
