@@ -19,6 +19,7 @@ mod bash;
 mod commands;
 mod deadline;
 mod destinations;
+mod domains;
 mod event;
 mod globs;
 #[cfg(test)]
@@ -40,6 +41,7 @@ mod wrapper_table;
 mod wrappers;
 
 pub use deadline::{ANALYSIS_STACK, DEADLINE, on_analysis_thread};
+pub use domains::judge as judge_domains;
 pub use event::{Event, parse_event};
 pub use kernel::decide_kernel_held;
 pub use meaning::missed_spellings;
@@ -171,6 +173,20 @@ pub fn decide_sandboxed(
     match (verdict, mode) {
         (Verdict::Ask(reason), Mode::Yolo) => Verdict::Deny(reason),
         (v, _) => v,
+    }
+}
+
+/// `verdict` with the verdict on the hosts the command names
+/// ([`domains::judge`]): the stricter, an ask a deny in yolo mode; a
+/// command already run inside srt stays there (srt's proxy holds its
+/// hosts).
+pub fn with_domains(verdict: Verdict, by_domain: Verdict, mode: Mode) -> Verdict {
+    match (verdict, by_domain) {
+        (Verdict::Sandbox { input, reason }, Verdict::Ask(_)) => Verdict::Sandbox { input, reason },
+        (v, d) => match (v.stricter(d), mode) {
+            (Verdict::Ask(reason), Mode::Yolo) => Verdict::Deny(reason),
+            (v, _) => v,
+        },
     }
 }
 

@@ -106,19 +106,28 @@ fn verdict(
         &super::switches::guard_files(&config, exe.as_deref(), claude_dir.as_deref(), &event.cwd),
         &event.cwd,
     );
+    // A denied host is denied in every mode; one not allowed is asked
+    // about where no sandbox holds the command.
+    let by_domain = hook::judge_domains(&event, compiled.srt());
+    if matches!(by_domain, Verdict::Deny(_)) {
+        return by_domain;
+    }
     if kernel_held {
         return hook::decide_kernel_held(&event, &policy, mode);
     }
     if choice == Choice::Analysis {
-        return hook::decide(&event, &policy, mode);
+        return hook::with_domains(hook::decide(&event, &policy, mode), by_domain, mode);
     }
     let sandbox = find_sandbox(&moved, own_sandbox, &compiled);
     match &sandbox {
         Ok(sandbox) => policy.deny_writes_also(&sandbox.protected(), &event.cwd),
-        Err(_) if choice == Choice::Default => return hook::decide(&event, &policy, mode),
+        Err(_) if choice == Choice::Default => {
+            return hook::with_domains(hook::decide(&event, &policy, mode), by_domain, mode);
+        }
         Err(_) => {}
     }
-    hook::decide_sandboxed(&event, &policy, mode, &sandbox)
+    let verdict = hook::decide_sandboxed(&event, &policy, mode, &sandbox);
+    hook::with_domains(verdict, by_domain, mode)
 }
 
 /// The srt the sandbox mode wraps with, started in the project root
