@@ -718,8 +718,58 @@ def measure_hook(work: Path, port: Path, runs: int) -> tuple[list[str], Check]:
     shown = ", ".join(f"{name} {m * 1000:.2f} ms" for name, m in medians.items())
     note = f"- Guard hook, one Bash event on the example policy, median of {runs}: {shown}."
     status = "PASS" if port_ms <= HOOK_MS else "FAIL"
-    return [note], Check("hook claude on the everyday policy (compile included)",
-                         f"≤ {HOOK_MS:.0f} ms", f"{port_ms:.2f} ms", status)
+    notes = [note] + measure_hook_modes(home, port, env, config, event, runs)
+    return notes, Check("hook claude on the everyday policy (compile included)",
+                        f"≤ {HOOK_MS:.0f} ms", f"{port_ms:.2f} ms", status)
+
+
+HOOK_VS_VERSION = 2.5
+
+
+def timed(argv: list[str], stdin_path: Path | None, env: dict, cwd: Path, runs: int) -> float:
+    """The median wall time of `argv` over `runs` runs after one warm-up."""
+    walls = []
+    for _ in range(runs + 1):
+        with open(stdin_path or os.devnull, "rb") as stdin:
+            start = time.perf_counter()
+            proc = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+            os.wait4(proc.pid, 0)
+            walls.append(time.perf_counter() - start)
+    return statistics.median(walls[1:])
+
+
+def measure_hook_modes(home: Path, port: Path, env: dict, config: str, event: Path,
+                       runs: int) -> list[str]:
+    """The hook's per-event time for an analysed Bash command (answered by
+    the analysis: a deny) and a sandboxed one (answered with the command
+    wrapped in srt: the hook's answer only, not srt's run), side by side with
+    `twsrt --version` on the same machine; the analysed event within
+    HOOK_VS_VERSION times of it. The sandbox mode needs srt (TWSRT_SRT or on
+    PATH) and the srt output written, which `generate -w` does here."""
+    env = dict(env)
+    if os.environ.get("TWSRT_SRT"):
+        env["TWSRT_SRT"] = os.environ["TWSRT_SRT"]
+    subprocess.run([str(port), "-c", config, "generate", "-w"], env=env, cwd=home,
+                   capture_output=True)
+    wrapped = home / "event-wrapped.json"
+    wrapped.write_text(event.read_text().replace("cat ~/.ssh/id_rsa | base64", "make -s test"))
+    hook = [str(port), "-c", config, "hook", "claude"]
+    with open(wrapped, "rb") as stdin:
+        answer = subprocess.run(hook, stdin=stdin, capture_output=True, env=env, cwd=home)
+    version = timed([str(port), "--version"], None, env, home, runs)
+    analysed = timed(hook, event, env, home, runs)
+    lines = [f"- Guard hook per event beside `twsrt --version` ({version * 1000:.2f} ms), "
+             f"median of {runs}: analysed (deny) {analysed * 1000:.2f} ms "
+             f"({analysed / version:.2f}x, target within {HOOK_VS_VERSION}x: "
+             f"{'PASS' if analysed <= HOOK_VS_VERSION * version else 'FAIL'})"]
+    if b'"updatedInput"' in answer.stdout:
+        sandboxed = timed(hook, wrapped, env, home, runs)
+        lines[0] += f", sandboxed (wrapped in srt) {sandboxed * 1000:.2f} ms."
+    else:
+        lines[0] += ("; the sandboxed event was not wrapped (no usable srt: set TWSRT_SRT "
+                     "or put srt on PATH).")
+    return lines
 
 
 def policy_name(size: int) -> str:

@@ -19,10 +19,12 @@ mod bash;
 mod commands;
 mod deadline;
 mod destinations;
+mod domains;
 mod event;
 mod globs;
 #[cfg(test)]
 mod grammar_help;
+mod inert;
 mod kernel;
 #[rustfmt::skip]
 mod grammars;
@@ -39,6 +41,7 @@ mod wrapper_table;
 mod wrappers;
 
 pub use deadline::{ANALYSIS_STACK, DEADLINE, on_analysis_thread};
+pub use domains::judge as judge_domains;
 pub use event::{Event, parse_event};
 pub use kernel::decide_kernel_held;
 pub use meaning::missed_spellings;
@@ -106,11 +109,13 @@ pub fn decide(event: &Event, policy: &Policy, mode: Mode) -> Verdict {
     }
 }
 
-/// The verdict in sandbox mode: as [`decide`], except that a Bash command
-/// the analysis would ask about (so deny in yolo mode) is allowed to run
-/// inside srt when `sandbox` is usable; when it is not (`Err(why)`), the
-/// command is asked about or denied as without the mode, and the reason
-/// says why it was not wrapped.
+/// The verdict in sandbox mode: as [`decide`], except that with `sandbox`
+/// usable a Bash command runs inside srt: one the analysis would ask about
+/// (so deny in yolo mode), and one it passes unless it is inert
+/// ([`inert`]) or a bash rule's words are in it (Claude Code then matches
+/// the rule against the command as written). When `sandbox` is not usable
+/// (`Err(why)`), the command is answered as without the mode, an ask's
+/// reason saying why it was not wrapped.
 pub fn decide_sandboxed(
     event: &Event,
     policy: &Policy,
@@ -134,7 +139,7 @@ pub fn decide_sandboxed(
                 )),
                 (Ok(sandbox), Some(command), None) => {
                     return Verdict::Sandbox {
-                        input: sandbox.wrap_input(&event.tool_input, command),
+                        input: sandbox.wrap_input(&event.tool_input, command, &event.cwd),
                         reason: format!(
                             "{reason}; so it runs inside srt with {}",
                             sandbox.settings.display()
@@ -147,12 +152,47 @@ pub fn decide_sandboxed(
                 (Ok(_), None, _) => Verdict::Deny(format!("{reason}; no command to wrap")),
             }
         }
+        Verdict::Pass if event.tool_name == "Bash" => match (sandbox, command_of(event)) {
+            (Ok(sandbox), Some(command))
+                if !inert::inert(command, sandbox.path.as_deref())
+                    && sandbox.held_by(command).is_none() =>
+            {
+                return Verdict::Sandbox {
+                    input: sandbox.wrap_input(&event.tool_input, command, &event.cwd),
+                    reason: format!(
+                        "twsrt: runs inside srt with {}: the sandbox mode runs every command \
+                         but a few inert ones there",
+                        sandbox.settings.display()
+                    ),
+                };
+            }
+            _ => Verdict::Pass,
+        },
         v => v,
     };
     match (verdict, mode) {
         (Verdict::Ask(reason), Mode::Yolo) => Verdict::Deny(reason),
         (v, _) => v,
     }
+}
+
+/// `verdict` with the verdict on the hosts the command names
+/// ([`domains::judge`]): the stricter, an ask a deny in yolo mode; a
+/// command already run inside srt stays there (srt's proxy holds its
+/// hosts).
+pub fn with_domains(verdict: Verdict, by_domain: Verdict, mode: Mode) -> Verdict {
+    match (verdict, by_domain) {
+        (Verdict::Sandbox { input, reason }, Verdict::Ask(_)) => Verdict::Sandbox { input, reason },
+        (v, d) => match (v.stricter(d), mode) {
+            (Verdict::Ask(reason), Mode::Yolo) => Verdict::Deny(reason),
+            (v, _) => v,
+        },
+    }
+}
+
+/// The text of a Bash call's `command`.
+fn command_of(event: &Event) -> Option<&str> {
+    event.tool_input.get("command").and_then(|c| c.as_str())
 }
 
 /// One access against the policy.

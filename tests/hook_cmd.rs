@@ -425,7 +425,9 @@ fn the_key_is_checked() {
         .config_append("claude_hook = \"yes\"\n")
         .args(&["generate", "claude"])
         .status(1)
-        .stderr_contains("targets.claude_hook must be true, false or \"sandbox\", found \"yes\"")
+        .stderr_contains(
+            "targets.claude_hook must be true, false or \"sandbox\", \"analysis\", found \"yes\"",
+        )
         .run();
 }
 

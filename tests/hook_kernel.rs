@@ -154,3 +154,35 @@ fn an_opaque_read_the_hook_passes_is_held_by_the_sandbox() {
         "{boxed:?}"
     );
 }
+
+/// The starter's yolo block (`twsrt config --init`) is one where the kernel
+/// holds Bash: the hook in yolo mode does not deny what it cannot see
+/// through, and still denies a named denied read.
+#[test]
+fn the_starter_yolo_block_defers_bash_to_the_kernel() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let init = Command::new(env!("CARGO_BIN_EXE_twsrt"))
+        .args(["config", "--init"])
+        .env_clear()
+        .env("HOME", h)
+        .env("EDITOR", "true")
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .output()
+        .unwrap();
+    assert!(init.status.success(), "{init:?}");
+    let fragment = h.join(SRT_FRAGMENT);
+    let srt = std::fs::read_to_string(&fragment).unwrap();
+    let srt = srt.replace("\"denyRead\": []", "\"denyRead\": [\"~/.ssh\"]");
+    std::fs::write(&fragment, srt).unwrap();
+    std::fs::create_dir_all(h.join(".ssh")).unwrap();
+    std::fs::write(h.join(".ssh/id_rsa"), "k").unwrap();
+    let bash = |c: &str| json!({"command": c});
+    for command in OPAQUE {
+        assert_eq!(decide(h, true, "Bash", bash(command)), None, "{command}");
+    }
+    assert_eq!(
+        decide(h, true, "Bash", bash("cat ~/.ssh/id_rsa")).as_deref(),
+        Some("deny")
+    );
+}

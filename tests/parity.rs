@@ -793,8 +793,9 @@ impl Divergence {
                 else {
                     return Err(format!("{}: incomplete directive {line:?}", path.display()));
                 };
+                // `\n` in the new text is a line break (a key the port adds).
                 d.file_replace
-                    .push((file.to_string(), old.to_string(), new.to_string()));
+                    .push((file.to_string(), old.to_string(), new.replace("\\n", "\n")));
             } else if let Some(rest) = line.strip_prefix("file-json-prepend ") {
                 let mut parts = rest.splitn(4, ' ');
                 let (Some(file), Some(pointer), Some(key), Some(value)) =
@@ -1210,4 +1211,23 @@ fn port_additions_are_declared_on_the_reference_side_only() {
     assert_eq!(port, "y\n");
     fs::write(&path, "stdout-replace\tno tab\n").unwrap();
     assert!(Divergence::load(&path).is_err());
+}
+
+/// A `\n` in `file-replace`'s new text is a line break: how a scenario
+/// expects a key the port adds on a line of its own.
+#[test]
+fn file_replace_breaks_lines_at_backslash_n() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("divergence");
+    fs::write(
+        &path,
+        "file-replace\tc.toml\ta = false\ta = false\\nb = true\n",
+    )
+    .unwrap();
+    let d = Divergence::load(&path).unwrap();
+    assert_eq!(
+        d.expected_file("c.toml", "[t]\na = false\n".to_string())
+            .unwrap(),
+        "[t]\na = false\nb = true\n"
+    );
 }

@@ -73,7 +73,11 @@ pub struct Claude;
 const TARGET_KEYS: [TargetKey; 3] = [
     TargetKey::path("claude_settings").check(anchor::not_the_anchor_name),
     TargetKey::path("claude_settings_yolo").needs("claude_settings"),
-    TargetKey::flag_or(hook_entry::HOOK_KEY, &[hook_entry::WORD]).needs("claude_settings"),
+    TargetKey::flag_or(
+        hook_entry::HOOK_KEY,
+        &[hook_entry::WORD, hook_entry::ANALYSIS],
+    )
+    .needs("claude_settings"),
 ];
 
 impl Agent for Claude {

@@ -259,8 +259,11 @@ pub struct HookCall<'a> {
     pub profile: Option<&'a str>,
     /// Nobody is asked: what would be asked is denied.
     pub yolo: bool,
-    /// Run what the analysis cannot see through inside srt.
+    /// The sandbox mode even where srt is not usable (an ask then says
+    /// why); without it or `analysis`, the mode wherever srt is usable.
     pub sandbox: bool,
+    /// The analysis alone: no command runs inside srt.
+    pub analysis: bool,
 }
 
 /// Every agent, in the order `all` runs them.

@@ -142,9 +142,11 @@ mod tests {
         crate::tomltext::toml_to_json(doc.as_item()).unwrap()
     }
 
-    /// The active keys are those of the twsrt 3.3.3 starter: only what is
-    /// required, plus the yolo overrides. Bash, the outputs, every target,
-    /// `[claude_sync]` and the full-mode overrides are examples in comments;
+    /// The active keys are those of the twsrt 3.3.3 starter (only what is
+    /// required, plus the yolo overrides) and `failIfUnavailable` in yolo,
+    /// which lets the guard hook defer Bash to the kernel there. Bash, the
+    /// outputs, every target, `[claude_sync]` and the full-mode overrides
+    /// are examples in comments;
     /// `[targets]` is there, empty, for the user to fill in.
     #[test]
     fn the_starter_sets_only_the_required_keys_and_the_yolo_overrides() {
@@ -160,6 +162,7 @@ mod tests {
                     "enabled": true,
                     "autoAllowBashIfSandboxed": true,
                     "allowUnsandboxedCommands": false,
+                    "failIfUnavailable": true,
                 }},
             })
         );

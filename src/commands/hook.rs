@@ -23,11 +23,15 @@ use crate::error::{Error, Result};
 /// or a policy that does not compile is denied; an analysis that fails or
 /// takes longer than 5 s is answered like an unreadable command.
 ///
-/// With --sandbox, a Bash command that would be asked about (denied with
-/// --yolo) is allowed instead, rewritten to run inside srt
-/// (`srt -s <the srt output> -c '<command>'`, as `updatedInput`); srt is
-/// $TWSRT_SRT or `srt` on PATH, and the srt output file must hold exactly
-/// the compiled settings, or the command is answered as without --sandbox.
+/// In the sandbox mode (the default wherever srt is usable; --analysis
+/// turns it off) a Bash command is allowed rewritten to run inside srt
+/// (`srt -s <the srt output> -c '<command>'`, as `updatedInput`): one that
+/// would be asked about (denied with --yolo), and every other one the
+/// analysis passes but a few inert ones (`cd`, `pwd`, `echo`, `ls`, `wc`
+/// with plain words). srt is $TWSRT_SRT or `srt` on PATH, and the srt
+/// output file must hold exactly the compiled settings, or the command is
+/// answered by the analysis alone. Where Claude Code's own sandbox is on
+/// for the mode, srt cannot start, and the analysis answers.
 ///
 /// Exit codes: 0 answered (whatever the decision); 2 a usage error, or the
 /// answer could not be written (Claude Code blocks the call on exit 2).
@@ -45,10 +49,16 @@ pub struct HookArgs {
     #[arg(long)]
     pub yolo: bool,
 
-    /// Run the Bash commands it cannot see through inside srt instead of
-    /// asking (or, with --yolo, denying).
-    #[arg(long)]
+    /// The sandbox mode, also where srt is not usable (an ask then says
+    /// why). Without --sandbox or --analysis the mode is on wherever srt is
+    /// usable, and the analysis answers alone elsewhere.
+    #[arg(long, conflicts_with = "analysis")]
     pub sandbox: bool,
+
+    /// The analysis alone: no command runs inside srt (ask, or deny with
+    /// --yolo, what it cannot see through).
+    #[arg(long)]
+    pub analysis: bool,
 }
 
 pub fn run(global: &Global, args: &HookArgs) -> Result<i32> {
@@ -57,6 +67,7 @@ pub fn run(global: &Global, args: &HookArgs) -> Result<i32> {
         profile: args.profile.as_deref(),
         yolo: args.yolo,
         sandbox: args.sandbox,
+        analysis: args.analysis,
     };
     let protocol = crate::agent::registry()
         .into_iter()

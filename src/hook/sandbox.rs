@@ -40,6 +40,13 @@ pub struct Sandbox {
     pub settings: PathBuf,
     /// The bash deny and ask rules: (as written, the words to look for).
     held: Vec<(String, Vec<String>)>,
+    /// The directory srt starts in (the project root), where it anchors
+    /// the settings' relative entries (`.claude/settings.json`, `.`);
+    /// `None`: the command's own directory.
+    pub root: Option<PathBuf>,
+    /// The hook's `PATH`, where the inert programs are looked up
+    /// ([`super::inert`]); `None`: no external program is inert.
+    pub path: Option<String>,
 }
 
 impl Sandbox {
@@ -76,6 +83,7 @@ impl Sandbox {
         match std::fs::read_to_string(&settings) {
             Ok(text) if text == srt_doc.text() => Ok(Sandbox {
                 node,
+                path: path.map(str::to_string),
                 ..Sandbox::new(srt, settings, held)
             }),
             Ok(_) => Err(format!(
@@ -102,6 +110,8 @@ impl Sandbox {
             node: None,
             settings,
             held,
+            root: None,
+            path: None,
         }
     }
 
@@ -137,11 +147,32 @@ impl Sandbox {
             .map(|(written, _)| written.as_str())
     }
 
-    /// `input` (a Bash tool input) with its command run inside srt.
-    pub fn wrap_input(&self, input: &Value, command: &str) -> Value {
+    /// `input` (a Bash tool input) with its command, to be run in `cwd`,
+    /// run inside srt ([`Sandbox::wrap_in`]).
+    pub fn wrap_input(&self, input: &Value, command: &str, cwd: &Path) -> Value {
         let mut input = input.clone();
-        input["command"] = Value::String(self.wrap(command));
+        input["command"] = Value::String(self.wrap_in(command, cwd));
         input
+    }
+
+    /// [`Sandbox::wrap`] for a command run in `cwd`: where that is not
+    /// [`Sandbox::root`], srt is started in the root (in a subshell, so the
+    /// agent's shell stays where it is) and the command changes to `cwd`
+    /// inside, or does not run. srt anchors a relative entry where it
+    /// starts (measured with srt 0.0.78), so from a subfolder the project's
+    /// `.claude/settings*.json` would otherwise be writable.
+    pub fn wrap_in(&self, command: &str, cwd: &Path) -> String {
+        match &self.root {
+            Some(root) if root != cwd => format!(
+                "(cd -- {} && exec {})",
+                single_quote(&root.to_string_lossy()),
+                self.wrap(&format!(
+                    "cd -- {} || exit\n{command}",
+                    single_quote(&cwd.to_string_lossy())
+                ))
+            ),
+            _ => self.wrap(command),
+        }
     }
 
     /// `command` as a command line that runs it inside srt: the shell that
@@ -267,6 +298,24 @@ fn is_executable(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Outside the root, srt starts in the root (a subshell) and the
+    /// command changes back to its directory first, or does not run.
+    #[test]
+    fn a_command_outside_the_root_starts_srt_in_the_root() {
+        let mut s = Sandbox::new("/srt".into(), "/s.json".into(), std::iter::empty());
+        let sub = Path::new("/p/it's");
+        assert_eq!(s.wrap_in("ls", sub), s.wrap("ls"));
+        s.root = Some("/p".into());
+        assert_eq!(s.wrap_in("ls", Path::new("/p")), s.wrap("ls"));
+        assert_eq!(
+            s.wrap_in("-x", sub),
+            format!(
+                "(cd -- '/p' && exec {})",
+                s.wrap("cd -- '/p/it'\\''s' || exit\n-x")
+            )
+        );
+    }
 
     #[test]
     fn a_command_that_may_fall_under_a_bash_rule_is_held() {

@@ -26,9 +26,13 @@ pub fn answer(call: &HookCall) -> Result<i32> {
         Ok(_) => {
             let config = call.config.to_path_buf();
             let profile = call.profile.map(str::to_string);
-            let sandbox = call.sandbox;
+            let choice = match (call.sandbox, call.analysis) {
+                (_, true) => Choice::Analysis,
+                (true, false) => Choice::Sandbox,
+                (false, false) => Choice::Default,
+            };
             hook::on_analysis_thread(mode, hook::DEADLINE, move || {
-                verdict(&config, profile.as_deref(), sandbox, &text, mode)
+                verdict(&config, profile.as_deref(), choice, &text, mode)
             })
         }
     };
@@ -46,10 +50,21 @@ pub fn answer(call: &HookCall) -> Result<i32> {
     Ok(0)
 }
 
+/// Whether Bash commands run inside srt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Choice {
+    /// Wherever srt is usable; elsewhere the analysis answers alone.
+    Default,
+    /// The sandbox mode, which says why where srt is not usable.
+    Sandbox,
+    /// Never.
+    Analysis,
+}
+
 fn verdict(
     config: &Path,
     profile: Option<&str>,
-    sandboxed: bool,
+    choice: Choice,
     text: &str,
     mode: Mode,
 ) -> Verdict {
@@ -91,34 +106,62 @@ fn verdict(
         &super::switches::guard_files(&config, exe.as_deref(), claude_dir.as_deref(), &event.cwd),
         &event.cwd,
     );
+    // A denied host is denied in every mode; one not allowed is asked
+    // about where no sandbox holds the command.
+    let by_domain = hook::judge_domains(&event, compiled.srt());
+    if matches!(by_domain, Verdict::Deny(_)) {
+        return by_domain;
+    }
     if kernel_held {
         return hook::decide_kernel_held(&event, &policy, mode);
     }
-    if !sandboxed {
-        return hook::decide(&event, &policy, mode);
+    if choice == Choice::Analysis {
+        return hook::with_domains(hook::decide(&event, &policy, mode), by_domain, mode);
     }
+    let sandbox = find_sandbox(&moved, own_sandbox, &compiled);
+    match &sandbox {
+        Ok(sandbox) => policy.deny_writes_also(&sandbox.protected(), &event.cwd),
+        Err(_) if choice == Choice::Default => {
+            return hook::with_domains(hook::decide(&event, &policy, mode), by_domain, mode);
+        }
+        Err(_) => {}
+    }
+    let verdict = hook::decide_sandboxed(&event, &policy, mode, &sandbox);
+    hook::with_domains(verdict, by_domain, mode)
+}
+
+/// The srt the sandbox mode wraps with, started in the project root
+/// (`$CLAUDE_PROJECT_DIR`, where srt anchors the relative entries, the
+/// project's settings files among them), or why there is none.
+fn find_sandbox(
+    moved: &[super::settings_env::Moved],
+    own_sandbox: bool,
+    compiled: &Compiled,
+) -> std::result::Result<Sandbox, String> {
     let env = |key: &str| std::env::var(key).ok();
-    let sandbox = if let Some(m) = moved.iter().find(|m| m.key != "HOME") {
-        Err(format!(
+    if let Some(m) = moved.iter().find(|m| m.key != "HOME") {
+        return Err(format!(
             "{} sets env.{}, so the hook takes no srt from its environment",
             m.file.display(),
             m.key
-        ))
-    } else if own_sandbox {
+        ));
+    }
+    if own_sandbox {
         // Measured: srt cannot start inside srt (`listen EPERM` on its
         // proxy socket), so a wrapped command would only fail there.
-        Err("Claude Code's own sandbox is on in this mode, and srt cannot start inside it".into())
-    } else {
-        Sandbox::find(
-            &compiled,
-            env("TWSRT_SRT").as_deref(),
-            env("PATH").as_deref(),
-        )
-    };
-    if let Ok(sandbox) = &sandbox {
-        policy.deny_writes_also(&sandbox.protected(), &event.cwd);
+        return Err(
+            "Claude Code's own sandbox is on in this mode, and srt cannot start inside it".into(),
+        );
     }
-    hook::decide_sandboxed(&event, &policy, mode, &sandbox)
+    let mut sandbox = Sandbox::find(
+        compiled,
+        env("TWSRT_SRT").as_deref(),
+        env("PATH").as_deref(),
+    )?;
+    sandbox.root = std::env::var_os("CLAUDE_PROJECT_DIR")
+        .map(std::path::PathBuf::from)
+        .filter(|p| p.is_absolute());
+    Ok(sandbox)
 }
 
 /// The Claude settings files around `cwd` ([`super::settings_env::layers`]).

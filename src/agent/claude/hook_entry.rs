@@ -22,14 +22,20 @@ pub const MATCHER: &str = "Bash|Read|Grep|Glob|Edit|Write|NotebookEdit";
 /// turns its sandbox mode on.
 pub const HOOK_KEY: &str = "claude_hook";
 pub const WORD: &str = "sandbox";
+/// The word that keeps the hook to its analysis (no srt).
+pub const ANALYSIS: &str = "analysis";
 
 /// How `[targets] claude_hook` installs the hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Install {
-    /// `true`: the hook answers pass, ask or deny.
+    /// `true`: the hook's sandbox mode wherever srt is usable when it
+    /// runs, else its analysis alone.
     Check,
-    /// `"sandbox"`: what it would ask about runs inside srt.
+    /// `"sandbox"`: the sandbox mode; without a usable srt an ask's reason
+    /// says why.
     Sandbox,
+    /// `"analysis"`: the hook answers pass, ask or deny, never srt.
+    Analysis,
 }
 
 /// The hook `targets` configures, if any.
@@ -38,6 +44,8 @@ pub fn install(targets: &Targets) -> Option<Install> {
         Some(Install::Check)
     } else if targets.word(HOOK_KEY) == Some(WORD) {
         Some(Install::Sandbox)
+    } else if targets.word(HOOK_KEY) == Some(ANALYSIS) {
+        Some(Install::Analysis)
     } else {
         None
     }
@@ -54,8 +62,10 @@ pub fn generated(config: &Config, yolo: bool) -> Option<Value> {
         quote(&exe.to_string_lossy()),
         quote(&config_path.to_string_lossy())
     );
-    if install == Install::Sandbox {
-        command.push_str(" --sandbox");
+    match install {
+        Install::Sandbox => command.push_str(" --sandbox"),
+        Install::Analysis => command.push_str(" --analysis"),
+        Install::Check => {}
     }
     if yolo {
         command.push_str(" --yolo");

@@ -23,9 +23,10 @@ pub struct Moved {
 }
 
 /// Whether `key` decides what the hook loads or runs: `HOME` (where `~`
-/// rules point), `PATH` (where srt is found), any `TWSRT_*`.
+/// rules point), `PATH` (where srt is found), any `TWSRT_*`, and
+/// `CLAUDE_PROJECT_DIR` (where the sandbox mode starts srt).
 pub fn untrusted(key: &str) -> bool {
-    key == "HOME" || key == "PATH" || key.starts_with("TWSRT_")
+    key == "HOME" || key == "PATH" || key.starts_with("TWSRT_") || key == "CLAUDE_PROJECT_DIR"
 }
 
 /// The settings files around `cwd` that Claude Code may load, each read
