@@ -10,54 +10,105 @@ const CLAUDE_ONLY: &str = "\n[targets]\nclaude_settings = \"~/.claude/settings.f
 const HAND_WRITTEN: &str = "{\"model\": \"opus\", \"permissions\": {\"allow\": [\"Read\"], \
     \"deny\": [\"Bash(curl:*)\"], \"ask\": [\"Bash(npm publish:*)\"]}}\n";
 
-const REFUSED: &str = "Error: {HOME}/.claude/settings.full.json: writing it would remove 2 \
-    entries that twsrt did not write:\n  \
-    permissions.deny: Bash(curl:*) (in {HOME}/.claude/settings.json)\n  \
-    permissions.ask: Bash(npm publish:*) (in {HOME}/.claude/settings.json)\n\
-    To keep them, add them to the policy (a Bash(...) rule to a bash fragment's deny or ask \
-    list, a Read(...) or Edit(...) path to an srt fragment's filesystem lists) so twsrt writes \
-    them; to remove them, run generate -w --drop-foreign.\n";
+/// The `Info:` line of each kept entry, for [`HAND_WRITTEN`].
+const KEPT: &str = "Info: claude: keeps permissions.deny Bash(curl:*) from \
+    {HOME}/.claude/settings.json beside the policy's entries (twsrt did not write it, and \
+    keeping it only narrows; generate -w --drop-foreign removes it)\n\
+    Info: claude: keeps permissions.ask Bash(npm publish:*) from \
+    {HOME}/.claude/settings.json beside the policy's entries (twsrt did not write it, and \
+    keeping it only narrows; generate -w --drop-foreign removes it)\n";
+
+/// Entries twsrt has no policy form for, kept like any other.
+const INEXPRESSIBLE: &str = "{\"permissions\": {\"deny\": [\"mcp__github__delete_repo\", \
+    \"WebSearch\", \"Bash(rm)\", \"Bash(rm *)\"], \"ask\": [\"WebFetch(domain:x.example)\"]}}\n";
 
 fn claude() -> Test {
     Test::with_policy().config_append(CLAUDE_ONLY)
 }
 
 #[test]
-fn a_hand_written_deny_and_ask_are_listed_and_nothing_is_written() {
-    let skipped = "Info: copilot skipped: [targets].copilot_output is not set in config.toml\n\
-        Info: codex skipped: [targets].codex_config is not set in config.toml\n";
-    for (args, before) in [
-        (&["generate", "-w", "claude"][..], String::new()),
-        (&["generate", "claude"], String::new()),
-        (
-            &["generate", "-w"],
-            format!("{skipped}{NEW_AGENTS_SKIPPED}"),
-        ),
-    ] {
-        claude()
-            .file(ANCHOR, HAND_WRITTEN)
-            .args(args)
-            .status(1)
-            .stderr(&format!("{before}{REFUSED}"))
-            .unchanged()
-            .run();
-    }
+fn a_hand_written_deny_and_ask_are_kept_and_said_once() {
+    let out = claude()
+        .file(ANCHOR, HAND_WRITTEN)
+        .args(&["generate", "-w", "claude"])
+        .stderr(&format!(
+            "{KEPT}Wrote canonical: {{HOME}}/.srt-settings.json\n\
+             Wrote canonical: {{HOME}}/.config/twsrt/bash-rules.json\n\
+             Info: Migrated: {{HOME}}/.claude/settings.json → \
+             {{HOME}}/.claude/settings.full.json\n\
+             Wrote: {{HOME}}/.claude/settings.full.json\n"
+        ))
+        .run();
+    let written: serde_json::Value = serde_json::from_str(&out.read(ANCHOR)).unwrap();
+    let deny = written["permissions"]["deny"].as_array().unwrap();
+    assert_eq!(deny.last(), Some(&"Bash(curl:*)".into()), "{deny:?}");
+    assert!(deny.contains(&"Bash(rm)".into()), "{deny:?}");
+    let ask = written["permissions"]["ask"].as_array().unwrap();
+    assert_eq!(ask.last(), Some(&"Bash(npm publish:*)".into()), "{ask:?}");
+    // Said once: the next write finds them in the file it would write.
+    out.then()
+        .args(&["generate", "-w", "claude"])
+        .stderr(
+            "Unchanged canonical: {HOME}/.srt-settings.json\n\
+             Unchanged canonical: {HOME}/.config/twsrt/bash-rules.json\n\
+             Unchanged: {HOME}/.claude/settings.full.json\n",
+        )
+        .run();
 }
 
-/// `twsrt run` regenerates before the launch: it refuses the same way.
+/// An MCP tool's deny, `WebSearch` and a `WebFetch` ask have no policy
+/// form: they stay, `diff` calls them foreign narrowing, and the gate passes.
 #[test]
-fn the_launch_wrapper_refuses_the_same_write() {
-    claude()
-        .file(ANCHOR, HAND_WRITTEN)
-        .args(&["run", "--", "claude"])
-        .status(1)
-        // The hand-written file's bare `Read` allow is a grant (issue 40).
-        .stderr(&format!(
-            "Warning: $CLAUDE_CONFIG_DIR/settings.json: permissions.allow [0] Read: runs a tool \
-             the policy restricts without asking\n{REFUSED}"
-        ))
-        .unchanged()
+fn entries_twsrt_cannot_express_are_kept_and_diff_calls_them_foreign() {
+    let out = claude()
+        .file(ANCHOR, INEXPRESSIBLE)
+        .args(&["generate", "-w", "claude"])
+        .stderr_contains("Info: claude: keeps permissions.deny mcp__github__delete_repo from ")
+        .stderr_contains("Info: claude: keeps permissions.deny WebSearch from ")
+        .stderr_contains("Info: claude: keeps permissions.ask WebFetch(domain:x.example) from ")
+        .lacks("Bash(...)")
         .run();
+    let loaded = out.read(ANCHOR);
+    for entry in [
+        "mcp__github__delete_repo",
+        "WebSearch",
+        "WebFetch(domain:x.example)",
+    ] {
+        assert!(
+            loaded.contains(&format!("\"{entry}\"")),
+            "{entry}: {loaded}"
+        );
+    }
+    let out = out
+        .then()
+        .args(&["diff", "claude", "--fail-on", "widening"])
+        .stdout_contains("  - WebSearch (foreign, narrowing)\n")
+        .stdout_contains("  - mcp__github__delete_repo (foreign, narrowing)\n")
+        .stdout_contains("  - WebFetch(domain:x.example) (foreign, narrowing)\n")
+        .stderr_contains("claude: 0 of 3 differences widen")
+        .any_stderr()
+        .run();
+    assert!(!out.stdout.contains("\n  + "), "{}", out.stdout);
+}
+
+/// `twsrt run` regenerates before the launch: it keeps them the same way,
+/// and advises nothing that does not apply to them.
+#[test]
+fn the_launch_wrapper_keeps_them_too() {
+    let test = claude()
+        .file(ANCHOR, INEXPRESSIBLE)
+        .file("bin/claude", "#!/bin/sh\necho ran claude\n")
+        .mode("bin/claude", 0o755);
+    let path = format!("{}/bin:/usr/bin:/bin", test.home().display());
+    let out = test
+        .env("PATH", &path)
+        .args(&["run", "--", "claude"])
+        .stdout("ran claude\n")
+        .stderr_contains("Info: claude: keeps permissions.deny mcp__github__delete_repo from ")
+        .lacks("Bash(...)")
+        .any_stderr()
+        .run();
+    assert!(out.read(ANCHOR).contains("mcp__github__delete_repo"));
 }
 
 #[test]
@@ -115,14 +166,12 @@ fn an_entry_moved_into_a_fragment_is_written_by_twsrt() {
     assert!(!out.stderr.contains("removes"), "{}", out.stderr);
     let written = out.read(CLAUDE_TARGET);
     assert!(written.contains("\"Bash(curl)\"") && written.contains("\"Bash(curl *)\""));
-    // Without the rule in the policy the entry is still the user's: refused.
+    // Without the rule in the policy the entry is still the user's: kept.
     claude()
         .file(ANCHOR, HAND_WRITTEN)
         .args(&["generate", "-w", "claude"])
-        .status(1)
-        .stderr_contains("permissions.deny: Bash(curl:*)")
+        .stderr_contains("Info: claude: keeps permissions.deny Bash(curl:*) from ")
         .any_stderr()
-        .unchanged()
         .run();
 }
 
@@ -176,24 +225,26 @@ fn a_profile_switch_across_modes_is_not_foreign() {
 
 /// A path in Claude's own sandbox deny lists is a deny entry as well.
 #[test]
-fn a_hand_written_sandbox_deny_path_is_refused() {
-    claude()
+fn a_hand_written_sandbox_deny_path_is_kept() {
+    let out = claude()
         .file(
             CLAUDE_TARGET,
             r#"{"sandbox": {"filesystem": {"denyRead": ["~/.aws"]}}}"#,
         )
         .symlink(ANCHOR, "settings.full.json")
         .args(&["generate", "-w", "claude"])
-        .status(1)
-        .stderr(
-            "Error: {HOME}/.claude/settings.full.json: writing it would remove 1 entry that \
-             twsrt did not write:\n  sandbox.filesystem.denyRead: ~/.aws\n\
-             To keep them, add them to the policy (a Bash(...) rule to a bash fragment's deny \
-             or ask list, a Read(...) or Edit(...) path to an srt fragment's filesystem lists) \
-             so twsrt writes them; to remove them, run generate -w --drop-foreign.\n",
+        .stderr_contains(
+            "Info: claude: keeps sandbox.filesystem.denyRead ~/.aws from \
+             {HOME}/.claude/settings.full.json beside the policy's entries",
         )
-        .unchanged()
+        .any_stderr()
         .run();
+    let written: serde_json::Value = serde_json::from_str(&out.read(CLAUDE_TARGET)).unwrap();
+    let deny_read = &written["sandbox"]["filesystem"]["denyRead"];
+    assert!(
+        deny_read.as_array().unwrap().contains(&"~/.aws".into()),
+        "{deny_read}"
+    );
 }
 
 const DOTFILE: &str = "dotfiles/claude/settings.json";
@@ -269,19 +320,20 @@ fn a_link_into_dotfiles_beside_an_existing_target_is_refused_naming_it() {
         .run();
 }
 
-/// A foreign deny entry in the linked file is guarded like any other.
+/// A foreign deny entry in the linked file is kept like any other.
 #[test]
-fn a_deny_in_the_linked_dotfile_is_guarded_too() {
-    claude()
+fn a_deny_in_the_linked_dotfile_is_kept_too() {
+    let out = claude()
         .file(DOTFILE, r#"{"permissions": {"deny": ["Read(~/.netrc)"]}}"#)
         .symlink(ANCHOR, "../dotfiles/claude/settings.json")
         .args(&["generate", "-w", "claude"])
-        .status(1)
         .stderr_contains(
-            "permissions.deny: Read(~/.netrc) (in {HOME}/dotfiles/claude/settings.json)",
+            "Info: claude: keeps permissions.deny Read(~/.netrc) from \
+             {HOME}/dotfiles/claude/settings.json",
         )
-        .unchanged()
+        .any_stderr()
         .run();
+    assert!(out.read(ANCHOR).contains("\"Read(~/.netrc)\""));
 }
 
 const COPILOT_SETTINGS: &str = ".copilot/settings.json";

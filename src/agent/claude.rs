@@ -259,11 +259,13 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     let merged = match base(ctx, &layout, &generated_text, plan)? {
         Some(doc) => {
             let generated = generate(ctx, home);
-            keep_foreign_entries(ctx, home, &layout, &doc, &generated, plan)?;
-            let merged = merge::merge(doc, &generated, &layout.base)?;
+            let merged = merge::merge(doc.clone(), &generated, &layout.base)?;
+            let (merged, kept) = keep_foreign_entries(ctx, home, &layout, &doc, merged, plan)?;
             schema::check_file(&merged, &layout.base)?;
             let bom = crate::bom::kept_for(&layout.base);
-            Some(format!("{bom}{}\n", to_pretty(&Value::Object(merged))))
+            let text = format!("{bom}{}\n", to_pretty(&Value::Object(merged)));
+            say_kept(&layout.target, &kept, &text, plan);
+            Some(text)
         }
         None => None,
     };
@@ -336,19 +338,19 @@ fn adopted_note(layout: &anchor::Layout, file: &Path) -> String {
     )
 }
 
-/// Refuse a merge that drops deny or ask entries twsrt did not write, from
-/// `doc` (the document merged into) or from the user's own file that
-/// `settings.json` links to; with `--drop-foreign`, record them for the
-/// `Warning:` lines. The merge replaces every guarded list with the
-/// generated one, so `generated` is what the merged file holds there.
+/// The deny and ask entries twsrt did not write, from `doc` (the document
+/// merged into) or from the user's own file that `settings.json` links to,
+/// that the `merged` document no longer holds: kept at the end of their
+/// lists (returned, for [`say_kept`]), or with `--drop-foreign` left out
+/// and recorded for the `Warning:` lines.
 fn keep_foreign_entries(
     ctx: &Ctx,
     home: &Path,
     layout: &anchor::Layout,
     doc: &Map<String, Value>,
-    generated: &Map<String, Value>,
+    mut merged: Map<String, Value>,
     plan: &mut Plan,
-) -> Result<()> {
+) -> Result<(Map<String, Value>, Vec<crate::plan::Removal>)> {
     // A synced target was rebuilt from the linked file, which keeps its
     // own lists: they are read from it.
     let linked = match &layout.foreign {
@@ -359,8 +361,59 @@ fn keep_foreign_entries(
     if let (Some(file), Some(linked)) = (&layout.foreign, &linked) {
         before.push((file.clone(), linked));
     }
-    let removals = adoption::removals(ctx, home, &before, generated);
-    crate::agent::record::settle(ctx, plan, &layout.target, removals, adoption::KEEP)
+    let foreign = adoption::removals(ctx, home, &before, &merged);
+    if ctx.drop_foreign {
+        for removal in foreign {
+            plan.removal(removal);
+        }
+        return Ok((merged, Vec::new()));
+    }
+    adoption::keep(&mut merged, &foreign);
+    Ok((merged, foreign))
+}
+
+/// Spell each extra deny or ask entry that twsrt did not write as
+/// `ENTRY (foreign, narrowing)`: `generate -w` keeps it ([`keep_foreign_entries`]),
+/// so it is the user's narrowing, not drift a write would clear.
+fn mark_foreign(ctx: &Ctx, home: &Path, differences: &mut [crate::drift::Difference]) {
+    let guarded = |d: &crate::drift::Difference| {
+        d.side == crate::drift::Side::Extra
+            && matches!(d.section.as_str(), "permissions.deny" | "permissions.ask")
+    };
+    if !differences.iter().any(guarded) {
+        return;
+    }
+    let foreign = adoption::foreign_test(ctx, home);
+    for d in differences.iter_mut().filter(|d| guarded(d)) {
+        if foreign(&d.section, &d.entry) {
+            d.shown = format!("{} (foreign, narrowing)", d.shown);
+            d.direction = crate::drift::Direction::Narrowing;
+        }
+    }
+}
+
+/// One `Info:` line per kept foreign entry, when the write changes the
+/// target (the first adoption, an entry added by hand since) or under
+/// `-v`: a file that already holds them is said nothing about again.
+fn say_kept(target: &Path, kept: &[crate::plan::Removal], text: &str, plan: &mut Plan) {
+    let unchanged = || {
+        crate::apply::read_existing(target)
+            .ok()
+            .flatten()
+            .is_some_and(|bytes| bytes == text.as_bytes())
+    };
+    if kept.is_empty() || (!crate::ui::verbose() && unchanged()) {
+        return;
+    }
+    for r in kept {
+        plan.note_before_writes(format!(
+            "claude: keeps {} {} from {} beside the policy's entries (twsrt did not write \
+             it, and keeping it only narrows; generate -w --drop-foreign removes it)",
+            r.section,
+            r.entry,
+            r.path.display(),
+        ));
+    }
 }
 
 /// Compares the policy with what Claude Code loads for the mode: the
@@ -409,6 +462,8 @@ fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
     differences.extend(schema::difference(&on_disk));
     let grants = foreign::grants(&generated, &on_disk);
     differences.extend(grants.iter().map(foreign::Grant::difference));
-    differences.extend(diff::entries(&generated, &on_disk).into_differences());
+    let mut entries = diff::entries(&generated, &on_disk).into_differences();
+    mark_foreign(ctx, home, &mut entries);
+    differences.extend(entries);
     Ok(AgentDiff::Compared(differences))
 }

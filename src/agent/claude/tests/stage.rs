@@ -57,10 +57,13 @@ fn merges_into_existing_files_like_the_reference() {
                 r#"{"deny": ["old"], "ask": ["oldask"]}"#,
             );
             let path = fixture.put(&format!("settings.{mode}.json"), &existing);
-            // "absent" holds an `ask` entry no policy wrote: it goes only
-            // with the user's consent.
+            // "absent" holds an `ask` entry no policy wrote: it is kept
+            // beside twsrt's entries, and goes only with the user's consent.
             let plan = if case == "absent" {
-                assert!(staged(&fixture, yolo).is_err());
+                let kept = write_step(&staged(&fixture, yolo).unwrap()).1;
+                let kept: Value = serde_json::from_str(&kept).unwrap();
+                let ask = kept["permissions"]["ask"].as_array().unwrap();
+                assert_eq!(ask.last(), Some(&Value::from("x")), "{case} {mode}");
                 staged_dropping(&fixture, yolo).unwrap()
             } else {
                 staged(&fixture, yolo).unwrap()
@@ -121,9 +124,20 @@ fn permissions_and_sandbox_are_appended_in_merge_order_when_absent() {
 fn a_regular_settings_json_is_migrated_and_merged() {
     let fixture = Fixture::case("absent");
     let anchor = fixture.put("settings.json", &read("absent", "existing.json"));
-    // Its `ask` entry is not twsrt's, and the yolo file has no ask list.
-    let err = staged(&fixture, true).unwrap_err().to_string();
-    assert!(err.contains("permissions.ask: x"), "{err}");
+    // Its `ask` entry is not twsrt's: the yolo file, which has no ask list
+    // of twsrt's, keeps it, and says so.
+    let kept = staged(&fixture, true).unwrap();
+    assert!(kept.removals.is_empty());
+    let (_, content) = write_step(&kept);
+    let content: Value = serde_json::from_str(&content).unwrap();
+    assert_eq!(content["permissions"]["ask"], serde_json::json!(["x"]));
+    assert!(
+        kept.notes
+            .iter()
+            .any(|n| n.starts_with("claude: keeps permissions.ask x from ")),
+        "{:?}",
+        kept.notes
+    );
     let plan = staged_dropping(&fixture, true).unwrap();
     assert_eq!(plan.removals.len(), 1);
     let target = fixture.claude_dir().join("settings.yolo.json");
