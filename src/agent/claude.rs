@@ -256,7 +256,15 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     // document first (`write_preview` equals `to_pretty(render())`, a test
     // holds them equal); only a merge needs the document.
     let generated_text = preview(ctx, home);
-    let merged = match base(ctx, &layout, &generated_text, plan)? {
+    let mut base = base(ctx, &layout, &generated_text, plan)?;
+    if base.is_none()
+        && let Some((file, denies)) = donor_denies(&layout)?
+        && !adoption::removals(ctx, home, &[(file, &denies)], &generate(ctx, home)).is_empty()
+    {
+        // The donor's own denies are kept by a merge into nothing.
+        base = Some(Map::new());
+    }
+    let merged = match base {
         Some(doc) => {
             let generated = generate(ctx, home);
             let merged = merge::merge(doc.clone(), &generated, &layout.base)?;
@@ -361,6 +369,11 @@ fn keep_foreign_entries(
     if let (Some(file), Some(linked)) = (&layout.foreign, &linked) {
         before.push((file.clone(), linked));
     }
+    // A new target of one mode keeps the denies of the other mode's file.
+    let donor = donor_denies(layout)?;
+    if let Some((file, denies)) = &donor {
+        before.push((file.clone(), denies));
+    }
     let foreign = adoption::removals(ctx, home, &before, &merged);
     if ctx.drop_foreign {
         for removal in foreign {
@@ -390,6 +403,26 @@ fn mark_foreign(ctx: &Ctx, home: &Path, differences: &mut [crate::drift::Differe
             d.direction = crate::drift::Direction::Narrowing;
         }
     }
+}
+
+/// For a target that does not exist yet while `settings.json` links to the
+/// other mode's file (the donor, [`sync::donor`]): that file and its deny
+/// lists ([`adoption::deny_lists`]), when it has any. A deny holds in both
+/// modes; asks stay with the mode that has them (yolo asks nothing).
+fn donor_denies(
+    layout: &anchor::Layout,
+) -> Result<Option<(std::path::PathBuf, Map<String, Value>)>> {
+    if layout.base.exists() {
+        return Ok(None);
+    }
+    let Some(file) = sync::donor(layout) else {
+        return Ok(None);
+    };
+    let Some(doc) = existing::read(&file)? else {
+        return Ok(None);
+    };
+    let denies = adoption::deny_lists(&doc);
+    Ok((!denies.is_empty()).then_some((file, denies)))
 }
 
 /// One `Info:` line per kept foreign entry, when the write changes the

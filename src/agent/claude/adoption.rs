@@ -196,6 +196,35 @@ pub fn keep(doc: &mut Map<String, Value>, kept: &[Removal]) {
     }
 }
 
+/// The deny lists of `doc` (`permissions.deny`, `sandbox.filesystem`'s
+/// `denyRead` and `denyWrite`), alone in their sections; empty when it has
+/// none.
+pub fn deny_lists(doc: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    for section in [
+        "permissions.deny",
+        "sandbox.filesystem.denyRead",
+        "sandbox.filesystem.denyWrite",
+    ] {
+        let entries = list(doc, section);
+        if entries.is_empty() {
+            continue;
+        }
+        let kept: Vec<Removal> = entries
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|entry| Removal {
+                agent: "claude",
+                path: PathBuf::new(),
+                section: section.to_string(),
+                entry: entry.to_string(),
+            })
+            .collect();
+        keep(&mut out, &kept);
+    }
+    out
+}
+
 /// Whether `(section, entry)` on disk is foreign: twsrt's record does not
 /// know it ([`removals`]'s test). Built once, asked per entry.
 pub fn foreign_test(ctx: &Ctx, home: &Path) -> impl Fn(&str, &str) -> bool + use<> {
