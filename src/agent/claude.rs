@@ -271,8 +271,9 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
             let (merged, kept) = keep_foreign_entries(ctx, home, &layout, &doc, merged, plan)?;
             schema::check_file(&merged, &layout.base)?;
             let bom = crate::bom::kept_for(&layout.base);
+            let mode = foreign::stricter_mode(&merged).map(str::to_string);
             let text = format!("{bom}{}\n", to_pretty(&Value::Object(merged)));
-            say_kept(&layout.target, &kept, &text, plan);
+            say_kept(&layout.target, &kept, mode.as_deref(), &text, plan);
             Some(text)
         }
         None => None,
@@ -425,18 +426,31 @@ fn donor_denies(
     Ok((!denies.is_empty()).then_some((file, denies)))
 }
 
-/// One `Info:` line per kept foreign entry, when the write changes the
-/// target (the first adoption, an entry added by hand since) or under
-/// `-v`: a file that already holds them is said nothing about again.
-fn say_kept(target: &Path, kept: &[crate::plan::Removal], text: &str, plan: &mut Plan) {
+/// One `Info:` line per kept foreign entry, and one for a kept `defaultMode`
+/// stricter than the policy's (`mode`), when the write changes the target
+/// (the first adoption, an entry added by hand since) or under `-v`: a
+/// file that already holds them is said nothing about again.
+fn say_kept(
+    target: &Path,
+    kept: &[crate::plan::Removal],
+    mode: Option<&str>,
+    text: &str,
+    plan: &mut Plan,
+) {
     let unchanged = || {
         crate::apply::read_existing(target)
             .ok()
             .flatten()
             .is_some_and(|bytes| bytes == text.as_bytes())
     };
-    if kept.is_empty() || (!crate::ui::verbose() && unchanged()) {
+    if (kept.is_empty() && mode.is_none()) || (!crate::ui::verbose() && unchanged()) {
         return;
+    }
+    if let Some(mode) = mode {
+        plan.note_before_writes(format!(
+            "claude: keeps your permissions.defaultMode \"{mode}\", which asks or runs less \
+             than Claude Code's \"default\" the policy assumes (twsrt writes no defaultMode)"
+        ));
     }
     for r in kept {
         plan.note_before_writes(format!(
