@@ -254,7 +254,8 @@ const DOTFILE_TEXT: &str = "{\"model\": \"opus\", \"env\": {\"FOO\": \"bar\"}, \
 const ADOPTED: &str = "Info: {HOME}/.claude/settings.json links to \
     {HOME}/dotfiles/claude/settings.json, which twsrt does not write: its settings move into \
     {HOME}/.claude/settings.full.json and the link is repointed there \
-    ({HOME}/dotfiles/claude/settings.json itself is left as it is)\n";
+    ({HOME}/dotfiles/claude/settings.json itself is left as it is, and Claude Code no longer \
+    loads it)\n";
 
 fn dotfiles() -> Test {
     claude()
@@ -303,21 +304,86 @@ fn a_link_into_dotfiles_is_migrated_with_every_key() {
     assert_eq!(link, std::path::PathBuf::from("settings.full.json"));
 }
 
+/// `settings.json` re-linked to the dotfile after twsrt's first write: the
+/// dotfile is adopted (migrated into the target) when that loses nothing
+/// of the target; the user's denies in the target are kept too.
 #[test]
-fn a_link_into_dotfiles_beside_an_existing_target_is_refused_naming_it() {
-    dotfiles()
-        .file(CLAUDE_TARGET, "{}\n")
+fn a_relinked_dotfile_is_adopted() {
+    let out = dotfiles()
+        .args(&["generate", "-w", "claude"])
+        .any_stderr()
+        .run();
+    // The user adds a deny to the target, then re-links the dotfile.
+    let mut target: serde_json::Value = serde_json::from_str(&out.read(CLAUDE_TARGET)).unwrap();
+    let deny = target["permissions"]["deny"].as_array_mut().unwrap();
+    deny.push("mcp__github__delete_repo".into());
+    let out = out
+        .then()
+        .file(CLAUDE_TARGET, target.to_string())
+        .symlink(ANCHOR, "../dotfiles/claude/settings.json")
+        .file(
+            DOTFILE,
+            DOTFILE_TEXT.replace(
+                "{\"model\"",
+                "{\"statusLine\": {\"type\": \"command\", \"command\": \"s.sh\"}, \"model\"",
+            ),
+        )
+        .args(&["generate", "-w", "claude"])
+        .stderr_contains(&ADOPTED)
+        .stderr_contains(
+            "Info: Migrated: {HOME}/dotfiles/claude/settings.json → \
+             {HOME}/.claude/settings.full.json\n",
+        )
+        .stderr_contains("Info: claude: keeps permissions.deny mcp__github__delete_repo from ")
+        .any_stderr()
+        .run();
+    let loaded = out.read(ANCHOR);
+    assert!(
+        loaded.contains("\"FOO\": \"bar\"") && loaded.contains("s.sh"),
+        "{loaded}"
+    );
+    assert!(loaded.contains("mcp__github__delete_repo"), "{loaded}");
+    let link = std::fs::read_link(out.path(ANCHOR)).unwrap();
+    assert_eq!(link, std::path::PathBuf::from("settings.full.json"));
+}
+
+/// A target that holds a setting of the user's the dotfile lacks is not
+/// replaced: the refusal names what would be lost and the one command that
+/// works once it is carried over, and that command works.
+#[test]
+fn a_relinked_dotfile_that_would_lose_settings_is_refused_naming_the_command() {
+    let out = dotfiles()
+        .file(
+            CLAUDE_TARGET,
+            "{\"model\": \"sonnet\", \"statusLine\": {\"type\": \"command\", \"command\": \"x.sh\"}}\n",
+        )
         .args(&["generate", "-w", "claude"])
         .status(1)
         .stderr(
             "Error: {HOME}/.claude/settings.json: is a symlink to \
              {HOME}/dotfiles/claude/settings.json, a settings file twsrt does not write, and \
-             {HOME}/.claude/settings.full.json exists as well; twsrt will not choose between \
-             them: carry what you need from one into the other and remove the link (or set \
-             [claude_sync] to copy its settings over), then run generate -w again\n",
+             {HOME}/.claude/settings.full.json exists as well, holding settings of yours the \
+             linked file does not hold alike: model, statusLine. Adopting the linked file would lose them, \
+             so nothing was written: copy them into {HOME}/dotfiles/claude/settings.json (or \
+             remove them from {HOME}/.claude/settings.full.json), then run \
+             `twsrt generate -w claude`\n",
         )
         .unchanged()
         .run();
+    // Carried over, the named command works.
+    let carried = "{\"model\": \"sonnet\", \"statusLine\": {\"type\": \"command\", \"command\": \"x.sh\"}, \
+        \"env\": {\"FOO\": \"bar\"}}\n";
+    let out = out
+        .then()
+        .file(DOTFILE, carried)
+        .args(&["generate", "-w", "claude"])
+        .any_stderr()
+        .run();
+    let loaded = out.read(ANCHOR);
+    assert!(
+        loaded.contains("\"model\": \"sonnet\"") && loaded.contains("FOO"),
+        "{loaded}"
+    );
 }
 
 /// A foreign deny entry in the linked file is kept like any other.

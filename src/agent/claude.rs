@@ -32,6 +32,7 @@ pub mod managed;
 mod merge;
 mod overrides;
 mod project;
+mod relink;
 mod render;
 mod sandbox_part;
 pub mod schema;
@@ -339,7 +340,7 @@ fn adopted_note(layout: &anchor::Layout, file: &Path) -> String {
     };
     format!(
         "{} links to {}, which twsrt does not write: {what} {} and the link is repointed \
-         there ({} itself is left as it is)",
+         there ({} itself is left as it is, and Claude Code no longer loads it)",
         anchor.unwrap_or_default(),
         file.display(),
         layout.target.display(),
@@ -366,9 +367,18 @@ fn keep_foreign_entries(
         Some(file) if *file != layout.base => existing::read(file)?,
         _ => None,
     };
+    // A re-linked dotfile replaces an existing target: its foreign entries
+    // are kept too.
+    let replaced = match &layout.migrate_from {
+        Some(_) if layout.target != layout.base => existing::read(&layout.target)?,
+        _ => None,
+    };
     let mut before = vec![(layout.base.clone(), doc)];
     if let (Some(file), Some(linked)) = (&layout.foreign, &linked) {
         before.push((file.clone(), linked));
+    }
+    if let Some(replaced) = &replaced {
+        before.push((layout.target.clone(), replaced));
     }
     // A new target of one mode keeps the denies of the other mode's file.
     let donor = donor_denies(layout)?;

@@ -218,8 +218,13 @@ fn an_anchor_linking_to_a_foreign_file_is_migrated_and_repointed() {
         "{:?}",
         plan.notes
     );
-    // With the target there too, twsrt does not choose: the link is named.
-    fixture.put("settings.full.json", "{}");
+    // With the target there too, the linked file is adopted while the
+    // target holds nothing of the user's it lacks.
+    fixture.put("settings.full.json", r#"{"model": "other"}"#);
+    let plan = staged(&fixture, false).unwrap();
+    assert!(matches!(plan.steps[0], Step::Migrate { .. }));
+    // Else the link is named, with what adopting it would lose.
+    fixture.put("settings.full.json", r#"{"model": "mine"}"#);
     let err = staged(&fixture, false).unwrap_err().to_string();
     assert!(
         err.starts_with(&format!(
@@ -227,6 +232,10 @@ fn an_anchor_linking_to_a_foreign_file_is_migrated_and_repointed() {
             anchor.display(),
             real.display()
         )),
+        "{err}"
+    );
+    assert!(
+        err.contains("the linked file does not hold alike: model."),
         "{err}"
     );
 }
