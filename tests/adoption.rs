@@ -411,23 +411,28 @@ fn copilot() -> Test {
     )
 }
 
-/// Copilot's `deniedUrls` is replaced whole: a URL the user denied there
-/// (`copilot config deniedUrls ...`) is guarded the same way.
+/// Copilot's `deniedUrls` is twsrt's list: a URL the user denied there
+/// (`copilot config deniedUrls ...`) is kept beside twsrt's, said once.
 #[test]
-fn a_hand_denied_copilot_url_is_listed_and_nothing_is_written() {
+fn a_hand_denied_copilot_url_is_kept_and_said_once() {
     let settings = "{\"model\": \"x\", \"deniedUrls\": [\"evil.com\", \"paste.example\"]}\n";
-    copilot()
+    let out = copilot()
         .file(COPILOT_SETTINGS, settings)
         .args(&["generate", "-w", "copilot"])
-        .status(1)
-        .stderr(
-            "Error: {HOME}/.copilot/settings.json: writing it would remove 1 entry that twsrt \
-             did not write:\n  deniedUrls: paste.example\n\
-             To keep them, add them to the policy (a URL pattern to an srt fragment's \
-             network.deniedDomains) so twsrt writes them; to remove them, run generate -w \
-             --drop-foreign.\n",
+        .stderr_contains(
+            "Info: copilot: keeps deniedUrls paste.example in {HOME}/.copilot/settings.json \
+             beside the policy's entries",
         )
-        .unchanged()
+        .any_stderr()
+        .run();
+    let written: serde_json::Value = serde_json::from_str(&out.read(COPILOT_SETTINGS)).unwrap();
+    let denied = written["deniedUrls"].as_array().unwrap();
+    assert!(denied.contains(&"paste.example".into()), "{denied:?}");
+    assert!(denied.contains(&"evil.com".into()), "{denied:?}");
+    out.then()
+        .args(&["generate", "-w", "copilot"])
+        .lacks("keeps deniedUrls")
+        .any_stderr()
         .run();
     let out = copilot()
         .file(COPILOT_SETTINGS, settings)
