@@ -329,7 +329,7 @@ fn a_relinked_dotfile_is_adopted() {
             ),
         )
         .args(&["generate", "-w", "claude"])
-        .stderr_contains(&ADOPTED)
+        .stderr_contains(ADOPTED)
         .stderr_contains(
             "Info: Migrated: {HOME}/dotfiles/claude/settings.json → \
              {HOME}/.claude/settings.full.json\n",

@@ -28,11 +28,10 @@ pub fn lost_by_adopting(target: &Path, dotfile: &Path) -> Result<Vec<String>> {
         match key.as_str() {
             "sandbox" => {}
             "permissions" => permissions(value, dotfile.get(key), &mut lost),
-            "hooks" => {
-                if user_hooks(Some(value)) != user_hooks(dotfile.get(key)) {
-                    lost.push(key.clone());
-                }
+            "hooks" if user_hooks(Some(value)) != user_hooks(dotfile.get(key)) => {
+                lost.push(key.clone());
             }
+            "hooks" => {}
             _ if dotfile.get(key) != Some(value) => lost.push(key.clone()),
             _ => {}
         }
