@@ -93,6 +93,10 @@ fn the_first_yolo_file_keeps_the_users_own_denies() {
             "Info: claude: keeps permissions.deny mcp__github__delete_repo from \
              {HOME}/.claude/settings.full.json beside the policy's entries",
         )
+        .stderr_contains(
+            "Info: claude: the yolo file does not carry your asks in \
+             {HOME}/.claude/settings.full.json (WebSearch): yolo mode asks nothing",
+        )
         .any_stderr()
         .run();
     let yolo = json(&out, CLAUDE_YOLO);

@@ -257,6 +257,7 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     // document first (`write_preview` equals `to_pretty(render())`, a test
     // holds them equal); only a merge needs the document.
     let generated_text = preview(ctx, home);
+    say_asks_left(ctx, home, &layout, plan)?;
     let mut base = base(ctx, &layout, &generated_text, plan)?;
     if base.is_none()
         && let Some((file, denies)) = donor_denies(&layout)?
@@ -434,6 +435,36 @@ fn donor_denies(
     };
     let denies = adoption::deny_lists(&doc);
     Ok((!denies.is_empty()).then_some((file, denies)))
+}
+
+/// For a yolo target that does not exist yet beside the full file
+/// `settings.json` links to: one `Info:` line naming the asks of that file
+/// twsrt did not write, which the yolo file does not carry (it asks nothing).
+fn say_asks_left(ctx: &Ctx, home: &Path, layout: &anchor::Layout, plan: &mut Plan) -> Result<()> {
+    if !ctx.yolo || layout.base.exists() {
+        return Ok(());
+    }
+    let Some(file) = sync::donor(layout) else {
+        return Ok(());
+    };
+    let Some(doc) = existing::read(&file)? else {
+        return Ok(());
+    };
+    let asks = adoption::list(&doc, "permissions.ask").to_vec();
+    let asks = Map::from_iter([(
+        "permissions".to_string(),
+        Value::Object(Map::from_iter([("ask".to_string(), Value::Array(asks))])),
+    )]);
+    let left = adoption::removals(ctx, home, &[(file.clone(), &asks)], &Map::new());
+    if !left.is_empty() {
+        let entries: Vec<&str> = left.iter().map(|r| r.entry.as_str()).collect();
+        plan.note_before_writes(format!(
+            "claude: the yolo file does not carry your asks in {} ({}): yolo mode asks nothing",
+            file.display(),
+            entries.join(", ")
+        ));
+    }
+    Ok(())
 }
 
 /// One `Info:` line per kept foreign entry, and one for a kept `defaultMode`
