@@ -10,54 +10,105 @@ const CLAUDE_ONLY: &str = "\n[targets]\nclaude_settings = \"~/.claude/settings.f
 const HAND_WRITTEN: &str = "{\"model\": \"opus\", \"permissions\": {\"allow\": [\"Read\"], \
     \"deny\": [\"Bash(curl:*)\"], \"ask\": [\"Bash(npm publish:*)\"]}}\n";
 
-const REFUSED: &str = "Error: {HOME}/.claude/settings.full.json: writing it would remove 2 \
-    entries that twsrt did not write:\n  \
-    permissions.deny: Bash(curl:*) (in {HOME}/.claude/settings.json)\n  \
-    permissions.ask: Bash(npm publish:*) (in {HOME}/.claude/settings.json)\n\
-    To keep them, add them to the policy (a Bash(...) rule to a bash fragment's deny or ask \
-    list, a Read(...) or Edit(...) path to an srt fragment's filesystem lists) so twsrt writes \
-    them; to remove them, run generate -w --drop-foreign.\n";
+/// The `Info:` line of each kept entry, for [`HAND_WRITTEN`].
+const KEPT: &str = "Info: claude: keeps permissions.deny Bash(curl:*) from \
+    {HOME}/.claude/settings.json beside the policy's entries (twsrt did not write it, and \
+    keeping it only narrows; generate -w --drop-foreign removes it)\n\
+    Info: claude: keeps permissions.ask Bash(npm publish:*) from \
+    {HOME}/.claude/settings.json beside the policy's entries (twsrt did not write it, and \
+    keeping it only narrows; generate -w --drop-foreign removes it)\n";
+
+/// Entries twsrt has no policy form for, kept like any other.
+const INEXPRESSIBLE: &str = "{\"permissions\": {\"deny\": [\"mcp__github__delete_repo\", \
+    \"WebSearch\", \"Bash(rm)\", \"Bash(rm *)\"], \"ask\": [\"WebFetch(domain:x.example)\"]}}\n";
 
 fn claude() -> Test {
     Test::with_policy().config_append(CLAUDE_ONLY)
 }
 
 #[test]
-fn a_hand_written_deny_and_ask_are_listed_and_nothing_is_written() {
-    let skipped = "Info: copilot skipped: [targets].copilot_output is not set in config.toml\n\
-        Info: codex skipped: [targets].codex_config is not set in config.toml\n";
-    for (args, before) in [
-        (&["generate", "-w", "claude"][..], String::new()),
-        (&["generate", "claude"], String::new()),
-        (
-            &["generate", "-w"],
-            format!("{skipped}{NEW_AGENTS_SKIPPED}"),
-        ),
-    ] {
-        claude()
-            .file(ANCHOR, HAND_WRITTEN)
-            .args(args)
-            .status(1)
-            .stderr(&format!("{before}{REFUSED}"))
-            .unchanged()
-            .run();
-    }
+fn a_hand_written_deny_and_ask_are_kept_and_said_once() {
+    let out = claude()
+        .file(ANCHOR, HAND_WRITTEN)
+        .args(&["generate", "-w", "claude"])
+        .stderr(&format!(
+            "{KEPT}Wrote canonical: {{HOME}}/.srt-settings.json\n\
+             Wrote canonical: {{HOME}}/.config/twsrt/bash-rules.json\n\
+             Info: Migrated: {{HOME}}/.claude/settings.json → \
+             {{HOME}}/.claude/settings.full.json\n\
+             Wrote: {{HOME}}/.claude/settings.full.json\n"
+        ))
+        .run();
+    let written: serde_json::Value = serde_json::from_str(&out.read(ANCHOR)).unwrap();
+    let deny = written["permissions"]["deny"].as_array().unwrap();
+    assert_eq!(deny.last(), Some(&"Bash(curl:*)".into()), "{deny:?}");
+    assert!(deny.contains(&"Bash(rm)".into()), "{deny:?}");
+    let ask = written["permissions"]["ask"].as_array().unwrap();
+    assert_eq!(ask.last(), Some(&"Bash(npm publish:*)".into()), "{ask:?}");
+    // Said once: the next write finds them in the file it would write.
+    out.then()
+        .args(&["generate", "-w", "claude"])
+        .stderr(
+            "Unchanged canonical: {HOME}/.srt-settings.json\n\
+             Unchanged canonical: {HOME}/.config/twsrt/bash-rules.json\n\
+             Unchanged: {HOME}/.claude/settings.full.json\n",
+        )
+        .run();
 }
 
-/// `twsrt run` regenerates before the launch: it refuses the same way.
+/// An MCP tool's deny, `WebSearch` and a `WebFetch` ask have no policy
+/// form: they stay, `diff` calls them foreign narrowing, and the gate passes.
 #[test]
-fn the_launch_wrapper_refuses_the_same_write() {
-    claude()
-        .file(ANCHOR, HAND_WRITTEN)
-        .args(&["run", "--", "claude"])
-        .status(1)
-        // The hand-written file's bare `Read` allow is a grant (issue 40).
-        .stderr(&format!(
-            "Warning: $CLAUDE_CONFIG_DIR/settings.json: permissions.allow [0] Read: runs a tool \
-             the policy restricts without asking\n{REFUSED}"
-        ))
-        .unchanged()
+fn entries_twsrt_cannot_express_are_kept_and_diff_calls_them_foreign() {
+    let out = claude()
+        .file(ANCHOR, INEXPRESSIBLE)
+        .args(&["generate", "-w", "claude"])
+        .stderr_contains("Info: claude: keeps permissions.deny mcp__github__delete_repo from ")
+        .stderr_contains("Info: claude: keeps permissions.deny WebSearch from ")
+        .stderr_contains("Info: claude: keeps permissions.ask WebFetch(domain:x.example) from ")
+        .lacks("Bash(...)")
         .run();
+    let loaded = out.read(ANCHOR);
+    for entry in [
+        "mcp__github__delete_repo",
+        "WebSearch",
+        "WebFetch(domain:x.example)",
+    ] {
+        assert!(
+            loaded.contains(&format!("\"{entry}\"")),
+            "{entry}: {loaded}"
+        );
+    }
+    let out = out
+        .then()
+        .args(&["diff", "claude", "--fail-on", "widening"])
+        .stdout_contains("  - WebSearch (foreign, narrowing)\n")
+        .stdout_contains("  - mcp__github__delete_repo (foreign, narrowing)\n")
+        .stdout_contains("  - WebFetch(domain:x.example) (foreign, narrowing)\n")
+        .stderr_contains("claude: 0 of 3 differences widen")
+        .any_stderr()
+        .run();
+    assert!(!out.stdout.contains("\n  + "), "{}", out.stdout);
+}
+
+/// `twsrt run` regenerates before the launch: it keeps them the same way,
+/// and advises nothing that does not apply to them.
+#[test]
+fn the_launch_wrapper_keeps_them_too() {
+    let test = claude()
+        .file(ANCHOR, INEXPRESSIBLE)
+        .file("bin/claude", "#!/bin/sh\necho ran claude\n")
+        .mode("bin/claude", 0o755);
+    let path = format!("{}/bin:/usr/bin:/bin", test.home().display());
+    let out = test
+        .env("PATH", &path)
+        .args(&["run", "--", "claude"])
+        .stdout("ran claude\n")
+        .stderr_contains("Info: claude: keeps permissions.deny mcp__github__delete_repo from ")
+        .lacks("Bash(...)")
+        .any_stderr()
+        .run();
+    assert!(out.read(ANCHOR).contains("mcp__github__delete_repo"));
 }
 
 #[test]
@@ -115,14 +166,12 @@ fn an_entry_moved_into_a_fragment_is_written_by_twsrt() {
     assert!(!out.stderr.contains("removes"), "{}", out.stderr);
     let written = out.read(CLAUDE_TARGET);
     assert!(written.contains("\"Bash(curl)\"") && written.contains("\"Bash(curl *)\""));
-    // Without the rule in the policy the entry is still the user's: refused.
+    // Without the rule in the policy the entry is still the user's: kept.
     claude()
         .file(ANCHOR, HAND_WRITTEN)
         .args(&["generate", "-w", "claude"])
-        .status(1)
-        .stderr_contains("permissions.deny: Bash(curl:*)")
+        .stderr_contains("Info: claude: keeps permissions.deny Bash(curl:*) from ")
         .any_stderr()
-        .unchanged()
         .run();
 }
 
@@ -176,24 +225,26 @@ fn a_profile_switch_across_modes_is_not_foreign() {
 
 /// A path in Claude's own sandbox deny lists is a deny entry as well.
 #[test]
-fn a_hand_written_sandbox_deny_path_is_refused() {
-    claude()
+fn a_hand_written_sandbox_deny_path_is_kept() {
+    let out = claude()
         .file(
             CLAUDE_TARGET,
             r#"{"sandbox": {"filesystem": {"denyRead": ["~/.aws"]}}}"#,
         )
         .symlink(ANCHOR, "settings.full.json")
         .args(&["generate", "-w", "claude"])
-        .status(1)
-        .stderr(
-            "Error: {HOME}/.claude/settings.full.json: writing it would remove 1 entry that \
-             twsrt did not write:\n  sandbox.filesystem.denyRead: ~/.aws\n\
-             To keep them, add them to the policy (a Bash(...) rule to a bash fragment's deny \
-             or ask list, a Read(...) or Edit(...) path to an srt fragment's filesystem lists) \
-             so twsrt writes them; to remove them, run generate -w --drop-foreign.\n",
+        .stderr_contains(
+            "Info: claude: keeps sandbox.filesystem.denyRead ~/.aws from \
+             {HOME}/.claude/settings.full.json beside the policy's entries",
         )
-        .unchanged()
+        .any_stderr()
         .run();
+    let written: serde_json::Value = serde_json::from_str(&out.read(CLAUDE_TARGET)).unwrap();
+    let deny_read = &written["sandbox"]["filesystem"]["denyRead"];
+    assert!(
+        deny_read.as_array().unwrap().contains(&"~/.aws".into()),
+        "{deny_read}"
+    );
 }
 
 const DOTFILE: &str = "dotfiles/claude/settings.json";
@@ -203,7 +254,8 @@ const DOTFILE_TEXT: &str = "{\"model\": \"opus\", \"env\": {\"FOO\": \"bar\"}, \
 const ADOPTED: &str = "Info: {HOME}/.claude/settings.json links to \
     {HOME}/dotfiles/claude/settings.json, which twsrt does not write: its settings move into \
     {HOME}/.claude/settings.full.json and the link is repointed there \
-    ({HOME}/dotfiles/claude/settings.json itself is left as it is)\n";
+    ({HOME}/dotfiles/claude/settings.json itself is left as it is, and Claude Code no longer \
+    loads it)\n";
 
 fn dotfiles() -> Test {
     claude()
@@ -252,36 +304,102 @@ fn a_link_into_dotfiles_is_migrated_with_every_key() {
     assert_eq!(link, std::path::PathBuf::from("settings.full.json"));
 }
 
+/// `settings.json` re-linked to the dotfile after twsrt's first write: the
+/// dotfile is adopted (migrated into the target) when that loses nothing
+/// of the target; the user's denies in the target are kept too.
 #[test]
-fn a_link_into_dotfiles_beside_an_existing_target_is_refused_naming_it() {
-    dotfiles()
-        .file(CLAUDE_TARGET, "{}\n")
+fn a_relinked_dotfile_is_adopted() {
+    let out = dotfiles()
+        .args(&["generate", "-w", "claude"])
+        .any_stderr()
+        .run();
+    // The user adds a deny to the target, then re-links the dotfile.
+    let mut target: serde_json::Value = serde_json::from_str(&out.read(CLAUDE_TARGET)).unwrap();
+    let deny = target["permissions"]["deny"].as_array_mut().unwrap();
+    deny.push("mcp__github__delete_repo".into());
+    let out = out
+        .then()
+        .file(CLAUDE_TARGET, target.to_string())
+        .symlink(ANCHOR, "../dotfiles/claude/settings.json")
+        .file(
+            DOTFILE,
+            DOTFILE_TEXT.replace(
+                "{\"model\"",
+                "{\"statusLine\": {\"type\": \"command\", \"command\": \"s.sh\"}, \"model\"",
+            ),
+        )
+        .args(&["generate", "-w", "claude"])
+        .stderr_contains(ADOPTED)
+        .stderr_contains(
+            "Info: Migrated: {HOME}/dotfiles/claude/settings.json → \
+             {HOME}/.claude/settings.full.json\n",
+        )
+        .stderr_contains("Info: claude: keeps permissions.deny mcp__github__delete_repo from ")
+        .any_stderr()
+        .run();
+    let loaded = out.read(ANCHOR);
+    assert!(
+        loaded.contains("\"FOO\": \"bar\"") && loaded.contains("s.sh"),
+        "{loaded}"
+    );
+    assert!(loaded.contains("mcp__github__delete_repo"), "{loaded}");
+    let link = std::fs::read_link(out.path(ANCHOR)).unwrap();
+    assert_eq!(link, std::path::PathBuf::from("settings.full.json"));
+}
+
+/// A target that holds a setting of the user's the dotfile lacks is not
+/// replaced: the refusal names what would be lost and the one command that
+/// works once it is carried over, and that command works.
+#[test]
+fn a_relinked_dotfile_that_would_lose_settings_is_refused_naming_the_command() {
+    let out = dotfiles()
+        .file(
+            CLAUDE_TARGET,
+            "{\"model\": \"sonnet\", \"statusLine\": {\"type\": \"command\", \"command\": \"x.sh\"}}\n",
+        )
         .args(&["generate", "-w", "claude"])
         .status(1)
         .stderr(
             "Error: {HOME}/.claude/settings.json: is a symlink to \
              {HOME}/dotfiles/claude/settings.json, a settings file twsrt does not write, and \
-             {HOME}/.claude/settings.full.json exists as well; twsrt will not choose between \
-             them: carry what you need from one into the other and remove the link (or set \
-             [claude_sync] to copy its settings over), then run generate -w again\n",
+             {HOME}/.claude/settings.full.json exists as well, holding settings of yours the \
+             linked file does not hold alike: model, statusLine. Adopting the linked file would lose them, \
+             so nothing was written: copy them into {HOME}/dotfiles/claude/settings.json (or \
+             remove them from {HOME}/.claude/settings.full.json), then run \
+             `twsrt generate -w claude`\n",
         )
         .unchanged()
         .run();
+    // Carried over, the named command works.
+    let carried = "{\"model\": \"sonnet\", \"statusLine\": {\"type\": \"command\", \"command\": \"x.sh\"}, \
+        \"env\": {\"FOO\": \"bar\"}}\n";
+    let out = out
+        .then()
+        .file(DOTFILE, carried)
+        .args(&["generate", "-w", "claude"])
+        .any_stderr()
+        .run();
+    let loaded = out.read(ANCHOR);
+    assert!(
+        loaded.contains("\"model\": \"sonnet\"") && loaded.contains("FOO"),
+        "{loaded}"
+    );
 }
 
-/// A foreign deny entry in the linked file is guarded like any other.
+/// A foreign deny entry in the linked file is kept like any other.
 #[test]
-fn a_deny_in_the_linked_dotfile_is_guarded_too() {
-    claude()
+fn a_deny_in_the_linked_dotfile_is_kept_too() {
+    let out = claude()
         .file(DOTFILE, r#"{"permissions": {"deny": ["Read(~/.netrc)"]}}"#)
         .symlink(ANCHOR, "../dotfiles/claude/settings.json")
         .args(&["generate", "-w", "claude"])
-        .status(1)
         .stderr_contains(
-            "permissions.deny: Read(~/.netrc) (in {HOME}/dotfiles/claude/settings.json)",
+            "Info: claude: keeps permissions.deny Read(~/.netrc) from \
+             {HOME}/dotfiles/claude/settings.json",
         )
-        .unchanged()
+        .any_stderr()
         .run();
+    assert!(out.read(ANCHOR).contains("\"Read(~/.netrc)\""));
 }
 
 const COPILOT_SETTINGS: &str = ".copilot/settings.json";
@@ -293,23 +411,28 @@ fn copilot() -> Test {
     )
 }
 
-/// Copilot's `deniedUrls` is replaced whole: a URL the user denied there
-/// (`copilot config deniedUrls ...`) is guarded the same way.
+/// Copilot's `deniedUrls` is twsrt's list: a URL the user denied there
+/// (`copilot config deniedUrls ...`) is kept beside twsrt's, said once.
 #[test]
-fn a_hand_denied_copilot_url_is_listed_and_nothing_is_written() {
+fn a_hand_denied_copilot_url_is_kept_and_said_once() {
     let settings = "{\"model\": \"x\", \"deniedUrls\": [\"evil.com\", \"paste.example\"]}\n";
-    copilot()
+    let out = copilot()
         .file(COPILOT_SETTINGS, settings)
         .args(&["generate", "-w", "copilot"])
-        .status(1)
-        .stderr(
-            "Error: {HOME}/.copilot/settings.json: writing it would remove 1 entry that twsrt \
-             did not write:\n  deniedUrls: paste.example\n\
-             To keep them, add them to the policy (a URL pattern to an srt fragment's \
-             network.deniedDomains) so twsrt writes them; to remove them, run generate -w \
-             --drop-foreign.\n",
+        .stderr_contains(
+            "Info: copilot: keeps deniedUrls paste.example in {HOME}/.copilot/settings.json \
+             beside the policy's entries",
         )
-        .unchanged()
+        .any_stderr()
+        .run();
+    let written: serde_json::Value = serde_json::from_str(&out.read(COPILOT_SETTINGS)).unwrap();
+    let denied = written["deniedUrls"].as_array().unwrap();
+    assert!(denied.contains(&"paste.example".into()), "{denied:?}");
+    assert!(denied.contains(&"evil.com".into()), "{denied:?}");
+    out.then()
+        .args(&["generate", "-w", "copilot"])
+        .lacks("keeps deniedUrls")
+        .any_stderr()
         .run();
     let out = copilot()
         .file(COPILOT_SETTINGS, settings)

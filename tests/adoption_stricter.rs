@@ -64,3 +64,61 @@ fn a_looser_approval_policy_is_replaced() {
             .contains("approval_policy = \"on-request\"\n")
     );
 }
+
+/// Claude Code's `defaultMode`, strictest first: `plan`, `dontAsk`, then
+/// `default` (what the policy assumes), `acceptEdits`, `auto`,
+/// `bypassPermissions`. twsrt writes none: a stricter value is kept and
+/// said once, diff finds nothing widening; a looser one is kept too (the
+/// user's key) and diff calls it widening.
+#[test]
+fn a_stricter_claude_default_mode_is_kept_and_said_once() {
+    for mode in ["plan", "dontAsk"] {
+        let out = Test::with_policy()
+            .config_append("\n[targets]\nclaude_settings = \"~/.claude/settings.full.json\"\n")
+            .file(
+                ANCHOR,
+                format!("{{\"permissions\": {{\"defaultMode\": \"{mode}\"}}}}\n"),
+            )
+            .args(&["generate", "-w", "claude"])
+            .stderr_contains(&format!(
+                "Info: claude: keeps your permissions.defaultMode \"{mode}\", which asks or runs \
+                 less than Claude Code's \"default\" the policy assumes"
+            ))
+            .any_stderr()
+            .run();
+        let loaded: serde_json::Value = serde_json::from_str(&out.read(ANCHOR)).unwrap();
+        assert_eq!(loaded["permissions"]["defaultMode"], mode);
+        let out = out
+            .then()
+            .args(&["diff", "claude", "--fail-on", "widening"])
+            .stdout_contains("claude: no drift")
+            .any_stderr()
+            .run();
+        out.then()
+            .args(&["generate", "-w", "claude"])
+            .lacks("defaultMode")
+            .any_stderr()
+            .run();
+    }
+}
+
+#[test]
+fn a_looser_claude_default_mode_is_widening_in_diff() {
+    let out = Test::with_policy()
+        .config_append("\n[targets]\nclaude_settings = \"~/.claude/settings.full.json\"\n")
+        .file(
+            ANCHOR,
+            "{\"permissions\": {\"defaultMode\": \"acceptEdits\"}}\n",
+        )
+        .args(&["generate", "-w", "claude"])
+        .lacks("keeps your permissions.defaultMode")
+        .any_stderr()
+        .run();
+    out.then()
+        .args(&["diff", "claude", "--fail-on", "widening"])
+        .status(1)
+        .stdout_contains("permissions.defaultMode:acceptEdits")
+        .stderr_contains("claude: 1 of 1 differences widen")
+        .any_stderr()
+        .run();
+}

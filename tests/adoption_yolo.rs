@@ -71,3 +71,47 @@ fn a_yolo_file_that_keeps_a_key_otherwise_is_named() {
         )
         .run();
 }
+
+/// A deny the user wrote into the full file holds in the first yolo file
+/// too (said as kept, from the full file); twsrt's own entries are the
+/// yolo policy's, and the full file's asks stay in full mode.
+#[test]
+fn the_first_yolo_file_keeps_the_users_own_denies() {
+    let full = Test::with_policy()
+        .targets()
+        .file(
+            ANCHOR,
+            r#"{"model": "opus", "permissions": {"deny": ["mcp__github__delete_repo"], "ask": ["WebSearch"]}}"#,
+        )
+        .args(&["generate", "-w", "claude"])
+        .any_stderr()
+        .run();
+    let out = full
+        .then()
+        .args(&["generate", "--yolo", "-w", "claude"])
+        .stderr_contains(
+            "Info: claude: keeps permissions.deny mcp__github__delete_repo from \
+             {HOME}/.claude/settings.full.json beside the policy's entries",
+        )
+        .stderr_contains(
+            "Info: claude: the yolo file does not carry your asks in \
+             {HOME}/.claude/settings.full.json (WebSearch): yolo mode asks nothing",
+        )
+        .any_stderr()
+        .run();
+    let yolo = json(&out, CLAUDE_YOLO);
+    let deny = yolo["permissions"]["deny"].as_array().unwrap();
+    assert!(
+        deny.contains(&"mcp__github__delete_repo".into()),
+        "{deny:?}"
+    );
+    assert!(deny.contains(&"Bash(rm)".into()), "{deny:?}");
+    let deny_count = |d: &serde_json::Value| d.as_array().unwrap().len();
+    // No twsrt entry twice.
+    let full_doc = json(&out, CLAUDE_TARGET);
+    assert!(
+        deny_count(&yolo["permissions"]["deny"]) <= deny_count(&full_doc["permissions"]["deny"])
+    );
+    assert!(!out.read(CLAUDE_YOLO).contains("WebSearch"));
+    assert_eq!(yolo["model"], "opus");
+}

@@ -10,6 +10,7 @@ mod adoption;
 mod adoption_run;
 mod adoption_srt;
 mod adoption_stricter;
+mod adoption_walk;
 mod adoption_yolo;
 mod allow_read;
 mod byte_order_mark;

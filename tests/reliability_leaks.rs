@@ -149,7 +149,7 @@ fn diff_names_only_managed_entries() {
         .args(&["-v", "diff"])
         .status(1)
         .stdout_contains("config:approval_policy")
-        .stdout_contains("\n  - Bash(curl LEAK-drift-0201)\n")
+        .stdout_contains("\n  - Bash(curl LEAK-drift-0201) (foreign, narrowing)\n")
         .any_stderr()
         .run();
     let shown = format!("{}{}", out.stdout, out.stderr);

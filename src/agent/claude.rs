@@ -32,6 +32,7 @@ pub mod managed;
 mod merge;
 mod overrides;
 mod project;
+mod relink;
 mod render;
 mod sandbox_part;
 pub mod schema;
@@ -263,14 +264,26 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path) -> Result<()> {
     // document first (`write_preview` equals `to_pretty(render())`, a test
     // holds them equal); only a merge needs the document.
     let generated_text = preview(ctx, home);
-    let merged = match base(ctx, &layout, &generated_text, plan)? {
+    say_asks_left(ctx, home, &layout, plan)?;
+    let mut base = base(ctx, &layout, &generated_text, plan)?;
+    if base.is_none()
+        && let Some((file, denies)) = donor_denies(&layout)?
+        && !adoption::removals(ctx, home, &[(file, &denies)], &generate(ctx, home)).is_empty()
+    {
+        // The donor's own denies are kept by a merge into nothing.
+        base = Some(Map::new());
+    }
+    let merged = match base {
         Some(doc) => {
             let generated = generate(ctx, home);
-            keep_foreign_entries(ctx, home, &layout, &doc, &generated, plan)?;
-            let merged = merge::merge(doc, &generated, &layout.base)?;
+            let merged = merge::merge(doc.clone(), &generated, &layout.base)?;
+            let (merged, kept) = keep_foreign_entries(ctx, home, &layout, &doc, merged, plan)?;
             schema::check_file(&merged, &layout.base)?;
             let bom = crate::bom::kept_for(&layout.base);
-            Some(format!("{bom}{}\n", to_pretty(&Value::Object(merged))))
+            let mode = foreign::stricter_mode(&merged).map(str::to_string);
+            let text = format!("{bom}{}\n", to_pretty(&Value::Object(merged)));
+            say_kept(&layout.target, &kept, mode.as_deref(), &text, plan);
+            Some(text)
         }
         None => None,
     };
@@ -335,7 +348,7 @@ fn adopted_note(layout: &anchor::Layout, file: &Path) -> String {
     };
     format!(
         "{} links to {}, which twsrt does not write: {what} {} and the link is repointed \
-         there ({} itself is left as it is)",
+         there ({} itself is left as it is, and Claude Code no longer loads it)",
         anchor.unwrap_or_default(),
         file.display(),
         layout.target.display(),
@@ -343,31 +356,159 @@ fn adopted_note(layout: &anchor::Layout, file: &Path) -> String {
     )
 }
 
-/// Refuse a merge that drops deny or ask entries twsrt did not write, from
-/// `doc` (the document merged into) or from the user's own file that
-/// `settings.json` links to; with `--drop-foreign`, record them for the
-/// `Warning:` lines. The merge replaces every guarded list with the
-/// generated one, so `generated` is what the merged file holds there.
+/// The deny and ask entries twsrt did not write, from `doc` (the document
+/// merged into) or from the user's own file that `settings.json` links to,
+/// that the `merged` document no longer holds: kept at the end of their
+/// lists (returned, for [`say_kept`]), or with `--drop-foreign` left out
+/// and recorded for the `Warning:` lines.
 fn keep_foreign_entries(
     ctx: &Ctx,
     home: &Path,
     layout: &anchor::Layout,
     doc: &Map<String, Value>,
-    generated: &Map<String, Value>,
+    mut merged: Map<String, Value>,
     plan: &mut Plan,
-) -> Result<()> {
+) -> Result<(Map<String, Value>, Vec<crate::plan::Removal>)> {
     // A synced target was rebuilt from the linked file, which keeps its
     // own lists: they are read from it.
     let linked = match &layout.foreign {
         Some(file) if *file != layout.base => existing::read(file)?,
         _ => None,
     };
+    // A re-linked dotfile replaces an existing target: its foreign entries
+    // are kept too.
+    let replaced = match &layout.migrate_from {
+        Some(_) if layout.target != layout.base => existing::read(&layout.target)?,
+        _ => None,
+    };
     let mut before = vec![(layout.base.clone(), doc)];
     if let (Some(file), Some(linked)) = (&layout.foreign, &linked) {
         before.push((file.clone(), linked));
     }
-    let removals = adoption::removals(ctx, home, &before, generated);
-    crate::agent::record::settle(ctx, plan, &layout.target, removals, adoption::KEEP)
+    if let Some(replaced) = &replaced {
+        before.push((layout.target.clone(), replaced));
+    }
+    // A new target of one mode keeps the denies of the other mode's file.
+    let donor = donor_denies(layout)?;
+    if let Some((file, denies)) = &donor {
+        before.push((file.clone(), denies));
+    }
+    let foreign = adoption::removals(ctx, home, &before, &merged);
+    if ctx.drop_foreign {
+        for removal in foreign {
+            plan.removal(removal);
+        }
+        return Ok((merged, Vec::new()));
+    }
+    adoption::keep(&mut merged, &foreign);
+    Ok((merged, foreign))
+}
+
+/// Spell each extra deny or ask entry that twsrt did not write as
+/// `ENTRY (foreign, narrowing)`: `generate -w` keeps it ([`keep_foreign_entries`]),
+/// so it is the user's narrowing, not drift a write would clear.
+fn mark_foreign(ctx: &Ctx, home: &Path, differences: &mut [crate::drift::Difference]) {
+    let guarded = |d: &crate::drift::Difference| {
+        d.side == crate::drift::Side::Extra
+            && matches!(d.section.as_str(), "permissions.deny" | "permissions.ask")
+    };
+    if !differences.iter().any(guarded) {
+        return;
+    }
+    let foreign = adoption::foreign_test(ctx, home);
+    for d in differences.iter_mut().filter(|d| guarded(d)) {
+        if foreign(&d.section, &d.entry) {
+            d.shown = format!("{} (foreign, narrowing)", d.shown);
+            d.direction = crate::drift::Direction::Narrowing;
+        }
+    }
+}
+
+/// For a target that does not exist yet while `settings.json` links to the
+/// other mode's file (the donor, [`sync::donor`]): that file and its deny
+/// lists ([`adoption::deny_lists`]), when it has any. A deny holds in both
+/// modes; asks stay with the mode that has them (yolo asks nothing).
+fn donor_denies(
+    layout: &anchor::Layout,
+) -> Result<Option<(std::path::PathBuf, Map<String, Value>)>> {
+    if layout.base.exists() {
+        return Ok(None);
+    }
+    let Some(file) = sync::donor(layout) else {
+        return Ok(None);
+    };
+    let Some(doc) = existing::read(&file)? else {
+        return Ok(None);
+    };
+    let denies = adoption::deny_lists(&doc);
+    Ok((!denies.is_empty()).then_some((file, denies)))
+}
+
+/// For a yolo target that does not exist yet beside the full file
+/// `settings.json` links to: one `Info:` line naming the asks of that file
+/// twsrt did not write, which the yolo file does not carry (it asks nothing).
+fn say_asks_left(ctx: &Ctx, home: &Path, layout: &anchor::Layout, plan: &mut Plan) -> Result<()> {
+    if !ctx.yolo || layout.base.exists() {
+        return Ok(());
+    }
+    let Some(file) = sync::donor(layout) else {
+        return Ok(());
+    };
+    let Some(doc) = existing::read(&file)? else {
+        return Ok(());
+    };
+    let asks = adoption::list(&doc, "permissions.ask").to_vec();
+    let asks = Map::from_iter([(
+        "permissions".to_string(),
+        Value::Object(Map::from_iter([("ask".to_string(), Value::Array(asks))])),
+    )]);
+    let left = adoption::removals(ctx, home, &[(file.clone(), &asks)], &Map::new());
+    if !left.is_empty() {
+        let entries: Vec<&str> = left.iter().map(|r| r.entry.as_str()).collect();
+        plan.note_before_writes(format!(
+            "claude: the yolo file does not carry your asks in {} ({}): yolo mode asks nothing",
+            file.display(),
+            entries.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+/// One `Info:` line per kept foreign entry, and one for a kept `defaultMode`
+/// stricter than the policy's (`mode`), when the write changes the target
+/// (the first adoption, an entry added by hand since) or under `-v`: a
+/// file that already holds them is said nothing about again.
+fn say_kept(
+    target: &Path,
+    kept: &[crate::plan::Removal],
+    mode: Option<&str>,
+    text: &str,
+    plan: &mut Plan,
+) {
+    let unchanged = || {
+        crate::apply::read_existing(target)
+            .ok()
+            .flatten()
+            .is_some_and(|bytes| bytes == text.as_bytes())
+    };
+    if (kept.is_empty() && mode.is_none()) || (!crate::ui::verbose() && unchanged()) {
+        return;
+    }
+    if let Some(mode) = mode {
+        plan.note_before_writes(format!(
+            "claude: keeps your permissions.defaultMode \"{mode}\", which asks or runs less \
+             than Claude Code's \"default\" the policy assumes (twsrt writes no defaultMode)"
+        ));
+    }
+    for r in kept {
+        plan.note_before_writes(format!(
+            "claude: keeps {} {} from {} beside the policy's entries (twsrt did not write \
+             it, and keeping it only narrows; generate -w --drop-foreign removes it)",
+            r.section,
+            r.entry,
+            r.path.display(),
+        ));
+    }
 }
 
 /// Compares the policy with what Claude Code loads for the mode: the
@@ -416,7 +557,9 @@ fn diff(ctx: &Ctx, home: &Path) -> Result<AgentDiff> {
     differences.extend(schema::difference(&on_disk));
     let grants = foreign::grants(&generated, &on_disk);
     differences.extend(grants.iter().map(foreign::Grant::difference));
-    differences.extend(diff::entries(&generated, &on_disk).into_differences());
+    let mut entries = diff::entries(&generated, &on_disk).into_differences();
+    mark_foreign(ctx, home, &mut entries);
+    differences.extend(entries);
     Ok(AgentDiff::Compared(differences))
 }
 

@@ -315,10 +315,23 @@ impl Agent for Copilot {
         };
         let lists = settings::Lists::of(ctx, warnings);
         let existing = read_settings(&settings_path)?;
+        let mut written = lists.clone();
         if let Some(text) = &existing {
-            keep_foreign_denies(ctx, plan, text, &lists, &settings_path)?;
+            let kept = keep_foreign_denies(ctx, plan, text, &lists, &settings_path)?;
+            written.denied.extend(kept);
         }
-        let merged = settings::merge(existing.as_deref(), &lists, &settings_path)?;
+        let merged = settings::merge(existing.as_deref(), &written, &settings_path)?;
+        if existing.as_deref() != Some(merged.as_str()) || crate::ui::verbose() {
+            for entry in &written.denied[lists.denied.len()..] {
+                plan.note_before_writes(format!(
+                    "copilot: keeps {} {entry} in {} beside the policy's entries (twsrt did \
+                     not write it, and keeping it only narrows; generate -w --drop-foreign \
+                     removes it)",
+                    settings::DENIED,
+                    settings_path.display()
+                ));
+            }
+        }
         plan.write(settings_path.clone(), merged, FileKind::AgentTarget);
         let rendered = settings::render(&lists);
         plan.show_preview(
@@ -373,19 +386,20 @@ impl Agent for Copilot {
     }
 }
 
-/// Refuse a write that drops a `deniedUrls` entry twsrt did not write (a
-/// `copilot config deniedUrls ...` of the user's), unless `--drop-foreign`
-/// accepts it ([`crate::agent::record`]).
+/// The `deniedUrls` entries twsrt did not write (a `copilot config
+/// deniedUrls ...` of the user's) that the write would drop: returned to be
+/// kept beside twsrt's, or with `--drop-foreign` recorded for the
+/// `Warning:` lines and left out ([`crate::agent::record`]).
 fn keep_foreign_denies(
     ctx: &Ctx,
     plan: &mut Plan,
     text: &str,
     lists: &settings::Lists,
     path: &Path,
-) -> Result<()> {
+) -> Result<Vec<String>> {
     let dropped = settings::dropped_denies(text, lists, path)?;
     if dropped.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let mut ours = std::collections::HashSet::new();
     for docs in crate::agent::record::earlier_policies(ctx) {
@@ -396,23 +410,22 @@ fn keep_foreign_denies(
             ours.extend(settings::denies_of(doc.value()));
         }
     }
-    let removals = dropped
+    let foreign: Vec<String> = dropped
         .into_iter()
         .filter(|entry| !ours.contains(entry))
-        .map(|entry| crate::plan::Removal {
+        .collect();
+    if !ctx.drop_foreign {
+        return Ok(foreign);
+    }
+    for entry in foreign {
+        plan.removal(crate::plan::Removal {
             agent: "copilot",
             path: path.to_path_buf(),
             section: settings::DENIED.to_string(),
             entry,
-        })
-        .collect();
-    crate::agent::record::settle(
-        ctx,
-        plan,
-        path,
-        removals,
-        "a URL pattern to an srt fragment's network.deniedDomains",
-    )
+        });
+    }
+    Ok(Vec::new())
 }
 
 /// The settings file's text, `None` when it does not exist.

@@ -21,12 +21,24 @@ pub fn finish(plan: &Plan, warnings: &[Diagnostic], writes: bool) -> Result<()> 
         ui::note(note);
     }
     for removal in &plan.removals {
+        // An entry of a file the plan does not write (a dotfile whose
+        // content moves into the target) leaves only the written file.
+        let written = plan.steps.iter().any(|s| match s {
+            Step::Write { path, .. } | Step::Symlink { link: path, .. } => *path == removal.path,
+            _ => false,
+        });
+        let place = if written {
+            format!("from {}", removal.path.display())
+        } else {
+            format!(
+                "of {} from what it writes ({} itself is left as it is)",
+                removal.path.display(),
+                removal.path.display()
+            )
+        };
         ui::warning(&format!(
-            "{}: removes {} {} from {} (--drop-foreign)",
-            removal.agent,
-            removal.section,
-            removal.entry,
-            removal.path.display()
+            "{}: removes {} {} {place} (--drop-foreign)",
+            removal.agent, removal.section, removal.entry
         ));
     }
     crate::diag::print_warnings(warnings);

@@ -5,9 +5,10 @@
 //! never by their look: what it generates from the current and the earlier
 //! policies, each for both modes. An entry the
 //! merged file no longer holds that none of these renderings holds was
-//! written by someone else (a hand-written `Bash(curl:*)`): removing it
-//! would weaken what Claude Code enforces, so `generate` refuses, listing
-//! every such entry, unless `--drop-foreign` accepts their removal.
+//! written by someone else (a hand-written `Bash(curl:*)`, an MCP tool's
+//! deny, a `WebSearch` ask): removing it would weaken what Claude Code
+//! enforces, so the merge keeps it beside twsrt's entries ([`keep`]: a
+//! deny or ask only narrows), unless `--drop-foreign` asks for its removal.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -64,8 +65,8 @@ fn held(kept: &HashSet<&str>, entry: &str) -> bool {
 }
 
 /// The guarded entries of `before` (each file with the document read from
-/// it) that `after` (what the written file holds there) does not hold and
-/// twsrt's record does not know, each once, in file and document order.
+/// it) that `after` (the merged document) does not hold and twsrt's record
+/// does not know, each once, in file and document order.
 pub fn removals(
     ctx: &Ctx,
     home: &Path,
@@ -166,9 +167,70 @@ fn add_rendered(
     }
 }
 
-/// How a Claude entry gets into the policy, for the refusal.
-pub const KEEP: &str = "a Bash(...) rule to a bash fragment's deny or ask list, a Read(...) or \
-    Edit(...) path to an srt fragment's filesystem lists";
+/// Put `kept` (foreign entries, as [`removals`] lists them) back into the
+/// merged `doc`, each at the end of its list, so the file holds twsrt's
+/// entries and the user's.
+pub fn keep(doc: &mut Map<String, Value>, kept: &[Removal]) {
+    for removal in kept {
+        let mut keys = removal.section.split('.');
+        let Some(last) = keys.next_back() else {
+            continue;
+        };
+        let mut object = &mut *doc;
+        for key in keys {
+            let slot = object
+                .entry(key.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            let Value::Object(next) = slot else {
+                // The merge checked the shape of every section it writes.
+                return;
+            };
+            object = next;
+        }
+        let list = object
+            .entry(last.to_string())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(items) = list {
+            items.push(Value::String(removal.entry.clone()));
+        }
+    }
+}
+
+/// The deny lists of `doc` (`permissions.deny`, `sandbox.filesystem`'s
+/// `denyRead` and `denyWrite`), alone in their sections; empty when it has
+/// none.
+pub fn deny_lists(doc: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    for section in [
+        "permissions.deny",
+        "sandbox.filesystem.denyRead",
+        "sandbox.filesystem.denyWrite",
+    ] {
+        let entries = list(doc, section);
+        if entries.is_empty() {
+            continue;
+        }
+        let kept: Vec<Removal> = entries
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|entry| Removal {
+                agent: "claude",
+                path: PathBuf::new(),
+                section: section.to_string(),
+                entry: entry.to_string(),
+            })
+            .collect();
+        keep(&mut out, &kept);
+    }
+    out
+}
+
+/// Whether `(section, entry)` on disk is foreign: twsrt's record does not
+/// know it ([`removals`]'s test). Built once, asked per entry.
+pub fn foreign_test(ctx: &Ctx, home: &Path) -> impl Fn(&str, &str) -> bool + use<> {
+    let record = record(ctx, home);
+    move |section: &str, entry: &str| !record.contains(&key(section, entry))
+}
 
 #[cfg(test)]
 mod tests {

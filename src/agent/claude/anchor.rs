@@ -73,7 +73,10 @@ pub struct Layout {
 /// like a regular `settings.json`: its content becomes the base of the
 /// merge and the link is repointed, the file itself stays as it is. With
 /// `[claude_sync]` the sync copies it over instead. When the target exists
-/// as well and nothing syncs, twsrt will not choose between the two files.
+/// as well and nothing syncs, the linked file is adopted the same way if
+/// the target holds nothing of the user's that it lacks
+/// ([`super::relink`]); otherwise the write is refused naming what would
+/// be lost.
 pub fn layout(
     target: PathBuf,
     anchor: PathBuf,
@@ -112,14 +115,24 @@ pub fn layout(
     }
     let foreign = foreign_link(&anchor, mode_files);
     if let Some(file) = foreign.as_ref().filter(|_| !sync) {
-        if target.exists() {
+        // A re-linked dotfile is adopted when that loses nothing of the target.
+        let lost = match target.exists() {
+            true => super::relink::lost_by_adopting(&target, file)?,
+            false => Vec::new(),
+        };
+        if !lost.is_empty() {
             return Err(Error::target(
                 &anchor,
                 format!(
                     "is a symlink to {}, a settings file twsrt does not write, and {} \
-                     exists as well; twsrt will not choose between them: carry what you \
-                     need from one into the other and remove the link (or set \
-                     [claude_sync] to copy its settings over), then run generate -w again",
+                     exists as well, holding settings of yours the linked file does not hold \
+                     alike: \
+                     {}. Adopting the linked file would lose them, so nothing was written: \
+                     copy them into {} (or remove them from {}), then run \
+                     `twsrt generate -w claude`",
+                    file.display(),
+                    target.display(),
+                    lost.join(", "),
                     file.display(),
                     target.display()
                 ),

@@ -25,7 +25,24 @@ const RESTRICTED_TOOLS: [&str; 9] = [
 ];
 
 /// `permissions.defaultMode` values that run tools without asking.
+/// Claude Code's modes, strictest first (its settings schema, 2.1.337):
+/// `plan` (no tool runs), `dontAsk` (no prompt: anything not allowed is
+/// denied), `default`/`manual` (asks, what the policy's ask rules assume),
+/// then these, which ask less: `acceptEdits` (file edits unasked), `auto`
+/// (a classifier answers the prompts), `bypassPermissions` (no check).
+/// twsrt writes no `defaultMode`: the user's value stays as it is.
 const WIDE_MODES: [&str; 3] = ["bypassPermissions", "acceptEdits", "auto"];
+
+/// `permissions.defaultMode` values stricter than the asking the policy
+/// assumes (Claude Code's `default`).
+const STRICT_MODES: [&str; 2] = ["plan", "dontAsk"];
+
+/// The `permissions.defaultMode` of `doc` when it is stricter than the
+/// policy's, for the `Info:` line that says it is kept.
+pub fn stricter_mode(doc: &Map<String, Value>) -> Option<&str> {
+    let mode = object(doc, "permissions").get("defaultMode")?.as_str()?;
+    STRICT_MODES.contains(&mode).then_some(mode)
+}
 
 /// The `sandbox` keys that let commands run outside the sandbox or unasked.
 const ESCAPE_KEYS: [&str; 3] = [

@@ -406,8 +406,8 @@ fn left(perm: Perm, what: String, origin: Origin, reason: &str) -> Left {
             what,
             origin,
             format!(
-                "{reason}; `generate -w` replaces this list, so it refuses until the entry is \
-                 moved into the policy or --drop-foreign accepts its removal"
+                "{reason}; `generate -w` keeps it in Claude's file beside twsrt's entries \
+                 (only Claude Code enforces it; --drop-foreign removes it)"
             ),
         ),
     }

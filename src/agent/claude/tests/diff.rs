@@ -31,7 +31,42 @@ fn compared_as_3_3_3(fixture: &Fixture, yolo: bool) -> (Vec<String>, Vec<String>
     ];
     let (missing, mut extra) = compared(fixture, yolo);
     extra.retain(|e| !ADDED.iter().any(|a| e.starts_with(a)));
+    // 3.3.3 does not tell a foreign deny or ask entry from its own.
+    for e in &mut extra {
+        if let Some(entry) = e.strip_suffix(FOREIGN) {
+            *e = entry.to_string();
+        }
+    }
+    extra.sort();
     (missing, extra)
+}
+
+const FOREIGN: &str = " (foreign, narrowing)";
+
+/// An extra deny or ask entry that no policy of the record wrote is the
+/// user's narrowing, which `generate -w` keeps; twsrt's own earlier entry
+/// is plain drift a write clears.
+#[test]
+fn a_foreign_deny_or_ask_is_spelt_as_foreign_narrowing() {
+    let fixture = Fixture::new("{}", r#"{"deny": ["rm"]}"#, None, "");
+    fixture.put(
+        "settings.full.json",
+        r#"{"permissions": {"deny": ["Bash(rm)", "Bash(rm *)", "mcp__github__delete_repo"],
+            "ask": ["WebSearch"]}}"#,
+    );
+    let (_, extra) = compared(&fixture, false);
+    assert!(
+        extra.contains(&format!("mcp__github__delete_repo{FOREIGN}")),
+        "{extra:?}"
+    );
+    assert!(extra.contains(&format!("WebSearch{FOREIGN}")), "{extra:?}");
+    fixture.previous("{}", r#"{"deny": ["old"]}"#);
+    fixture.put(
+        "settings.full.json",
+        r#"{"permissions": {"deny": ["Bash(rm)", "Bash(rm *)", "Bash(old)"]}}"#,
+    );
+    let (_, extra) = compared(&fixture, false);
+    assert!(extra.contains(&"Bash(old)".to_string()), "{extra:?}");
 }
 
 #[test]

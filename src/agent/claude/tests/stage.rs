@@ -57,10 +57,13 @@ fn merges_into_existing_files_like_the_reference() {
                 r#"{"deny": ["old"], "ask": ["oldask"]}"#,
             );
             let path = fixture.put(&format!("settings.{mode}.json"), &existing);
-            // "absent" holds an `ask` entry no policy wrote: it goes only
-            // with the user's consent.
+            // "absent" holds an `ask` entry no policy wrote: it is kept
+            // beside twsrt's entries, and goes only with the user's consent.
             let plan = if case == "absent" {
-                assert!(staged(&fixture, yolo).is_err());
+                let kept = write_step(&staged(&fixture, yolo).unwrap()).1;
+                let kept: Value = serde_json::from_str(&kept).unwrap();
+                let ask = kept["permissions"]["ask"].as_array().unwrap();
+                assert_eq!(ask.last(), Some(&Value::from("x")), "{case} {mode}");
                 staged_dropping(&fixture, yolo).unwrap()
             } else {
                 staged(&fixture, yolo).unwrap()
@@ -121,9 +124,20 @@ fn permissions_and_sandbox_are_appended_in_merge_order_when_absent() {
 fn a_regular_settings_json_is_migrated_and_merged() {
     let fixture = Fixture::case("absent");
     let anchor = fixture.put("settings.json", &read("absent", "existing.json"));
-    // Its `ask` entry is not twsrt's, and the yolo file has no ask list.
-    let err = staged(&fixture, true).unwrap_err().to_string();
-    assert!(err.contains("permissions.ask: x"), "{err}");
+    // Its `ask` entry is not twsrt's: the yolo file, which has no ask list
+    // of twsrt's, keeps it, and says so.
+    let kept = staged(&fixture, true).unwrap();
+    assert!(kept.removals.is_empty());
+    let (_, content) = write_step(&kept);
+    let content: Value = serde_json::from_str(&content).unwrap();
+    assert_eq!(content["permissions"]["ask"], serde_json::json!(["x"]));
+    assert!(
+        kept.notes
+            .iter()
+            .any(|n| n.starts_with("claude: keeps permissions.ask x from ")),
+        "{:?}",
+        kept.notes
+    );
     let plan = staged_dropping(&fixture, true).unwrap();
     assert_eq!(plan.removals.len(), 1);
     let target = fixture.claude_dir().join("settings.yolo.json");
@@ -204,8 +218,13 @@ fn an_anchor_linking_to_a_foreign_file_is_migrated_and_repointed() {
         "{:?}",
         plan.notes
     );
-    // With the target there too, twsrt does not choose: the link is named.
-    fixture.put("settings.full.json", "{}");
+    // With the target there too, the linked file is adopted while the
+    // target holds nothing of the user's it lacks.
+    fixture.put("settings.full.json", r#"{"model": "other"}"#);
+    let plan = staged(&fixture, false).unwrap();
+    assert!(matches!(plan.steps[0], Step::Migrate { .. }));
+    // Else the link is named, with what adopting it would lose.
+    fixture.put("settings.full.json", r#"{"model": "mine"}"#);
     let err = staged(&fixture, false).unwrap_err().to_string();
     assert!(
         err.starts_with(&format!(
@@ -215,10 +234,15 @@ fn an_anchor_linking_to_a_foreign_file_is_migrated_and_repointed() {
         )),
         "{err}"
     );
+    assert!(
+        err.contains("the linked file does not hold alike: model."),
+        "{err}"
+    );
 }
 
-/// A link to twsrt's own other mode, or a dangling one, is repointed
-/// without being read.
+/// A link to twsrt's own other mode, or a dangling one, is repointed; the
+/// new target is the generated document, plus the denies twsrt did not
+/// write into the other mode's file (a deny holds in both modes).
 #[test]
 fn an_anchor_linking_to_the_other_mode_or_nowhere_is_repointed() {
     let fixture = Fixture::case("absent");
@@ -231,11 +255,17 @@ fn an_anchor_linking_to_the_other_mode_or_nowhere_is_repointed() {
         }
         std::os::unix::fs::symlink(linked, &anchor).unwrap();
         let plan = staged(&fixture, false).unwrap();
-        assert_eq!(
-            write_step(&plan).1,
-            format!("{}\n", preview(&fixture, false))
-        );
-        assert!(plan.notes.is_empty() && plan.removals.is_empty());
+        let written: Value = serde_json::from_str(&write_step(&plan).1).unwrap();
+        let mut expected: Value = serde_json::from_str(&preview(&fixture, false)).unwrap();
+        if linked == "settings.yolo.json" {
+            let deny = expected["permissions"]["deny"].as_array_mut().unwrap();
+            deny.push("Bash(x)".into());
+            assert_eq!(plan.notes.len(), 1, "{:?}", plan.notes);
+        } else {
+            assert!(plan.notes.is_empty());
+        }
+        assert_eq!(written, expected, "{linked}");
+        assert!(plan.removals.is_empty());
         assert!(!plan.steps.iter().any(|s| matches!(s, Step::Migrate { .. })));
     }
 }
