@@ -7,6 +7,7 @@
 mod support;
 
 mod adoption;
+mod adoption_codex;
 mod adoption_run;
 mod adoption_srt;
 mod adoption_stricter;

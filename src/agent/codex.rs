@@ -311,6 +311,9 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
         // both): our own text is not parsed again.
         None | Some("") => fragment.clone(),
         Some(text) if text == fragment => fragment.clone(),
+        // A file `diff` finds no drift in is left as it is, byte for byte
+        // (comments and layout inside the profile included).
+        Some(text) if no_drift(text, &fragment, path)? => text.to_string(),
         Some(text) => merge::merge(text, &fragment, path)?,
     };
     // Said when this write changes the file; on every run only with -v.
@@ -332,6 +335,14 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
     plan.show_preview(Codex.name(), preview_text(path, &fragment, rules.as_ref()));
     warnings.extend(found);
     Ok(())
+}
+
+/// Whether `diff` finds the managed keys and profile of `existing` to be
+/// the generated ones.
+fn no_drift(existing: &str, fragment: &str, path: &Path) -> Result<bool> {
+    Ok(drift::compare_config(existing, fragment, path)?
+        .differences
+        .is_empty())
 }
 
 fn diff(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<AgentDiff> {
