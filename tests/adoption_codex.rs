@@ -8,7 +8,7 @@ use crate::support::*;
 const CODEX_ONLY: &str = "[targets]\ncodex_config = \"~/.codex/config.toml\"\n";
 
 /// A policy without domains: the profile ends with an empty
-/// `[permissions.twsrt.network.domains]` table (the first hour's file).
+/// `[permissions.twsrt.network.domains]` table (the first hour's file, whose user then added a table).
 const NO_DOMAINS: &str = r#"{"filesystem": {"denyRead": ["~/.ssh"], "allowWrite": ["."]},
   "network": {"allowedDomains": [], "deniedDomains": []}}"#;
 
@@ -19,22 +19,22 @@ type Edit = (&'static str, fn(&str) -> String, bool);
 const EDITS: &[Edit] = &[
     (
         "a table after the profile",
-        |t| format!("{t}\n[features]\nfoo = true\n"),
+        |t| format!("{t}\n[tui]\nanimations = false\n"),
         true,
     ),
     (
         "two blank lines before it",
-        |t| format!("{t}\n\n[features]\nfoo = true\n"),
+        |t| format!("{t}\n\n[tui]\nanimations = false\n"),
         true,
     ),
     (
         "no blank line before it",
-        |t| format!("{t}[features]\nfoo = true\n"),
+        |t| format!("{t}[tui]\nanimations = false\n"),
         true,
     ),
     (
         "a comment heading it",
-        |t| format!("{t}\n# mine\n[features]\nfoo = true\n"),
+        |t| format!("{t}\n# mine\n[tui]\nanimations = false\n"),
         true,
     ),
     ("blank lines at the end", |t| format!("{t}\n\n"), true),
@@ -72,6 +72,11 @@ const EDITS: &[Edit] = &[
         true,
     ),
     (
+        "the network_proxy feature switched off",
+        |t| t.replacen("network_proxy = true", "network_proxy = false", 1),
+        false,
+    ),
+    (
         "a looser approval_policy",
         |t| t.replacen("\"on-request\"", "\"never\"", 1),
         false,
@@ -85,7 +90,7 @@ const EDITS: &[Edit] = &[
         "the network switched off, then a table",
         |t| {
             format!(
-                "{}\n[features]\nfoo = true\n",
+                "{}\n[tui]\nanimations = false\n",
                 t.replacen("enabled = true", "enabled = false", 1)
             )
         },

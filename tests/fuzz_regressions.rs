@@ -195,7 +195,9 @@ fn codex_merge_is_stable_after_the_first_run() {
     let merge = |text: &str| twsrt::agent::codex::fuzz_merge(text, &fragment).unwrap();
     let first = merge("[permissions.twsrt]\nextends = \"x\"\n\n[foo]\na = 1\n");
     assert!(
-        first.ends_with("\"github.com\" = \"allow\"\n\n[foo]\na = 1\n"),
+        first.ends_with(
+            "\"github.com\" = \"allow\"\n\n[foo]\na = 1\n\n[features]\nnetwork_proxy = true\n"
+        ),
         "{first}"
     );
     assert_eq!(merge(&first), first);

@@ -10,6 +10,7 @@ mod doctor;
 mod drift;
 mod explain;
 mod explain_managed;
+mod feature;
 mod grammar;
 mod grammar_sessions;
 mod import;
@@ -76,7 +77,8 @@ pub fn config_path(config: &Config) -> Result<&Path> {
 
 /// The managed config fragment, with the policy warnings; `~` is `home`.
 fn render_config(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
-    render_profile(ctx, home, Some(&made_dirs(ctx)), warnings)
+    let fragment = render_profile(ctx, home, Some(&made_dirs(ctx)), warnings)?;
+    Ok(feature::with_network_proxy(fragment))
 }
 
 /// The directories twsrt's own writes create: the parents of every
@@ -317,7 +319,11 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
         Some(text) => merge::merge(text, &fragment, path)?,
     };
     // Said when this write changes the file; on every run only with -v.
-    if let Some(note) = kept.filter(|_| existing.as_ref() != Some(&merged) || ui::verbose()) {
+    let changes = existing.as_ref() != Some(&merged);
+    if let Some(note) = kept.filter(|_| changes || ui::verbose()) {
+        plan.note_before_writes(note);
+    }
+    if let Some(note) = feature::note(&fragment, existing.as_deref(), path) {
         plan.note_before_writes(note);
     }
     plan.write(path.to_path_buf(), merged, FileKind::AgentTarget);

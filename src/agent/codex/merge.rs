@@ -67,6 +67,7 @@ pub fn merge(existing: &str, fragment: &str, path: &Path) -> Result<String> {
     let keys_at_end = set_owned_keys(&mut doc, &frag);
     let no_final_newline = !existing.is_empty() && !existing.ends_with('\n');
     place_profile(&mut doc, profile, keys_at_end, no_final_newline);
+    super::feature::set(&mut doc, &frag, path)?;
     Ok(doc.to_string())
 }
 
