@@ -87,14 +87,14 @@ const EDITS: &[Edit] = &[
         false,
     ),
     (
-        "the network switched off, then a table",
+        "the network switched off (stricter, kept), then a table",
         |t| {
             format!(
                 "{}\n[tui]\nanimations = false\n",
                 t.replacen("enabled = true", "enabled = false", 1)
             )
         },
-        false,
+        true,
     ),
 ];
 
@@ -162,4 +162,105 @@ fn a_comment_inside_the_profile_stays_while_the_profile_is_the_generated_one() {
         .any_stderr()
         .run();
     assert_eq!(out.read(CODEX_CONFIG), edited);
+}
+
+/// Codex's legacy sandbox settings: import takes their writable roots and
+/// says of each key what the twsrt profile does instead and that it must
+/// go; `generate -w` refuses while they are in the file.
+#[test]
+fn import_maps_the_legacy_sandbox_settings_and_says_what_generate_does() {
+    let legacy = "model = \"o3\"\nsandbox_mode = \"workspace-write\"\n\n\
+                  [sandbox_workspace_write]\nwritable_roots = [\"/opt/data\"]\n\
+                  network_access = false\n";
+    let out = Test::with_policy()
+        .config_append(CODEX_ONLY)
+        .file(CODEX_CONFIG, legacy)
+        .args(&["import", "-w", "codex"])
+        .any_stdout()
+        .stderr_contains(
+            "Warning: delete before `twsrt generate -w`: sandbox_mode (~/.codex/config.toml \
+             /sandbox_mode): Codex's workspace-write mode, imported as allowWrite \".\"",
+        )
+        .stderr_contains(
+            "Warning: delete before `twsrt generate -w`: network_access = false \
+             (~/.codex/config.toml /sandbox_workspace_write/network_access)",
+        )
+        .stderr_contains("set enabled = false under [permissions.twsrt.network]")
+        .stderr_contains(
+            "Warning: delete before `twsrt generate -w`: [sandbox_workspace_write] \
+             (~/.codex/config.toml /sandbox_workspace_write)",
+        )
+        .lacks("twsrt keeps it (a permission")
+        .any_stderr()
+        .run();
+    let fragment = out.read(".config/twsrt/srt/imported-codex.jsonc");
+    assert!(fragment.contains("\"/opt/data\""), "{fragment}");
+    // ("." is in the policy already.)
+    // generate -w refuses while the keys are there, as import said.
+    let out = out
+        .then()
+        .args(&["generate", "-w", "codex"])
+        .status(1)
+        .stderr_contains("legacy setting(s) sandbox_mode, sandbox_workspace_write")
+        .any_stderr()
+        .run();
+    // Deleted, the profile holds the imported root.
+    let out = out
+        .then()
+        .file(CODEX_CONFIG, "model = \"o3\"\n")
+        .args(&["generate", "-w", "codex"])
+        .any_stderr()
+        .run();
+    assert!(out.read(CODEX_CONFIG).contains("\"/opt/data\" = true"));
+}
+
+/// The profile's `network.enabled = false`, the counterpart of the legacy
+/// `network_access = false`, is stricter than the policy's and is kept,
+/// said when the write changes the file, and clean in `diff`.
+#[test]
+fn a_network_switched_off_in_the_profile_is_kept() {
+    let out = written(BASE_SRT);
+    let off = out
+        .read(CODEX_CONFIG)
+        .replacen(
+            "[permissions.twsrt.network]\nenabled = true",
+            "[permissions.twsrt.network]\nenabled = false",
+            1,
+        )
+        .replacen(
+            "approval_policy = \"on-request\"",
+            "approval_policy = \"never\"",
+            1,
+        );
+    let out = out
+        .then()
+        .file(CODEX_CONFIG, &off)
+        .args(&["generate", "-w", "codex"])
+        .stderr_contains(
+            "Info: codex: keeps your [permissions.twsrt.network] enabled = false, which lets \
+             sandboxed commands reach no host",
+        )
+        .any_stderr()
+        .run();
+    let written = out.read(CODEX_CONFIG);
+    assert!(
+        written.contains("[permissions.twsrt.network]\nenabled = false\n"),
+        "{written}"
+    );
+    assert!(
+        written.contains("approval_policy = \"on-request\""),
+        "{written}"
+    );
+    let out = out
+        .then()
+        .args(&["diff", "--fail-on", "widening", "codex"])
+        .stdout_contains("codex: no drift")
+        .any_stderr()
+        .run();
+    out.then()
+        .args(&["generate", "-w", "codex"])
+        .lacks("keeps your")
+        .stderr_contains("Unchanged: {HOME}/.codex/config.toml")
+        .any_stderr()
+        .run();
 }

@@ -15,6 +15,7 @@ mod grammar;
 mod grammar_sessions;
 mod import;
 mod import_rules;
+mod import_sandbox;
 pub mod launch;
 pub mod layers;
 mod merge;
