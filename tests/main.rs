@@ -8,6 +8,7 @@ mod support;
 
 mod adoption;
 mod adoption_codex;
+mod adoption_opencode;
 mod adoption_run;
 mod adoption_srt;
 mod adoption_stricter;
