@@ -90,6 +90,18 @@ pub fn compare_granting(
             Direction::Widening,
         ));
     }
+    out.extend(extras(&placed, &generated, ours, allows));
+    Ok(out)
+}
+
+/// The entries under twsrt's keys on disk that it does not generate.
+fn extras(
+    placed: &[evaluated::Placed],
+    generated: &FxHashSet<(&str, &str, Verdict)>,
+    ours: &[Entry],
+    allows: &[&str],
+) -> Vec<Difference> {
+    let mut out = Vec::new();
     for p in placed
         .iter()
         .filter(|p| p.top && p.section.starts_with("permission."))
@@ -110,7 +122,7 @@ pub fn compare_granting(
             narrowing_unless(rule.verdict == Verdict::Allow && !granted(rule, allows, ours)),
         ));
     }
-    Ok(out)
+    out
 }
 
 /// The generated entries the top level of `doc` undoes (the shown text of
