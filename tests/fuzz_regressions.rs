@@ -178,12 +178,11 @@ fn copilot_diff_reads_back_values_with_line_breaks() {
 
 /// codex_merge: merging into a file whose `[permissions.twsrt]` has no
 /// sub-tables, followed by a blank line and a foreign table, keeps the blank
-/// line; the next `generate -w` (the profile now has sub-tables) drops it.
-/// twsrt 1.0.0 does exactly the same (checked against the reference venv),
-/// so this pins the reference's bytes: nothing but that one blank line
-/// changes, and a third run changes nothing.
+/// line, and the next merge changes nothing. (twsrt 1.0.0 and 3.3.3 dropped
+/// that blank line on the second run, so `generate -w` rewrote a file `diff`
+/// called clean: doc/compatibility.md, row "42b-1".)
 #[test]
-fn codex_merge_settles_after_a_second_run_like_the_reference() {
+fn codex_merge_is_stable_after_the_first_run() {
     let dir = tempfile::tempdir().unwrap();
     let config = policy(
         dir.path(),
@@ -196,10 +195,10 @@ fn codex_merge_settles_after_a_second_run_like_the_reference() {
     let merge = |text: &str| twsrt::agent::codex::fuzz_merge(text, &fragment).unwrap();
     let first = merge("[permissions.twsrt]\nextends = \"x\"\n\n[foo]\na = 1\n");
     assert!(
-        first.ends_with("\"github.com\" = \"allow\"\n\n[foo]\na = 1\n"),
+        first.ends_with(
+            "\"github.com\" = \"allow\"\n\n[foo]\na = 1\n\n[features]\nnetwork_proxy = true\n"
+        ),
         "{first}"
     );
-    let second = merge(&first);
-    assert_eq!(second, first.replace("\n\n[foo]", "\n[foo]"));
-    assert_eq!(merge(&second), second);
+    assert_eq!(merge(&first), first);
 }

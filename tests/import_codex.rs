@@ -127,7 +127,7 @@ fn a_hand_kept_codex_config_is_imported_and_its_other_keys_named() {
     );
     for named in [
         "Info: left in the agent file: model (~/.codex/config.toml /model): no policy meaning",
-        "Info: left in the agent file: sandbox_mode (~/.codex/config.toml /sandbox_mode): Codex's built-in mode",
+        "Warning: delete before `twsrt generate -w`: sandbox_mode (~/.codex/config.toml /sandbox_mode): Codex's workspace-write mode",
         "Warning: not imported: approval_policy (~/.codex/config.toml /approval_policy): no policy meaning; twsrt writes its own value",
     ] {
         assert!(out.stderr.contains(named), "{named}\n{}", out.stderr);

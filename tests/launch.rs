@@ -53,7 +53,7 @@ fn a_stale_target_is_written_before_the_agent_starts() {
         .env("PATH", &path)
         .args(&["run", "--", "codex", "exec", "hi"])
         .stdout("ran codex\n[exec]\n[hi]\n")
-        .stderr("Info: 5 generation warning(s); `twsrt generate codex -v` lists them\n")
+        .stderr("Info: 4 generation warning(s); `twsrt generate codex -v` lists them\n")
         .unchanged()
         .run();
 }

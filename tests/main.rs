@@ -7,6 +7,8 @@
 mod support;
 
 mod adoption;
+mod adoption_codex;
+mod adoption_opencode;
 mod adoption_run;
 mod adoption_srt;
 mod adoption_stricter;

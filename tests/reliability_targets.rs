@@ -31,6 +31,12 @@ const CANONICAL_DRIFT: &str = "srt canonical: drift\nbash canonical: drift\n";
 /// What `generate -w` warns about Codex for the base policy (and so in
 /// every mode). The agent limits (the missing directories, the
 /// `network_proxy` feature) are printed only with `-v`.
+/// The note of a write that turns on Codex's network_proxy feature.
+const CODEX_FEATURE: &str = "Info: codex: turns on Codex's network_proxy feature ([features] \
+network_proxy = true in {HOME}/.codex/config.toml): Codex (measured with 0.171) enforces the \
+profile's allowed and denied domains only with it, and without it a sandboxed command reaches \
+any host\n";
+
 const CODEX_WARNINGS: &str = "\
 Warning: 1 bash ask rule(s) skipped: Codex already asks before running anything outside the \
 sandbox, so they need no output
@@ -45,7 +51,7 @@ so run `codex doctor` after changing other layers.
 /// missing ask tier, then Codex's.
 fn all_agents_warnings() -> String {
     format!(
-        "{NEW_AGENTS_SKIPPED}{}{NO_ASK_TIER}{CODEX_WARNINGS}",
+        "{NEW_AGENTS_SKIPPED}{}{CODEX_FEATURE}{NO_ASK_TIER}{CODEX_WARNINGS}",
         keeps_its_own(false)
     )
 }
@@ -384,7 +390,7 @@ fn a_rename_failing_at_any_point_of_a_multi_file_write_restores_everything() {
             .collect();
         let warnings = if yolo {
             format!(
-                "{NEW_AGENTS_SKIPPED}{}{CODEX_WARNINGS}",
+                "{NEW_AGENTS_SKIPPED}{}{CODEX_FEATURE}{CODEX_WARNINGS}",
                 keeps_its_own(true)
             )
         } else {
@@ -452,7 +458,7 @@ fn modes_do_not_depend_on_the_umask() {
         .wrapper(&["sh", "-c", "umask 000 && exec \"$0\" \"$@\""])
         .args(&["generate", "-w"])
         .stderr(&format!(
-            "{NEW_AGENTS_SKIPPED}{NO_ASK_TIER}{CODEX_WARNINGS}{}",
+            "{NEW_AGENTS_SKIPPED}{CODEX_FEATURE}{NO_ASK_TIER}{CODEX_WARNINGS}{}",
             wrote_all(CLAUDE_TARGET, COPILOT)
         ))
         .run();

@@ -197,6 +197,10 @@ fn a_migration_and_the_codex_restart_are_notes_on_stderr() {
             "Info: copilot skipped: [targets].copilot_output is not set in config.toml",
             "Info: gemini skipped: [targets].gemini_policy is not set in config.toml",
             "Info: opencode skipped: [targets].opencode_config is not set in config.toml",
+            "Info: codex: turns on Codex's network_proxy feature ([features] network_proxy = \
+             true in {HOME}/.codex/config.toml): Codex (measured with 0.171) enforces the \
+             profile's allowed and denied domains only with it, and without it a sandboxed \
+             command reaches any host",
             "Wrote canonical: {HOME}/.srt-settings.json",
             "Wrote canonical: {HOME}/.config/twsrt/bash-rules.json",
             "Info: Migrated: {HOME}/.claude/settings.json → {HOME}/.claude/settings.full.json",

@@ -10,11 +10,13 @@ mod doctor;
 mod drift;
 mod explain;
 mod explain_managed;
+mod feature;
 mod grammar;
 mod grammar_sessions;
 mod import;
 mod import_rules;
 mod joined;
+mod import_sandbox;
 pub mod launch;
 pub mod layers;
 mod merge;
@@ -78,7 +80,8 @@ pub fn config_path(config: &Config) -> Result<&Path> {
 
 /// The managed config fragment, with the policy warnings; `~` is `home`.
 fn render_config(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<String> {
-    render_profile(ctx, home, Some(&made_dirs(ctx)), warnings)
+    let fragment = render_profile(ctx, home, Some(&made_dirs(ctx)), warnings)?;
+    Ok(feature::with_network_proxy(fragment))
 }
 
 /// The directories twsrt's own writes create: the parents of every
@@ -314,10 +317,17 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
         // both): our own text is not parsed again.
         None | Some("") => fragment.clone(),
         Some(text) if text == fragment => fragment.clone(),
+        // A file `diff` finds no drift in is left as it is, byte for byte
+        // (comments and layout inside the profile included).
+        Some(text) if no_drift(text, &fragment, path)? => text.to_string(),
         Some(text) => merge::merge(text, &fragment, path)?,
     };
     // Said when this write changes the file; on every run only with -v.
-    if let Some(note) = kept.filter(|_| existing.as_ref() != Some(&merged) || ui::verbose()) {
+    let changes = existing.as_ref() != Some(&merged);
+    if let Some(note) = kept.filter(|_| changes || ui::verbose()) {
+        plan.note_before_writes(note);
+    }
+    if let Some(note) = feature::note(&fragment, existing.as_deref(), path) {
         plan.note_before_writes(note);
     }
     plan.write(path.to_path_buf(), merged, FileKind::AgentTarget);
@@ -335,6 +345,14 @@ fn stage(ctx: &Ctx, plan: &mut Plan, home: &Path, warnings: &mut Warnings) -> Re
     plan.show_preview(Codex.name(), preview_text(path, &fragment, rules.as_ref()));
     warnings.extend(found);
     Ok(())
+}
+
+/// Whether `diff` finds the managed keys and profile of `existing` to be
+/// the generated ones.
+fn no_drift(existing: &str, fragment: &str, path: &Path) -> Result<bool> {
+    Ok(drift::compare_config(existing, fragment, path)?
+        .differences
+        .is_empty())
 }
 
 fn diff(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<AgentDiff> {

@@ -132,6 +132,9 @@ pub enum Fate {
     /// express: the next `generate -w` refuses to remove it (the adoption
     /// guard) until `--drop-foreign` accepts its removal.
     Untranslatable,
+    /// A legacy setting whose meaning import took where it could: `generate
+    /// -w` refuses while it is in the file, so the user deletes it.
+    Remove,
 }
 
 /// An item of the agent's file that import leaves there, and why.
@@ -149,6 +152,15 @@ impl Left {
             what: what.into(),
             origin,
             fate: Fate::Kept,
+            reason: reason.into(),
+        }
+    }
+
+    pub fn remove(what: impl Into<String>, origin: Origin, reason: impl Into<String>) -> Self {
+        Left {
+            what: what.into(),
+            origin,
+            fate: Fate::Remove,
             reason: reason.into(),
         }
     }

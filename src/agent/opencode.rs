@@ -36,7 +36,7 @@ use crate::error::{Error, Result};
 use crate::explain::ExplainLayers;
 use crate::plan::{FileKind, Plan, Removal};
 use crate::pyjson::to_pretty;
-use crate::rules::SecurityRule;
+use crate::rules::{Action, Scope, SecurityRule};
 use crate::srt::path::Places;
 
 use mapping::{Entry, OWNED_KEYS as OWNED_KEY_NAMES, Verdict};
@@ -270,7 +270,14 @@ fn diff(ctx: &Ctx, warnings: &mut Warnings) -> Result<AgentDiff> {
     };
     let mut found = Vec::new();
     let ours = entries(ctx, &mut found)?;
-    let mut differences = drift::compare(&ours, &on_disk).map_err(|m| Error::target(&path, m))?;
+    let allows: Vec<&str> = ctx
+        .rules()
+        .iter()
+        .filter(|r| r.is(Scope::Execute, Action::Allow))
+        .map(|r| r.pattern)
+        .collect();
+    let mut differences =
+        drift::compare_granting(&ours, &allows, &on_disk).map_err(|m| Error::target(&path, m))?;
     let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from);
     let xdg = xdg.filter(|p| p.is_absolute());
     let global = siblings::global_dir(&crate::paths::home_dir(), xdg.as_deref());

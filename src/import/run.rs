@@ -174,6 +174,10 @@ fn report_left(imported: &Imported, home: &Path) {
                 "not imported: {} ({place}): {}",
                 left.what, left.reason
             )),
+            Fate::Remove => ui::warning(&format!(
+                "delete before `twsrt generate -w`: {} ({place}): {}",
+                left.what, left.reason
+            )),
         }
     }
 }

@@ -528,46 +528,49 @@ def check_codex_rules(world: World) -> list[str]:
 
 
 def check_codex_network(world: World) -> list[str]:
-    """The network_proxy gap. twsrt warns about it; without the feature Codex
-    routes nothing through its proxy (the gap is still there); with the
-    feature on, Codex's proxy refuses a denied domain and a host outside the
-    allowlist by the written network.domains; and with `[features]
-    network_proxy = true` in config.toml twsrt stops warning and keeps it."""
+    """twsrt owns `[features] network_proxy = true` beside the domain lists
+    (without it Codex ignores them and a sandboxed command reaches any host).
+    With the file as twsrt wrote it, a plain `codex sandbox` routes traffic
+    through Codex's proxy, which refuses the first denied domain and a host
+    outside the allowlist (decided locally, nothing is sent); a connection
+    around the proxy fails; and
+    without the feature (the gap twsrt closes) no proxy is active."""
     failures = []
     network = world.srt.get("network", {})
-    if NETWORK_PROXY_WARNING not in world.generate_stderr:
-        failures.append("twsrt generate did not warn that Codex ignores the domain lists "
-                        "without its network_proxy feature")
+    if NETWORK_PROXY_WARNING in world.generate_stderr:
+        failures.append("twsrt generate still warns that Codex ignores the domain lists")
+    config = codex_config(world)
+    if not re.search(r"^\[features\]\nnetwork_proxy = true$", config.read_text(), re.M):
+        failures.append("twsrt did not write [features] network_proxy = true")
+    result = world.env.run([world.env.client("codex"), "features", "list"])
+    if not re.search(r"^network_proxy\s.*\btrue\s*$", result.stdout, re.M):
+        failures.append(f"codex features list does not show network_proxy on: "
+                        f"{one_line(result.stderr)}")
     probe = "printf 'proxy=%s\\n' \"${CODEX_NETWORK_PROXY_ACTIVE:-off}\""
-    result = codex_sandbox(world, "sh", "-c", probe)
-    if "proxy=off" not in result.stdout:
-        failures.append("gap closed? without network_proxy Codex now routes sandboxed traffic "
-                        f"through its proxy ({one_line(result.stdout + result.stderr)}): "
-                        "re-measure and revisit twsrt's network_proxy warning")
+    if "proxy=off" in codex_sandbox(world, "sh", "-c", probe).stdout:
+        failures.append("with the file twsrt wrote, Codex routes nothing through its proxy")
     hosts = [(h, "blocked-by-denylist") for h in network.get("deniedDomains", [])[:1]]
     hosts.append((CANARY_HOST, "blocked-by-allowlist"))
     for host, verdict in hosts:
         host = host.replace("*.", "twsrt-probe.")
         curl = f"curl -sS -o /dev/null -D - --max-time 10 https://{host}/ 2>&1"
-        result = codex_sandbox(world, "sh", "-c", curl, extra=("--enable", "network_proxy"))
+        result = codex_sandbox(world, "sh", "-c", curl)
         if verdict not in result.stdout.lower():
-            failures.append(f"with network_proxy on, Codex's proxy did not answer {host} with "
-                            f"{verdict}: {one_line(result.stdout + result.stderr)}")
-    # Turn the feature on in the managed config, as the warning advises.
-    config = codex_config(world)
-    config.write_text(config.read_text() + "\n[features]\nnetwork_proxy = true\n")
-    again = world.env.run([TWSRT_BIN, "-c", world.env.proj / "config.toml", "generate",
-                           "codex", "-w", *(["--yolo"] if world.case.yolo else [])])
-    if again.returncode != 0:
-        return failures + [f"twsrt generate codex -w failed: {one_line(again.stderr)}"]
-    if NETWORK_PROXY_WARNING in again.stderr:
-        failures.append("twsrt still warns about network_proxy with the feature enabled")
-    if "network_proxy = true" not in config.read_text():
-        failures.append("twsrt's merge dropped [features] network_proxy = true")
-    result = world.env.run([world.env.client("codex"), "features", "list"])
-    if not re.search(r"^network_proxy\s.*\btrue\s*$", result.stdout, re.M):
-        failures.append(f"codex features list does not show network_proxy on: "
-                        f"{one_line(result.stderr)}")
+            failures.append(f"Codex's proxy did not answer {host} with {verdict}: "
+                            f"{one_line(result.stdout + result.stderr)}")
+    around = "curl --noproxy '*' -sS -o /dev/null --max-time 5 http://127.0.0.1:9/ 2>&1; echo rc=$?"
+    result = codex_sandbox(world, "sh", "-c", around)
+    if "rc=0" in result.stdout:
+        failures.append("a connection around Codex's proxy succeeded")
+    # The gap twsrt closes: the same file without the feature has no proxy.
+    text = config.read_text()
+    config.write_text(text.replace("[features]\nnetwork_proxy = true\n\n", "", 1))
+    result = codex_sandbox(world, "sh", "-c", probe)
+    config.write_text(text)
+    if "proxy=off" not in result.stdout:
+        failures.append("gap closed? without network_proxy Codex now routes sandboxed traffic "
+                        f"through its proxy ({one_line(result.stdout + result.stderr)}): "
+                        "re-measure and revisit twsrt's ownership of the feature")
     return failures
 
 
@@ -993,6 +996,8 @@ MUTANTS = [
                          'pattern = ["git", "push"]')),
     ("codex-network", "a denied domain dropped from network.domains",
      lambda w: edit_text(codex_config(w), '"pastebin.com" = "deny"\n', "")),
+    ("codex-network", "the network_proxy feature left out",
+     lambda w: edit_text(codex_config(w), "[features]\nnetwork_proxy = true\n\n", "")),
     ("claude-doctor", "sandbox.enabled as a string",
      lambda w: edit_json(claude_settings(w),
                          lambda d: d["sandbox"].__setitem__("enabled", "false"))),

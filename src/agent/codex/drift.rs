@@ -7,6 +7,7 @@ use serde_json::Value;
 use toml_edit::{Document, Item, Table};
 
 use super::directions;
+use super::feature;
 use super::merge::{LEGACY_KEYS, check_permissions, fragment_doc, parse_existing, reject_legacy};
 use super::render::OWNED_KEYS;
 use crate::drift::canonical::shown;
@@ -176,8 +177,34 @@ fn compare_tables(frag: &Table, doc: &Table) -> Drift {
         drift.check(key, frag.get(key), doc.get(key), directions::owned_key);
     }
     drift.check_profile(profile(frag), profile(doc));
+    if feature::owned(frag) && !feature::is_on(doc) {
+        // The domain lists are not enforced: any host is reachable.
+        let on_disk = doc.get("features").and_then(|f| f.get("network_proxy"));
+        drift.lines_for(FEATURE, on_disk.is_some());
+        let side = if on_disk.is_some() {
+            Side::Extra
+        } else {
+            Side::Missing
+        };
+        drift.differences.push(Difference::new(
+            "features.network_proxy",
+            "true",
+            &format!(
+                "features.network_proxy {} (the policy has true)",
+                if on_disk.is_some() {
+                    "changed"
+                } else {
+                    "missing"
+                }
+            ),
+            side,
+            Direction::Widening,
+        ));
+    }
     drift
 }
+
+const FEATURE: &str = "config:features.network_proxy";
 
 fn profile(doc: &Table) -> Option<&Item> {
     doc.get("permissions").and_then(|p| p.get("twsrt"))

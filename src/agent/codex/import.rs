@@ -15,7 +15,9 @@
 //!   deny, `prompt` an ask, `allow` an allow; the words joined as a shell
 //!   would split them back, one rule per alternative.
 //!
-//! `sandbox_mode`, `approval_policy` and every other key stay in the file.
+//! `sandbox_mode` and `[sandbox_workspace_write]` are read by
+//! [`super::import_sandbox`]; `approval_policy` and every other key stay in
+//! the file.
 
 use std::path::{Path, PathBuf};
 
@@ -129,12 +131,8 @@ pub fn import_config(doc: &Value, path: &Path, out: &mut Imported) {
                     ),
                 ))
             }
-            "sandbox_mode" => out.left.push(Left::kept(
-                key.as_str(),
-                at,
-                "Codex's built-in mode, not a list of paths; twsrt keeps it (a permission \
-                 profile takes precedence where one is chosen)",
-            )),
+            "sandbox_mode" => super::import_sandbox::sandbox_mode(value, at, out),
+            "sandbox_workspace_write" => super::import_sandbox::workspace_write(value, path, out),
             _ => out.left.push(Left::kept(
                 key.as_str(),
                 at,
@@ -374,7 +372,8 @@ default_permissions = "mine"
         let list = |l| out.list(l).collect::<Vec<_>>();
         assert_eq!(list(List::DenyRead), ["~/.ssh", "**/.env"]);
         assert_eq!(list(List::DenyWrite), ["~/.gitconfig"]);
-        assert_eq!(list(List::AllowWrite), ["~/dev", "/tmp/x", "build/"]);
+        // sandbox_mode = "workspace-write" is the working directory.
+        assert_eq!(list(List::AllowWrite), [".", "~/dev", "/tmp/x", "build/"]);
         assert_eq!(list(List::AllowedDomains), ["github.com"]);
         assert_eq!(list(List::DeniedDomains), ["evil.com"]);
         assert!(out.entries.iter().any(|e| e.value
@@ -382,10 +381,11 @@ default_permissions = "mine"
                 "/network/allowUnixSockets".into(),
                 serde_json::json!(["/var/run/docker.sock"])
             )));
-        let origin = &out.entries[0].origins[0];
+        assert_eq!(out.entries[0].origins[0].at, "/sandbox_mode");
+        let origin = &out.entries[1].origins[0];
         assert_eq!(origin.at, "/permissions/mine/workspace_roots/~0~1dev");
         let left = |what: &str| out.left.iter().find(|l| l.what == what).map(|l| l.fate);
-        assert_eq!(left("sandbox_mode"), Some(Fate::Kept));
+        assert_eq!(left("sandbox_mode"), Some(Fate::Remove));
         assert_eq!(left("model"), Some(Fate::Kept));
         assert_eq!(left("approval_policy"), Some(Fate::Untranslatable));
         assert_eq!(left("default_permissions"), Some(Fate::Untranslatable));

@@ -67,6 +67,7 @@ pub fn merge(existing: &str, fragment: &str, path: &Path) -> Result<String> {
     let keys_at_end = set_owned_keys(&mut doc, &frag);
     let no_final_newline = !existing.is_empty() && !existing.ends_with('\n');
     place_profile(&mut doc, profile, keys_at_end, no_final_newline);
+    super::feature::set(&mut doc, &frag, path)?;
     Ok(doc.to_string())
 }
 
@@ -164,19 +165,14 @@ fn replace_profile(doc: &mut DocumentMut, profile: Table, order: &[Header], firs
     let after = &order[first + 1..];
     let next = after.iter().find(|h| !h.in_profile());
     let later_profiles = after.iter().any(Header::is_foreign_profile);
+    // The blank lines and comments between the old tree and what follows
+    // stay as they are, so a file whose profile is already the generated
+    // one merges into itself byte for byte. Only a following permission
+    // profile that runs into the tree's last line is set off by a blank line.
     let gap = gap_before(doc, next);
-    // Blank lines after the old tree go with it; the reference then adds
-    // one back in two cases. Comments there are kept as they are (the
-    // reference drops them with the old tree).
-    let single = old_profile_is_flat(doc);
-    let new_gap = if has_comment(&gap) {
-        gap
-    } else if later_profiles || (single && ends_blank(&gap)) {
-        "\n".to_string()
-    } else {
-        String::new()
-    };
-    set_gap_before(doc, next, new_gap);
+    if gap.is_empty() && later_profiles {
+        set_gap_before(doc, next, "\n".to_string());
+    }
     let table = anchored(profile, anchor, keep_prefix);
     if let Some(slot) = permissions_mut(doc).and_then(|p| p.get_mut("twsrt")) {
         *slot = table;
@@ -230,19 +226,6 @@ fn anchored(mut profile: Table, anchor: isize, prefix: String) -> Item {
     set_positions(&mut profile, anchor);
     profile.decor_mut().set_prefix(prefix);
     Item::Table(profile)
-}
-
-/// Whether the existing `[permissions.twsrt]` has no sub-table headers (its
-/// body then ends with its own trailing blank lines).
-fn old_profile_is_flat(doc: &DocumentMut) -> bool {
-    let Some(Item::Table(t)) = doc.get("permissions").and_then(|p| p.get("twsrt")) else {
-        return false;
-    };
-    t.iter().all(|(_, item)| match item {
-        Item::Table(sub) => sub.is_dotted(),
-        Item::ArrayOfTables(_) => false,
-        _ => true,
-    })
 }
 
 /// The `permissions` table, created (without a header) when missing.

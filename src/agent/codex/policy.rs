@@ -489,13 +489,15 @@ fn check_path(pattern: &str) -> Result<()> {
 const DOMAINS_TABLE: &str = "[permissions.twsrt.network.domains]";
 
 /// The warning for a managed fragment that writes `network.domains` while
-/// the managed config.toml (`managed`, `None` when absent or unreadable) does
-/// not switch Codex's `network_proxy` feature on. Measured with Codex 0.171:
+/// neither it (`generate` adds the feature: `feature.rs`) nor the managed
+/// config.toml (`managed`, `None` when absent or unreadable) switches
+/// Codex's `network_proxy` feature on. Measured with Codex 0.171:
 /// without the feature the domain lists are ignored and sandboxed commands
 /// get the unfiltered network of `network.enabled = true`.
 pub fn network_proxy_warning(fragment: &str, managed: Option<&str>) -> Option<String> {
     let emits_domains = fragment.lines().any(|line| line.trim() == DOMAINS_TABLE);
-    if !emits_domains || managed.is_some_and(network_proxy_enabled) {
+    let enabled = network_proxy_enabled(fragment) || managed.is_some_and(network_proxy_enabled);
+    if !emits_domains || enabled {
         return None;
     }
     Some(

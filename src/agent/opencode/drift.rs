@@ -5,8 +5,8 @@
 //! action there, or is undone by an entry after it (OpenCode applies the
 //! last matching entry: an allow or ask after a deny whose key and pattern
 //! can match what the deny matches) widens. An entry under one of twsrt's
-//! keys that twsrt does not generate is extra: an allow widens, an ask or
-//! a deny narrows. A changed entry is one missing and one extra. The
+//! keys that twsrt does not generate is extra: an allow widens (unless the
+//! policy's bash allow rules grant it too), an ask or a deny narrows. A changed entry is one missing and one extra. The
 //! order is OpenCode's ([`evaluated`]): the deprecated `tools` map and
 //! every agent's own permission count.
 
@@ -23,6 +23,17 @@ use crate::drift::{Difference, Direction, Side, narrowing_unless};
 /// Every difference between `ours` and the config `on_disk`; an error says
 /// what is wrong with the file's shape.
 pub fn compare(ours: &[Entry], on_disk: &Value) -> Result<Vec<Difference>, String> {
+    compare_granting(ours, &[], on_disk)
+}
+
+/// [`compare`], where `allows` are the policy's bash allow rules: a user's
+/// bash allow entry they grant too (its commands all start with one of
+/// them, and no generated deny or ask can match them) does not widen.
+pub fn compare_granting(
+    ours: &[Entry],
+    allows: &[&str],
+    on_disk: &Value,
+) -> Result<Vec<Difference>, String> {
     let placed = evaluated::entries(on_disk)?;
     let have: Vec<Rule> = placed.iter().map(|p| p.rule.clone()).collect();
     // (key, pattern) -> the places of the top-level entries on disk: an
@@ -79,6 +90,18 @@ pub fn compare(ours: &[Entry], on_disk: &Value) -> Result<Vec<Difference>, Strin
             Direction::Widening,
         ));
     }
+    out.extend(extras(&placed, &generated, ours, allows));
+    Ok(out)
+}
+
+/// The entries under twsrt's keys on disk that it does not generate.
+fn extras(
+    placed: &[evaluated::Placed],
+    generated: &FxHashSet<(&str, &str, Verdict)>,
+    ours: &[Entry],
+    allows: &[&str],
+) -> Vec<Difference> {
+    let mut out = Vec::new();
     for p in placed
         .iter()
         .filter(|p| p.top && p.section.starts_with("permission."))
@@ -96,10 +119,10 @@ pub fn compare(ours: &[Entry], on_disk: &Value) -> Result<Vec<Difference>, Strin
             &text,
             &format!("{section} {text}"),
             Side::Extra,
-            narrowing_unless(rule.verdict == Verdict::Allow),
+            narrowing_unless(rule.verdict == Verdict::Allow && !granted(rule, allows, ours)),
         ));
     }
-    Ok(out)
+    out
 }
 
 /// The generated entries the top level of `doc` undoes (the shown text of
@@ -116,6 +139,24 @@ pub fn undone_at_top(ours: &[Entry], doc: &Value) -> Result<Vec<String>, String>
         .filter(|d| d.side == Side::Missing)
         .map(|d| d.shown)
         .collect())
+}
+
+/// Whether the policy grants everything the bash allow entry `rule`
+/// allows: its pattern, without a final ` *`, is free of wildcards and is
+/// one of `allows` or starts with one and a space, and no generated entry
+/// (a deny or an ask) can match what it matches.
+fn granted(rule: &Rule, allows: &[&str], ours: &[Entry]) -> bool {
+    let core = rule.pattern.strip_suffix(" *").unwrap_or(&rule.pattern);
+    let plain = !core.contains(['*', '?']);
+    let covered = allows.iter().map(|a| a.trim()).any(|a| {
+        !a.is_empty() && (core == a || core.strip_prefix(a).is_some_and(|r| r.starts_with(' ')))
+    });
+    rule.key == "bash"
+        && plain
+        && covered
+        && !ours
+            .iter()
+            .any(|e| e.key == "bash" && pattern::overlap(&e.pattern, &rule.pattern))
 }
 
 /// The first entry of `have` after place `at` with a weaker action than

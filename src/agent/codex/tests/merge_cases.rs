@@ -35,14 +35,6 @@ pub const CASES: &[(&str, &str)] = &[
         "model = \"o3\"\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[permissions.other]\nextends = \":read-only\"\n\n{P}[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
     ),
     (
-        "# top\n[permissions.twsrt.filesystem]\n\"/a\" = \"deny\"\n\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
-        "# top\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
-    ),
-    (
-        "[permissions.twsrt]\nextends = \"x\"\n\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
-        "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
-    ),
-    (
         "[permissions.twsrt]\nextends = \"x\"\n[permissions.twsrt.filesystem]\n\"/a\" = \"deny\"\n[projects.\"/x\"]\nt = 1\n\n[permissions.third]\nx=1\n",
         "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}\n[projects.\"/x\"]\nt = 1\n\n[permissions.third]\nx=1\n",
     ),
@@ -93,5 +85,30 @@ pub const COMMENT_HEADS_TABLE: &[(&str, &str)] = &[
     (
         "model = \"o3\"\n# the model\n\n[mcp_servers.x]\ncommand = \"y\"\n",
         "model = \"o3\"\n# the model\n\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n[mcp_servers.x]\ncommand = \"y\"\n\n{P}",
+    ),
+];
+
+/// The blank lines between an old `[permissions.twsrt]` tree and the table
+/// after it stay as they are (3.3.3 dropped them, or kept one, depending on
+/// the old tree's shape, so that `generate -w` rewrote a file `diff` called
+/// clean: doc/compatibility.md, row "42b-1"). (existing, merged) as above.
+pub const GAP_AFTER_PROFILE: &[(&str, &str)] = &[
+    (
+        "# top\n[permissions.twsrt.filesystem]\n\"/a\" = \"deny\"\n\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
+        "# top\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
+    ),
+    (
+        "[permissions.twsrt]\nextends = \"x\"\n\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
+        "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
+    ),
+    // The first hour's file: an empty last sub-table, then the user's table.
+    (
+        "model = \"o3\"\n\n[permissions.twsrt]\nextends = \"x\"\n\n[permissions.twsrt.network.domains]\n\n[features]\nfoo = true\n",
+        "model = \"o3\"\ndefault_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}\n[features]\nfoo = true\n",
+    ),
+    // Trailing blank lines at the end of the file stay too.
+    (
+        "[permissions.twsrt]\nextends = \"x\"\n[permissions.twsrt.filesystem]\n\"/a\" = \"deny\"\n\n",
+        "default_permissions = \"twsrt\"\napproval_policy = \"on-request\"\napprovals_reviewer = \"user\"\nallow_login_shell = false\n\n{P}\n",
     ),
 ];
