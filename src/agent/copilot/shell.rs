@@ -35,9 +35,78 @@ pub fn rule_of(value: &str) -> Option<&str> {
     (!inner.is_empty()).then_some(inner)
 }
 
+/// The simple commands of `command` as Copilot checks them, each one's
+/// text trimmed: the parts of a list or pipeline (split at an unquoted
+/// `;`, `&`, `&&`, `|`, `||` or line break) and of a subshell (`(` and `)`
+/// end a part). Quotes and backslashes are honoured; a command
+/// substitution (`$(...)`, a backtick pair) stays inside its word, since
+/// Copilot's check of it is not measured.
+pub fn parts(command: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut part = String::new();
+    let mut chars = command.chars().peekable();
+    let mut quote: Option<char> = None;
+    let mut depth = 0usize;
+    while let Some(c) = chars.next() {
+        part.push(c);
+        match (quote, c) {
+            (Some('\''), '\'') => quote = None,
+            (Some('\''), _) => {}
+            (_, '\\') => part.extend(chars.next()),
+            (Some('"'), '"') => quote = None,
+            (Some('`'), '`') => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (None, '$') if chars.peek() == Some(&'(') => {
+                part.extend(chars.next());
+                depth += 1;
+            }
+            (None, ')') if depth > 0 => depth -= 1,
+            (None, '(' | ')') if depth == 0 => {
+                part.pop();
+                end_part(&mut part, &mut out);
+            }
+            (None, ';' | '&' | '|' | '\n') if depth == 0 => {
+                part.pop();
+                end_part(&mut part, &mut out);
+            }
+            _ => {}
+        }
+    }
+    end_part(&mut part, &mut out);
+    out
+}
+
+/// Move `part`, trimmed and unless blank, to `out`.
+fn end_part(part: &mut String, out: &mut Vec<String>) {
+    let text = part.trim();
+    if !text.is_empty() {
+        out.push(text.to_string());
+    }
+    part.clear();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_pipeline_or_subshell_is_checked_part_by_part() {
+        let cases: [(&str, &[&str]); 8] = [
+            ("a && b", &["a", "b"]),
+            ("a; b", &["a", "b"]),
+            ("a | b || c & d", &["a", "b", "c", "d"]),
+            ("(git push --force)", &["git push --force"]),
+            ("echo 'a; b' \"c | d\"", &["echo 'a; b' \"c | d\""]),
+            ("echo a\\; b", &["echo a\\; b"]),
+            ("echo $(a; b) `c | d`", &["echo $(a; b) `c | d`"]),
+            ("a\nb", &["a", "b"]),
+        ];
+        for (command, want) in cases {
+            assert_eq!(parts(command), want, "{command:?}");
+        }
+        assert!(parts(" ; ").is_empty());
+    }
 
     #[test]
     fn a_rule_of_words_is_a_prefix_pattern() {
