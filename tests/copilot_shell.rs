@@ -135,14 +135,19 @@ fn explain_checks_each_command_of_a_list_pipeline_or_subshell() {
             "echo a | sudo tee x",
             "false || sudo id",
             "(sudo id)",
+            "echo $(sudo id)",
             "cd /x\nrm -rf / --no-preserve-root",
         ] {
             let row = copilot_row(&[mode, &["--command", command]].concat());
             assert_eq!(row["decision"], "deny", "{command:?}: {row}");
         }
-        // A rule's words inside one quoted argument, or behind a command
-        // substitution (not measured), are no command of their own.
-        for command in ["echo 'a; sudo id'", "echo \"x && sudo id\"", "echo sudo"] {
+        // A rule's words inside one quoted argument are no command of their own.
+        for command in [
+            "echo 'a; sudo id'",
+            "echo \"x && sudo id\"",
+            "echo sudo",
+            "echo '$(sudo id)'",
+        ] {
             let row = copilot_row(&[mode, &["--command", command]].concat());
             assert_ne!(row["decision"], "deny", "{command:?}: {row}");
         }
