@@ -124,3 +124,34 @@ fn explain_says_not_enforced_for_a_joined_rule_and_deny_for_a_prefix() {
         "allow"
     );
 }
+
+#[test]
+fn explain_checks_each_command_of_a_list_pipeline_or_subshell() {
+    for yolo in [false, true] {
+        let mode: &[&str] = if yolo { &["--yolo"] } else { &[] };
+        for command in [
+            "echo a && sudo id",
+            "echo a; sudo id",
+            "echo a | sudo tee x",
+            "false || sudo id",
+            "(sudo id)",
+            "echo $(sudo id)",
+            "cd /x\nrm -rf / --no-preserve-root",
+        ] {
+            let row = copilot_row(&[mode, &["--command", command]].concat());
+            assert_eq!(row["decision"], "deny", "{command:?}: {row}");
+        }
+        // A rule's words inside one quoted argument are no command of their
+        // own, and Copilot does not check a backtick substitution (measured).
+        for command in [
+            "echo `sudo id`",
+            "echo 'a; sudo id'",
+            "echo \"x && sudo id\"",
+            "echo sudo",
+            "echo '$(sudo id)'",
+        ] {
+            let row = copilot_row(&[mode, &["--command", command]].concat());
+            assert_ne!(row["decision"], "deny", "{command:?}: {row}");
+        }
+    }
+}

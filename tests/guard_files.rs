@@ -72,8 +72,11 @@ fn claude_and_codex_deny_edits_of_the_guard_files() {
             out.stdout
         );
     }
+    // With ~/.claude there (Claude installed); without it the one entry
+    // `"~/.claude" = "read"` holds the guard files (tests/codex_missing_dir.rs).
     let out = out
         .then()
+        .file(".claude/keep", "")
         .args(&["generate", "codex"])
         .any_stdout()
         .any_stderr()
@@ -133,7 +136,10 @@ fn the_hook_denies_an_edit_or_a_redirect_onto_a_guard_file() {
 
 #[test]
 fn explain_names_the_guard_file_as_the_reason() {
+    // ~/.claude exists: else Codex's row names the one `"~/.claude"` entry
+    // that holds it while it is missing (tests/codex_missing_dir.rs).
     let out = policy()
+        .file(".claude/keep", "")
         .args(&["explain", "~/.claude/settings.full.json"])
         .any_stdout()
         .run();

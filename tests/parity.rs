@@ -167,6 +167,7 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
     let homes = home_variants(&home);
     let home_str = home.to_string_lossy().into_owned();
 
+    let divergence = Divergence::load(&dir.join("expected").join("divergence"))?;
     materialise(dir, &home)?;
     let args: Vec<String> = read_text(&command_file(dir))?
         .lines()
@@ -175,8 +176,8 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
     // The agents' guard files, which 3.3.3 does not write-deny (parity_guards).
     let guards = crate::parity_guards::guard_spellings(&home, &args);
     add_guards_to_home(&home, &guards)?;
+    lift_in_home(&home, &divergence)?;
     let before = snapshot(&home, &homes)?;
-    let divergence = Divergence::load(&dir.join("expected").join("divergence"))?;
 
     let env: Vec<(String, String)> = match fs::read_to_string(dir.join("env")) {
         Ok(text) => text
@@ -231,10 +232,10 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
 
     // stdout, exactly
     let stdout = normalise(&output.stdout, &homes);
-    let expected_stdout = crate::parity_guards::with_guards(
+    let expected_stdout = divergence.lifted(&crate::parity_guards::with_guards(
         &as_the_port_writes(&read_text(&exp.join("stdout"))?),
         &guards,
-    );
+    ));
     // A deliberate divergence of the whole stdout: what the port prints
     // instead (README.md "Deliberate divergences").
     let expected_stdout = match fs::read_to_string(exp.join("port_stdout")) {
@@ -297,6 +298,7 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
         if generated_by_an_agent_or_compile(rel) {
             want = crate::parity_guards::with_guards(&want, &guards);
         }
+        let want = divergence.lifted(&want);
         let want = match divergence.expected_file(rel, want) {
             Ok(want) => want,
             Err(why) => {
@@ -381,6 +383,20 @@ fn add_guards_to_home(home: &Path, guards: &[String]) -> Result<(), String> {
         if guarded != text {
             fs::write(&path, guarded).map_err(|e| format!("{}: {e}", path.display()))?;
         }
+    }
+    Ok(())
+}
+
+/// The Codex config.toml under `home` as the port would have written it in
+/// the scenario's state ([`Divergence::lifted`]).
+fn lift_in_home(home: &Path, divergence: &Divergence) -> Result<(), String> {
+    let path = home.join(".codex").join("config.toml");
+    let Ok(text) = fs::read_to_string(&path) else {
+        return Ok(());
+    };
+    let lifted = divergence.lifted(&text);
+    if lifted != text {
+        fs::write(&path, lifted).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
 }
@@ -780,6 +796,11 @@ struct Divergence {
     stdin_terminal: bool,
     /// `exit <code>`: the port's exit code where it deliberately differs.
     exit: Option<i32>,
+    /// `codex-lifted<TAB><dir>`: a directory the scenario's HOME lacks and
+    /// its command does not create, so the port's Codex profile holds one
+    /// entry for it where 3.3.3 listed the entries below it
+    /// (doc/compatibility.md row 55).
+    codex_lifted: Vec<String>,
 }
 
 /// One `file-json-prepend` directive: in the expected `path`, the object at
@@ -839,6 +860,8 @@ impl Divergence {
                     key: key.to_string(),
                     value,
                 });
+            } else if let Some(rest) = line.strip_prefix("codex-lifted\t") {
+                d.codex_lifted.push(rest.to_string());
             } else if line == "port-stdin-terminal" {
                 d.stdin_terminal = true;
             } else if let Some(rest) = line.strip_prefix("exit ") {
@@ -853,6 +876,43 @@ impl Divergence {
             }
         }
         Ok(d)
+    }
+
+    /// `text` (a recorded stdout, file or HOME input) with each
+    /// `codex-lifted` directory's Codex profile lines (`"DIR/..." = "read"`
+    /// or `"deny"`) as the one line the port writes for them: in the place
+    /// of the first, with the strictest of their accesses.
+    fn lifted(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for dir in &self.codex_lifted {
+            let prefix = format!("\"{dir}/");
+            let access = |line: &str| -> Option<&'static str> {
+                let rest = line.strip_prefix(prefix.as_str())?;
+                let (_, value) = rest.split_once("\" = ")?;
+                ["\"read\"", "\"deny\""].into_iter().find(|v| *v == value)
+            };
+            let lines: Vec<&str> = out.split_inclusive('\n').collect();
+            let values: Vec<&str> = lines
+                .iter()
+                .filter_map(|l| access(l.trim_end_matches('\n')))
+                .collect();
+            let Some(strictest) = values.iter().max_by_key(|v| **v == "\"deny\"") else {
+                continue;
+            };
+            let one = format!("\"{dir}\" = {strictest}\n");
+            let mut written = false;
+            let mut next = String::with_capacity(out.len());
+            for line in &lines {
+                if access(line.trim_end_matches('\n')).is_none() {
+                    next.push_str(line);
+                } else if !written {
+                    next.push_str(&one);
+                    written = true;
+                }
+            }
+            out = next;
+        }
+        out
     }
 
     /// Expected and actual stdout as they are compared: filtered, and
@@ -1258,4 +1318,21 @@ fn file_replace_breaks_lines_at_backslash_n() {
             .unwrap(),
         "[t]\na = false\nb = true\n"
     );
+}
+
+#[test]
+fn codex_lifted_reads_the_entries_below_a_directory_as_one() {
+    let d = Divergence {
+        codex_lifted: vec!["~/.claude".to_string()],
+        ..Divergence::default()
+    };
+    let recorded = "\"~/.aws\" = \"deny\"\n\"~/.claude/a.json\" = \"read\"\n\
+                    \"~/.claude/b.json\" = \"deny\"\n\"~/.claudex\" = \"read\"\n";
+    assert_eq!(
+        d.lifted(recorded),
+        "\"~/.aws\" = \"deny\"\n\"~/.claude\" = \"deny\"\n\"~/.claudex\" = \"read\"\n"
+    );
+    let other = "\"~/.claude/a.json\" = \"write\"\n";
+    assert_eq!(d.lifted(other), other);
+    assert_eq!(Divergence::default().lifted(recorded), recorded);
 }

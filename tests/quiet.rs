@@ -5,9 +5,12 @@
 
 use crate::support::*;
 
-/// The base policy plus a deny glob, so Codex raises every kind of warning.
+/// The base policy plus a deny glob, and two rules in a missing workspace
+/// root (it stays writable, so they are not one entry), so Codex raises
+/// every kind of warning.
 const GLOB_SRT: &str = r#"{
-  "filesystem": {"denyRead": ["~/.ssh"], "denyWrite": ["**/.env"], "allowWrite": ["."]},
+  "filesystem": {"denyRead": ["~/.ssh"], "denyWrite": ["**/.env", "~/dev/p/a", "~/dev/p/b"],
+                 "allowWrite": [".", "~/dev/p"]},
   "network": {"allowedDomains": ["github.com"], "deniedDomains": ["evil.com"]}
 }"#;
 
@@ -150,7 +153,10 @@ fn doctor_lists_the_limit_generate_keeps_for_verbose() {
 #[test]
 fn explain_notes_the_glob_walk_on_a_codex_row_decided_by_a_glob() {
     // Codex applies a workspace glob under its workspace roots: ~/dev is one.
-    let srt = GLOB_SRT.replace(r#""allowWrite": ["."]"#, r#""allowWrite": [".", "~/dev"]"#);
+    let srt = GLOB_SRT.replace(
+        r#""allowWrite": [".", "~/dev/p"]"#,
+        r#""allowWrite": [".", "~/dev"]"#,
+    );
     Test::with_policy()
         .targets()
         .file(SRT_FRAGMENT, srt)

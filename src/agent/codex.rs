@@ -84,13 +84,15 @@ fn render_config(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<Stri
     Ok(feature::with_network_proxy(fragment))
 }
 
-/// The directories twsrt's own writes create: the parents of every
-/// configured target of every agent and of the canonical outputs. They
-/// count as existing for [`missing::lift`], so the profile does not depend
-/// on which agent was written first.
+/// The directories this command's writes create: the parents of the
+/// canonical outputs and of the targets of Codex and of every agent the
+/// command writes or compares with it ([`Ctx::written`]). They count as
+/// existing for [`missing::lift`]; another agent's directory that neither
+/// exists nor is written now does not (Codex would start no command).
 fn made_dirs(ctx: &Ctx) -> Vec<std::path::PathBuf> {
     let targets = crate::agent::registry()
         .into_iter()
+        .filter(|a| a.name() == "codex" || ctx.written.contains(&a.name()))
         .flat_map(|a| a.target_keys())
         .filter_map(|key| ctx.config.targets.path(key.name))
         .map(Path::to_path_buf)
@@ -99,6 +101,7 @@ fn made_dirs(ctx: &Ctx) -> Vec<std::path::PathBuf> {
     targets
         .into_iter()
         .chain(outputs)
+        .filter_map(|path| std::path::absolute(path).ok())
         .filter_map(|path| path.parent().map(Path::to_path_buf))
         .collect()
 }
@@ -119,6 +122,28 @@ fn render_profile(
         (home, made_dirs),
         warnings,
     )?;
+    Ok(render::fragment(&profile))
+}
+
+/// What `diff` compares config.toml's text `existing` with: [`render_config`],
+/// keeping an entry written for a directory while it was missing that is as
+/// strict as the rules below it ([`missing::keep_written`], said as a warning).
+fn compared_config(
+    ctx: &Ctx,
+    home: &Path,
+    existing: &str,
+    warnings: &mut Warnings,
+) -> Result<String> {
+    let mut profile = policy::translate(
+        ctx.rules(),
+        ctx.compiled.srt(),
+        ctx.config.overrides(ctx.yolo),
+        (home, Some(&made_dirs(ctx))),
+        warnings,
+    )?;
+    for note in missing::keep_written(&mut profile, existing) {
+        warnings.push(warning(codes::LIFTED_DIR_EXISTS, note));
+    }
     Ok(render::fragment(&profile))
 }
 
@@ -368,8 +393,8 @@ fn diff(ctx: &Ctx, home: &Path, warnings: &mut Warnings) -> Result<AgentDiff> {
     }
     // Warnings are only shown when the comparison itself succeeds.
     let mut found = Vec::new();
-    let fragment = render_config(ctx, home, &mut found)?;
     let existing = read_text(path)?.unwrap_or_default();
+    let fragment = compared_config(ctx, home, &existing, &mut found)?;
     let (fragment, _) = stricter::keep(fragment, Some(&existing));
     let mut result = drift::compare_config(&existing, &fragment, path)?;
     if let Some(rules_path) = rules_path {

@@ -40,6 +40,10 @@ pub struct Ctx<'a> {
     /// Where the installed managed files are read from (explain's managed
     /// rows): `/` unless `--root DIR`.
     pub managed_root: managed::Root,
+    /// The agents whose files this command writes or compares (generate,
+    /// diff, run set it; empty: only the agent rendering). Their target
+    /// directories are ones this command's writes create.
+    pub written: Vec<&'static str>,
 }
 
 impl<'a> Ctx<'a> {
@@ -62,6 +66,7 @@ impl<'a> Ctx<'a> {
             yolo,
             drop_foreign: false,
             managed_root: managed::Root::new(None),
+            written: Vec::new(),
         }
     }
 

@@ -68,7 +68,8 @@ pub fn run(global: &Global, args: &DiffArgs) -> Result<i32> {
     let managed_root = args.scope.managed_root()?;
     let agents = select_agents(&args.agent, &config)?;
     ui::debug(|| lifecycle_facts(&compiled.profile.name, args.yolo, &agents));
-    let ctx = Ctx::new(&config, &compiled, args.yolo);
+    let mut ctx = Ctx::new(&config, &compiled, args.yolo);
+    ctx.written = agents.iter().map(|a| a.name()).collect();
     let mut warnings: Warnings = Vec::new();
     let mut gate = Gate::new(args.json);
     match &managed_root {

@@ -114,6 +114,7 @@ pub fn run(global: &Global, args: &GenerateArgs) -> Result<i32> {
     let agents = select_agents(&args.agent, &config)?;
     let mut ctx = Ctx::new(&config, &compiled, args.yolo);
     ctx.drop_foreign = args.drop_foreign;
+    ctx.written = agents.iter().map(|a| a.name()).collect();
     ui::debug(|| {
         format!(
             "{}; rules: {}",

@@ -22,6 +22,7 @@ runs (doc/clients.md, "Copilot's shell patterns, measured").
 
 from __future__ import annotations
 
+import json
 import shlex
 import subprocess
 import time
@@ -118,6 +119,38 @@ def check_refused(world) -> list[str]:
     return failures
 
 
+# Commands joining a denied command with others, and near misses: the real
+# Copilot's answer must equal what `twsrt explain --command` says for it.
+JOINED = ("echo a && sudo twsrt-probe", "echo a; sudo twsrt-probe",
+          "echo a | sudo twsrt-probe", "false || sudo twsrt-probe", "(sudo twsrt-probe)",
+          "echo 'a; sudo twsrt-probe'", "echo $(sudo twsrt-probe)", "echo `sudo twsrt-probe`", "echo sudo twsrt-probe")
+
+
+def explained(world, twsrt_bin: Path, command: str) -> str:
+    argv = [twsrt_bin, "-c", world.env.proj / "config.toml", "explain", "--json",
+            "--command", command] + (["--yolo"] if world.case.yolo else [])
+    result = world.env.run(argv)
+    try:
+        rows = json.loads(result.stdout)["rows"]
+        return next(r["decision"] for r in rows if r["agent"] == "copilot" and r["layer"] == "flags")
+    except (ValueError, KeyError, StopIteration) as e:
+        raise harness.CheckFailed(f"twsrt explain --command {command!r}: "
+                                  f"{harness.one_line(result.stdout + result.stderr)}") from e
+
+
+def check_joined(world, twsrt_bin: Path) -> list[str]:
+    """Each part of a list, pipeline or subshell, as Copilot and explain see it."""
+    flags = flag_words(world)
+    failures = []
+    for command in JOINED:
+        refused = REFUSED in bash_call(world, command, flags)
+        says = explained(world, twsrt_bin, command)
+        if refused != (says == "deny"):
+            failures.append(f"{command!r}: copilot {'refused' if refused else 'ran'} it, "
+                            f"explain says {says}")
+    return failures
+
+
 def drop_rm(world) -> None:
     path = harness.copilot_snippet(world)
     lines = [line for line in path.read_text().splitlines(keepends=True)
@@ -139,6 +172,8 @@ def run(report, scratch: Path, bin_dir: Path, twsrt_bin: Path, mutants: bool = T
         report.result(f"{case.name}: twsrt generate -w", [], time.monotonic() - start)
         harness.run_check(report, f"{case.name}: copilot refuses every bash rule",
                           check_refused, world)
+        harness.run_check(report, f"{case.name}: explain agrees on joined commands",
+                          lambda w: check_joined(w, twsrt_bin), world)
     if not mutants:
         return
     start = time.monotonic()

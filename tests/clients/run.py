@@ -1340,6 +1340,9 @@ def run_all(args, isolation: str, twsrt_bin: Path, bin_dir: Path) -> int:
         if not args.only or "codex-missing" in args.only:
             import codex_missing  # tests/clients/codex_missing.py
             codex_missing.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
+        if not args.only or "codex-targets" in args.only:
+            import codex_targets  # tests/clients/codex_targets.py
+            codex_targets.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)
         if not args.only or "copilot-shell" in args.only:
             import copilot_shell  # tests/clients/copilot_shell.py
             copilot_shell.run(report, scratch, bin_dir, TWSRT_BIN, not args.no_mutants)

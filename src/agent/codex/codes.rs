@@ -13,6 +13,8 @@ crate::diag::agent_codes! {
     MISSING_PARENT = "codex-missing-parent", limit;
     /// Two or more home or absolute rules under one missing directory, written as one entry for it.
     MISSING_DIR_LIFTED = "codex-missing-dir-lifted";
+    /// A directory entry written while it was missing, kept by diff (it is as strict) now that it exists.
+    LIFTED_DIR_EXISTS = "codex-lifted-dir-exists";
     /// A workspace rule inside `.git`, `.codex` or `.agents`, which Codex keeps read-only.
     PROTECTED_PATH = "codex-protected-path", limit;
     /// An allowUnixSockets entry that is not the exact absolute path of a socket, skipped for Codex.

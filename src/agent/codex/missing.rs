@@ -86,6 +86,81 @@ pub fn lift(profile: &mut Profile, home: &Path, made: &[PathBuf], warnings: &mut
     ));
 }
 
+/// What `diff` compares with once a lifted directory exists: for each
+/// home or absolute entry of the profile on disk (`existing`, config.toml's
+/// text) that the policy's `profile` lacks but holds entries below, and
+/// whose access is at least as strict as each of them (the entry
+/// [`lift`] wrote while the directory was missing), those entries are
+/// replaced by it. Codex starts with it (the directory is held read-only
+/// or denied whole) and nothing is let through that the policy denies, so
+/// it is no drift; the note returned names each one and the write that
+/// puts the rules back one by one. A file that does not parse changes
+/// nothing.
+pub fn keep_written(profile: &mut Profile, existing: &str) -> Vec<String> {
+    let disk = on_disk_entries(existing);
+    let mut notes = Vec::new();
+    for (dir, access) in disk {
+        if has_codex_wildcard(&dir) || profile.filesystem.contains(&dir) {
+            continue;
+        }
+        let prefix = format!("{dir}/");
+        let below: Vec<Access> = profile
+            .filesystem
+            .entries()
+            .iter()
+            .filter(|(key, _)| key.starts_with(&prefix))
+            .map(|(_, a)| *a)
+            .collect();
+        if below.is_empty() || below.iter().any(|a| *a > access) {
+            continue;
+        }
+        let mut kept: OrderedMap<Access> = OrderedMap::default();
+        for (key, a) in profile.filesystem.entries() {
+            if key.starts_with(&prefix) {
+                kept.set(&dir, access);
+            } else {
+                kept.set(key, *a);
+            }
+        }
+        profile.filesystem = kept;
+        notes.push(format!(
+            "the profile holds \"{dir}\" = \"{}\", written while {dir} was missing; it \
+             is as strict as the policy's {} rule(s) below it, and now that the directory exists \
+             `twsrt generate -w codex` writes them one by one",
+            access.as_str(),
+            below.len()
+        ));
+    }
+    notes
+}
+
+/// The `[permissions.twsrt.filesystem]` entries of config.toml's text
+/// whose value is an access twsrt writes, in file order.
+fn on_disk_entries(existing: &str) -> Vec<(String, Access)> {
+    let Ok(doc) = existing.parse::<toml_edit::DocumentMut>() else {
+        return Vec::new();
+    };
+    let table = doc
+        .get("permissions")
+        .and_then(|p| p.get("twsrt"))
+        .and_then(|t| t.get("filesystem"))
+        .and_then(toml_edit::Item::as_table_like);
+    let Some(table) = table else {
+        return Vec::new();
+    };
+    table
+        .iter()
+        .filter_map(|(key, item)| {
+            let access = match item.as_str()? {
+                "read" => Access::Read,
+                "deny" => Access::Deny,
+                _ => return None,
+            };
+            (key.starts_with("~/") || key.starts_with('/')).then(|| (key.to_string(), access))
+        })
+        .collect()
+}
+
 /// Whether the directory `dir` is `root` or holds it (both as written).
 fn holds(dir: &str, root: &str) -> bool {
     root == dir
@@ -230,5 +305,34 @@ mod tests {
         lift(&mut p, home.path(), &made, &mut w);
         assert_eq!(entries(&p).len(), 2);
         assert!(w.is_empty());
+    }
+
+    #[test]
+    fn diff_keeps_a_written_directory_entry_only_when_it_is_as_strict() {
+        let mut p = profile(
+            &[
+                ("~/.ssh", Access::Deny),
+                ("~/.tool/a", Access::Read),
+                ("~/.tool/b", Access::Read),
+                ("~/.g/a", Access::Deny),
+                ("~/.g/b", Access::Read),
+            ],
+            &[],
+        );
+        let disk = "[permissions.twsrt.filesystem]\n\"~/.ssh\" = \"deny\"\n\
+                    \"~/.tool\" = \"read\"\n\"~/.g\" = \"read\"\n\"~/.n\" = \"deny\"\n";
+        let notes = keep_written(&mut p, disk);
+        assert_eq!(
+            entries(&p),
+            vec![
+                ("~/.ssh".into(), Access::Deny),
+                ("~/.tool".into(), Access::Read),
+                ("~/.g/a".into(), Access::Deny),
+                ("~/.g/b".into(), Access::Read),
+            ]
+        );
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("\"~/.tool\" = \"read\""), "{}", notes[0]);
+        assert!(keep_written(&mut p, "not toml =").is_empty());
     }
 }

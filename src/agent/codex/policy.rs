@@ -143,7 +143,7 @@ pub fn translate(
     if let Some(made) = made_dirs {
         super::missing::lift(&mut profile, home, made, warnings);
     }
-    runtime_warnings(&profile, home, warnings);
+    runtime_warnings(&profile, home, made_dirs.unwrap_or_default(), warnings);
     Ok(profile)
 }
 
@@ -340,7 +340,12 @@ const PROTECTED_WORKSPACE_DIRS: [&str; 3] = [".git", ".codex", ".agents"];
 /// What Codex does with the written profile when a command starts, measured
 /// with Codex 0.171 on Linux (bubblewrap): deny globs are expanded then, and
 /// some shapes of missing paths stop the sandbox from starting at all.
-fn runtime_warnings(profile: &Profile, home: &Path, warnings: &mut Warnings) {
+fn runtime_warnings(
+    profile: &Profile,
+    home: &Path,
+    made: &[std::path::PathBuf],
+    warnings: &mut Warnings,
+) {
     let rules = || {
         profile
             .filesystem
@@ -387,7 +392,7 @@ fn runtime_warnings(profile: &Profile, home: &Path, warnings: &mut Warnings) {
         ));
     }
 
-    let shared = shared_missing_parents(profile, home);
+    let shared = shared_missing_parents(profile, home, made);
     if !shared.is_empty() {
         warnings.push(warning(
             codes::MISSING_PARENT,
@@ -404,10 +409,15 @@ fn runtime_warnings(profile: &Profile, home: &Path, warnings: &mut Warnings) {
 
 /// The missing directories that hold two or more non-glob rules: for `~/` and
 /// absolute rules as they are on this machine now; for workspace-relative
-/// rules every shared parent (it may be missing in some workspace). Codex
+/// rules every shared parent (it may be missing in some workspace); a
+/// directory this command's writes create (`made`) exists. Codex
 /// trips over them only inside a place it may write to, which depends on the
 /// directory it is started in, so every one is reported.
-fn shared_missing_parents(profile: &Profile, home: &Path) -> BTreeSet<String> {
+fn shared_missing_parents(
+    profile: &Profile,
+    home: &Path,
+    made: &[std::path::PathBuf],
+) -> BTreeSet<String> {
     let mut counts: HashMap<String, usize> = HashMap::new();
     // Rules share directories: look each one up once.
     let mut exists: HashMap<Vec<u8>, bool> = HashMap::new();
@@ -416,7 +426,7 @@ fn shared_missing_parents(profile: &Profile, home: &Path) -> BTreeSet<String> {
         match exists.get(key) {
             Some(&known) => known,
             None => {
-                let found = dir.exists();
+                let found = made.iter().any(|m| m.starts_with(dir)) || dir.exists();
                 exists.insert(key.to_vec(), found);
                 found
             }
@@ -654,7 +664,7 @@ mod runtime_tests {
 
     fn warnings_for(profile: &Profile, home: &Path) -> Vec<String> {
         let mut warnings = Vec::new();
-        runtime_warnings(profile, home, &mut warnings);
+        runtime_warnings(profile, home, &[], &mut warnings);
         crate::agent::messages(&warnings)
     }
 

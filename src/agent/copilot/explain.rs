@@ -183,16 +183,19 @@ fn url_rules(l: &Layers, domain: &str) -> Decision {
     rest(l, "no rule for this domain")
 }
 
-/// The `--deny-tool 'shell(X:*)'` flags for `command`, the longest first;
+/// The `--deny-tool 'shell(X:*)'` flags for `command`, each simple command
+/// of a list, pipeline or subshell on its own ([`super::shell::parts`], as
+/// Copilot checks them), the longest first;
 /// the bash document says which list `X` came from (an ask rule is a deny
 /// flag outside yolo). A bash rule joining commands that covers `command`
 /// has no flag ([`super::shell::is_compound`]): "not enforced", unless a
 /// flag denies the command anyway.
 fn command(l: &Layers, command: &str) -> Decision {
+    let parts = super::shell::parts(command);
     let denied = l
         .values("--deny-tool")
         .filter_map(super::shell::rule_of)
-        .filter(|rule| command_matches(rule, command))
+        .filter(|rule| parts.iter().any(|part| command_matches(rule, part)))
         .max_by_key(|rule| rule.len());
     if let Some(rule) = denied {
         let (list, note) = if in_list(l.bash, "deny", rule) {

@@ -35,9 +35,126 @@ pub fn rule_of(value: &str) -> Option<&str> {
     (!inner.is_empty()).then_some(inner)
 }
 
+/// The simple commands of `command` as Copilot checks them, each one's
+/// text trimmed: the parts of a list or pipeline (split at an unquoted
+/// `;`, `&`, `&&`, `|`, `||` or line break), of a subshell (`(` and `)`
+/// end a part) and the commands of a `$(...)` substitution (also inside
+/// double quotes), which stays in its word of the outer command too. A
+/// backtick substitution is one word: Copilot 1.0.102 does not check the
+/// command inside it (measured). Quotes and backslashes are honoured.
+pub fn parts(command: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut part = String::new();
+    let mut inner = Vec::new();
+    let chars: Vec<char> = command.chars().collect();
+    let mut quote: Option<char> = None;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        i += 1;
+        match (quote, c) {
+            (Some('\''), '\'') => quote = None,
+            (Some('\''), _) => {}
+            (_, '\\') => {
+                part.push(c);
+                part.extend(chars.get(i));
+                i += 1;
+                continue;
+            }
+            (_, '$') if chars.get(i) == Some(&'(') => {
+                let end = closing(&chars, i + 1, ')');
+                let text: String = chars[i + 1..end].iter().collect();
+                part.push_str("$(");
+                part.push_str(&text);
+                part.extend(chars.get(end));
+                inner.extend(parts(&text));
+                i = end + 1;
+                continue;
+            }
+            (_, '`') => {
+                let end = closing(&chars, i, '`');
+                let text: String = chars[i..end].iter().collect();
+                part.push('`');
+                part.push_str(&text);
+                part.extend(chars.get(end));
+                i = end + 1;
+                continue;
+            }
+            (Some('"'), '"') => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | ')' | ';' | '&' | '|' | '\n') => {
+                end_part(&mut part, &mut out);
+                continue;
+            }
+            _ => {}
+        }
+        part.push(c);
+    }
+    end_part(&mut part, &mut out);
+    out.extend(inner);
+    out
+}
+
+/// The index of the `close` that ends the substitution whose text starts
+/// at `from` (`)` counts nested `(`), or the end of `chars`; quoted and
+/// escaped characters do not count.
+fn closing(chars: &[char], from: usize, close: char) -> usize {
+    let (mut depth, mut quote, mut i) = (0usize, None::<char>, from);
+    while i < chars.len() {
+        let c = chars[i];
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\\') => i += 1,
+            (None, '\'' | '"') if close == ')' => quote = Some(c),
+            (None, '(') if close == ')' => depth += 1,
+            (None, _) if c == close && depth == 0 => return i,
+            (None, ')') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    chars.len()
+}
+
+/// Move `part`, trimmed and unless blank, to `out`.
+fn end_part(part: &mut String, out: &mut Vec<String>) {
+    let text = part.trim();
+    if !text.is_empty() {
+        out.push(text.to_string());
+    }
+    part.clear();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_pipeline_or_subshell_is_checked_part_by_part() {
+        let cases: [(&str, &[&str]); 9] = [
+            ("a && b", &["a", "b"]),
+            ("a; b", &["a", "b"]),
+            ("a | b || c & d", &["a", "b", "c", "d"]),
+            ("(git push --force)", &["git push --force"]),
+            ("echo 'a; b' \"c | d\"", &["echo 'a; b' \"c | d\""]),
+            ("echo a\\; b", &["echo a\\; b"]),
+            (
+                "echo $(a; b) \"`c | d`\"",
+                &["echo $(a; b) \"`c | d`\"", "a", "b"],
+            ),
+            ("a\nb", &["a", "b"]),
+            (
+                "x $(y $(z)) '$(no)'",
+                &["x $(y $(z)) '$(no)'", "y $(z)", "z"],
+            ),
+        ];
+        for (command, want) in cases {
+            assert_eq!(parts(command), want, "{command:?}");
+        }
+        assert!(parts(" ; ").is_empty());
+    }
 
     #[test]
     fn a_rule_of_words_is_a_prefix_pattern() {
