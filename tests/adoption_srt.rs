@@ -104,3 +104,21 @@ fn import_srt_of_a_file_that_is_not_json_names_line_and_column() {
         .unchanged()
         .run();
 }
+
+#[test]
+fn a_config_named_relative_to_the_working_directory_is_recorded_too() {
+    let out = Test::with_policy()
+        .cwd(".config/twsrt")
+        .args(&["-c", "config.toml", "generate", "-w"])
+        .lacks("could not record")
+        .any_stderr()
+        .run();
+    // The next policy change replaces twsrt's own file without a refusal.
+    out.then()
+        .cwd(".config/twsrt")
+        .file(SRT_FRAGMENT, r#"{"filesystem": {"denyRead": ["~/.aws"]}}"#)
+        .args(&["-c", "config.toml", "generate", "-w"])
+        .lacks("not written by twsrt")
+        .any_stderr()
+        .run();
+}

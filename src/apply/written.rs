@@ -57,7 +57,10 @@ pub fn remember<'a>(
     config: &Path,
     files: impl IntoIterator<Item = (&'a Path, &'a [u8])>,
 ) -> Result<()> {
-    let dir = config.parent().unwrap_or(Path::new("."));
+    let dir = match config.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
     let lock = std::fs::File::open(dir).map_err(|e| Error::io(dir, e))?;
     lock.lock().map_err(|e| Error::io(dir, e))?;
     let mut record = read(config);
