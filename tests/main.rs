@@ -36,6 +36,7 @@ mod guard_files;
 mod guard_switches;
 mod hook_cmd;
 mod hook_kernel;
+mod hook_proc;
 mod import_claude;
 mod import_codex;
 mod import_copilot;
