@@ -38,6 +38,7 @@ mod hook_cmd;
 mod hook_globs;
 mod hook_kernel;
 mod hook_proc;
+mod hook_walks;
 mod import_claude;
 mod import_codex;
 mod import_copilot;

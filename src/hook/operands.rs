@@ -177,13 +177,6 @@ pub fn touches(name: &str, spec: &Spec, args: &[Arg]) -> Vec<Touch> {
             positionals(name, spec, &parsed, &mut push);
         }
     }
-    // What find's `-exec` runs opens every file the walk reaches.
-    let runs = |a: &Arg| matches!(a, Arg::Lit(t) if ["-exec", "-execdir", "-ok", "-okdir"].contains(&t.as_str()));
-    if spec.shape == Shape::Find && args.iter().any(runs) {
-        for t in out.iter_mut().filter(|t| t.access == Access::RecursiveRead) {
-            t.by = "find -exec".to_string();
-        }
-    }
     out
 }
 
