@@ -35,6 +35,7 @@ mod gemini_cmd;
 mod guard_files;
 mod guard_switches;
 mod hook_cmd;
+mod hook_file_tools;
 mod hook_globs;
 mod hook_kernel;
 mod hook_proc;
