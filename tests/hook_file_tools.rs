@@ -94,8 +94,8 @@ fn grep_ls_and_mcp_paths_are_compared() {
     expect(
         h,
         write,
-        json!({ "file": "../.bashrc", "content": "x" }),
-        "pass",
+        json!({ "file": "../.ssh/config", "content": "x" }),
+        "deny",
     );
     expect(
         h,
