@@ -72,6 +72,8 @@ fn the_same_walk_that_does_not_follow_the_link_passes() {
         "rg SECRET lw",
         "tar -cf - lw",
         "find lw -name id_rsa",
+        "find hw -name '*.txt' -exec cat {} +",
+        "find lf -type f -exec cat {} +",
         "ls -R lw",
         "du -a lw",
     ];

@@ -47,12 +47,16 @@ pub fn walks(by: &str, access: Access) -> bool {
 }
 
 /// Which symlinks below its operands a walking program opens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Follow {
     /// Walks into a link to a directory.
     pub descend: bool,
     /// Opens the file a link leads to.
     pub leaves: bool,
+    /// Only files whose name matches all of these are opened (find's
+    /// `-name`/`-iname` in an expression of `-a` only, lower-cased for
+    /// `-iname`); directories are walked all the same.
+    pub names: Vec<(String, bool)>,
 }
 
 /// How `by` follows links in `command` (every simple command of that name
@@ -65,6 +69,7 @@ pub fn follow(by: &str, access: Access, command: &str) -> Follow {
     let all = Follow {
         descend: true,
         leaves: true,
+        names: Vec::new(),
     };
     let (short, long): (&[char], &[&str]) = match by {
         _ if access != Access::RecursiveRead => return all,
@@ -82,16 +87,74 @@ pub fn follow(by: &str, access: Access, command: &str) -> Follow {
             return Follow {
                 descend: !keeps,
                 leaves: !keeps,
+                names: Vec::new(),
             };
         }
         "Grep" => (&[], &[]),
         _ => return all,
     };
     let follows = any_option(by, command, short, long);
+    if by == "find -exec" {
+        return find_filter(command, follows);
+    }
     Follow {
         descend: follows,
-        leaves: follows || by == "find -exec",
+        leaves: follows,
+        names: Vec::new(),
     }
+}
+
+/// find's `-exec` program opens what the expression selects: with one find
+/// in the line and an expression without `-o`, `!`, `-not` or `,`, only
+/// names its `-name`/`-iname` match, and with `-type f` (no `-L`) no link.
+fn find_filter(command: &str, follows: bool) -> Follow {
+    let finds: Vec<Vec<Arg>> = super::bash::simple_commands(command)
+        .into_iter()
+        .filter(|w| matches!(w.first(), Some(Arg::Lit(n)) if n.rsplit('/').next() == Some("find")))
+        .collect();
+    let mut out = Follow {
+        descend: follows,
+        leaves: true,
+        names: Vec::new(),
+    };
+    let [words] = &finds[..] else { return out };
+    let lit = |a: &Arg| match a {
+        Arg::Lit(t) => Some(t.clone()),
+        Arg::Unknown(_) => None,
+    };
+    let texts: Vec<Option<String>> = words.iter().map(lit).collect();
+    let branches = ["-o", "-or", "!", "-not", ","];
+    if texts
+        .iter()
+        .any(|t| t.as_deref().is_some_and(|t| branches.contains(&t)))
+    {
+        return out;
+    }
+    for pair in texts.windows(2) {
+        match (pair[0].as_deref(), &pair[1]) {
+            (Some("-name"), Some(p)) => out.names.push((p.clone(), false)),
+            (Some("-iname"), Some(p)) => out.names.push((p.to_lowercase(), true)),
+            (Some("-type"), Some(t)) if t == "f" && !follows => out.leaves = false,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `path`'s name is one `follow` selects.
+fn selected(follow: &Follow, path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    follow.names.iter().all(|(p, nocase)| {
+        let name = if *nocase {
+            name.to_lowercase()
+        } else {
+            name.clone()
+        };
+        crate::srt::glob::segment_matches(p, &name, crate::srt::glob::Classes::Bash)
+    })
 }
 
 /// Some simple command `by` names in `command` has one of these options
@@ -163,7 +226,7 @@ pub fn walk(
                 if (if is_dir {
                     follow.descend
                 } else {
-                    follow.leaves
+                    follow.leaves && selected(&follow, &path)
                 }) && let Some(entry) = covering(entries, &to)
                 {
                     return Found::Protected { path, to, entry };
@@ -185,6 +248,7 @@ pub fn walk(
                 stack.push(path);
             } else if inodes
                 && kind.is_file()
+                && selected(&follow, &path)
                 && let Some(found) = hard_link(path, meta.dev(), item.ino(), entries, policy)
             {
                 return found;
