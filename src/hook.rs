@@ -33,8 +33,11 @@ mod meaning;
 mod named;
 mod operands;
 mod policy;
+mod proc_paths;
+mod reach;
 mod sandbox;
 mod syntax;
+mod walks;
 mod words;
 #[rustfmt::skip]
 mod wrapper_table;
@@ -99,9 +102,11 @@ pub fn decide(event: &Event, policy: &Policy, mode: Mode) -> Verdict {
         Ok(t) => t,
         Err(reason) => return Verdict::Deny(format!("twsrt hook: {reason}")),
     };
+    let budget = reach::Budget::default();
+    let one = |t: &Touch| judge(t, event, policy);
     let verdict = touches
         .iter()
-        .map(|t| judge(t, event, policy))
+        .map(|t| reach::judge(t, event, policy, &budget, &one))
         .fold(meaning::judge(event, policy), Verdict::stricter);
     match (verdict, mode) {
         (Verdict::Ask(reason), Mode::Yolo) => Verdict::Deny(reason),
@@ -308,7 +313,7 @@ fn through_hard_link(
     match policy.hard_link(resolved) {
         policy::HardLink::No => {}
         policy::HardLink::Of(file) => {
-            let target = policy::Resolved::real(&file);
+            let target = policy::Resolved::of_real(&file);
             if let Some(entry) = entries
                 .iter()
                 .find(|e| target.spellings().any(|p| e.covers(&p)))

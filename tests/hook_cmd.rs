@@ -266,7 +266,7 @@ fn generate_installs_the_entry_in_both_modes() {
     let entry = our_entry(&full);
     assert_eq!(
         entry["matcher"],
-        "Bash|Read|Grep|Glob|Edit|Write|NotebookEdit"
+        "Bash|Read|Grep|Glob|Edit|Write|MultiEdit|NotebookEdit|LS|mcp__.*"
     );
     assert_eq!(entry["hooks"][0]["type"], "command");
     assert_eq!(entry["hooks"][0]["onFailure"], "block");

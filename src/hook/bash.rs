@@ -129,10 +129,16 @@ impl Walker {
                 }
                 return;
             }
+            Operand::Unknown(w) if w.starts_with('/') && self.glob_through_aliases(w) => {
+                let operand = Operand::Opaque(w.clone());
+                return self.out.push(Touch { operand, ..touch });
+            }
             // An undetermined word (a glob) is below each place too.
             Operand::Unknown(w) if !w.starts_with(['/', '(']) => {
                 for operand in self.place.operands(w) {
                     let operand = match operand {
+                        // The file system does not hold those links yet.
+                        Operand::Path(p) if self.glob_through_aliases(&p) => Operand::Opaque(p),
                         Operand::Path(p) => Operand::Unknown(p),
                         Operand::Unknown(p) | Operand::Opaque(p) => Operand::Opaque(p),
                         other => other,

@@ -73,19 +73,103 @@ pub fn touches(event: &Event) -> Result<Vec<Touch>, String> {
         "Grep" | "Glob" => {
             let mut out = one(Access::RecursiveRead, string("path")?.unwrap_or("."));
             if event.tool_name == "Glob" {
+                let pattern = required("pattern")?;
                 out.extend(
-                    glob_root(required("pattern")?)
+                    glob_root(pattern)
                         .map(|r| one(Access::RecursiveRead, &r))
                         .into_iter()
                         .flatten(),
                 );
+                // Its matches, expanded as the tool does (`super::reach`).
+                out.push(Touch {
+                    by: event.tool_name.clone(),
+                    access: Access::Read,
+                    operand: Operand::Unknown(pattern.to_string()),
+                });
             }
             out
         }
+        "LS" => one(Access::Read, required("path")?),
         "Edit" | "Write" | "MultiEdit" => one(Access::Write, required("file_path")?),
         "NotebookEdit" => one(Access::Write, required("notebook_path")?),
+        name if name.starts_with("mcp__") => mcp_paths(name, input),
         _ => Vec::new(),
     })
+}
+
+/// The paths an MCP tool's input names: every string under a key that
+/// names a path (`path`, `file`, `dir`, `source`, ...) and every string
+/// that is spelled as one (`/...`, `~/...`), at any depth. A tool whose
+/// name says it only looks (`read`, `list`, `search`, ...) reads them,
+/// below them too; any other may write them.
+fn mcp_paths(name: &str, input: &Value) -> Vec<Touch> {
+    let lower = name.to_ascii_lowercase();
+    let tool = lower.rsplit("__").next().unwrap_or(&lower);
+    let looks = [
+        "read", "get", "list", "search", "view", "find", "show", "stat", "tree", "glob", "grep",
+    ];
+    let changes = [
+        "write", "edit", "create", "delete", "move", "remove", "rename", "update", "put", "set",
+        "save", "patch", "append", "copy", "upload", "exec", "run", "mkdir", "chmod",
+    ];
+    let reads = looks.iter().any(|w| tool.contains(w)) && !changes.iter().any(|w| tool.contains(w));
+    let access = if reads {
+        Access::RecursiveRead
+    } else {
+        Access::RecursiveWrite
+    };
+    let mut found = Vec::new();
+    strings(input, false, 0, &mut found);
+    found
+        .into_iter()
+        .map(|p| Touch {
+            by: name.to_string(),
+            access,
+            operand: Operand::Path(p),
+        })
+        .collect()
+}
+
+/// The path strings in `value` (see [`mcp_paths`]); `keyed`: under a key
+/// that names a path.
+fn strings(value: &Value, keyed: bool, depth: usize, out: &mut Vec<String>) {
+    const KEYS: &[&str] = &[
+        "path",
+        "file",
+        "dir",
+        "folder",
+        "source",
+        "destination",
+        "target",
+        "root",
+        "cwd",
+        "src",
+        "dest",
+        "location",
+        "uri",
+    ];
+    match value {
+        Value::String(s) => {
+            let s = s.strip_prefix("file://").unwrap_or(s);
+            let spelled = s.starts_with('/') || s.starts_with("~/") || s == "~";
+            if (keyed && !s.is_empty() && !s.contains("://")) || spelled {
+                out.push(s.to_string());
+            }
+        }
+        Value::Array(items) if depth < 8 => {
+            for item in items {
+                strings(item, keyed, depth + 1, out);
+            }
+        }
+        Value::Object(map) if depth < 8 => {
+            for (key, item) in map {
+                let key = key.to_ascii_lowercase();
+                let keyed = KEYS.iter().any(|k| key.contains(k));
+                strings(item, keyed, depth + 1, out);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// An absolute or `~` Glob pattern walks from its literal prefix (the

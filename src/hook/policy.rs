@@ -275,6 +275,26 @@ impl Policy {
         }
     }
 
+    /// The protected file with more than one name that is (`dev`, `ino`),
+    /// or why the index may lack it (`Err`), or `Ok(None)`.
+    pub fn linked_file(&self, dev: u64, ino: u64) -> Result<Option<&Path>, &str> {
+        let linked = self.linked.get_or_init(|| self.walk_for_links());
+        match linked.files.get(&(dev, ino)) {
+            Some(file) => Ok(Some(file)),
+            None => match &linked.incomplete {
+                Some(why) => Err(why),
+                None => Ok(None),
+            },
+        }
+    }
+
+    /// No protected file has a second name (and the index is complete):
+    /// a walk need not look at inodes.
+    pub fn no_linked_files(&self) -> bool {
+        let linked = self.linked.get_or_init(|| self.walk_for_links());
+        linked.files.is_empty() && linked.incomplete.is_none()
+    }
+
     /// Every file with several names under the denyWrite entries (which
     /// hold the denyRead ones), as each entry's real path spells it.
     /// Symlinks inside are not followed (they name other paths, compared by
@@ -335,7 +355,7 @@ pub struct Resolved {
 
 impl Resolved {
     /// A path already absolute and real (a protected file found by the walk).
-    pub fn real(path: &Path) -> Resolved {
+    pub fn of_real(path: &Path) -> Resolved {
         let text = path.to_string_lossy().into_owned();
         Resolved {
             lexical: text.clone(),
@@ -348,6 +368,11 @@ impl Resolved {
     /// Both spellings, as segments.
     pub fn spellings(&self) -> impl Iterator<Item = Vec<&str>> {
         [split(&self.lexical), split(&self.real)].into_iter()
+    }
+
+    /// The spelling with links followed.
+    pub fn real(&self) -> &str {
+        &self.real
     }
 
     /// It is an existing directory (links followed).
@@ -370,7 +395,7 @@ pub fn resolve(text: &str, cwd: &Path, home: &Path) -> Resolved {
 }
 
 /// `~` and `~/...` with the home directory, as the shell expands them.
-fn expand_home(text: &str, home: &Path) -> String {
+pub fn expand_home(text: &str, home: &Path) -> String {
     let home = home.to_string_lossy();
     if text == "~" {
         return home.into_owned();

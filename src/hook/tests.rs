@@ -161,7 +161,13 @@ fn file_tools_compare_their_paths() {
             "deny",
         ),
         ("Grep", json!({ "pattern": "key", "path": w.home }), "ask"),
-        ("Grep", json!({ "pattern": "key" }), "pass"),
+        // The project holds hard-key, another name of ~/.ssh/id_rsa.
+        ("Grep", json!({ "pattern": "key" }), "deny"),
+        (
+            "Grep",
+            json!({ "pattern": "key", "path": h("proj/sub") }),
+            "pass",
+        ),
         (
             "Glob",
             json!({ "pattern": "**/*", "path": h(".ssh") }),

@@ -361,6 +361,14 @@ fn find_exec(args: &[Arg]) -> Option<Unwrapped> {
         }
     }
     out.touches = operands::touches("find", commands::lookup("find"), &expr);
+    // The command run opens every file the walk reaches (`super::walks`).
+    for t in out
+        .touches
+        .iter_mut()
+        .filter(|t| t.access == Access::RecursiveRead)
+    {
+        t.by = "find -exec".to_string();
+    }
     Some(out)
 }
 

@@ -15,8 +15,9 @@ use crate::error::{Error, Result};
 use crate::paths::absolute_normalised;
 use crate::shellwords::quote;
 
-/// The tools the guard decides for.
-pub const MATCHER: &str = "Bash|Read|Grep|Glob|Edit|Write|NotebookEdit";
+/// The tools the guard decides for (a regular expression to Claude Code:
+/// `mcp__.*` is every MCP tool).
+pub const MATCHER: &str = "Bash|Read|Grep|Glob|Edit|Write|MultiEdit|NotebookEdit|LS|mcp__.*";
 
 /// The `[targets]` key that installs the guard hook, and the word that
 /// turns its sandbox mode on.

@@ -110,6 +110,25 @@ impl Walker {
         }
     }
 
+    /// The glob `pattern` (spelled as the aliases are) could pass through
+    /// a name this line made: its segments match the name's, pattern
+    /// segments matching any name (a leading `.` too).
+    pub(super) fn glob_through_aliases(&self, pattern: &str) -> bool {
+        let spelled = segments(pattern);
+        self.aliases.iter().any(|a| {
+            a.name.len() <= spelled.len()
+                && a.name.iter().zip(&spelled).all(|(n, p)| {
+                    n == p
+                        || (p.contains(['*', '?', '['])
+                            && crate::srt::glob::segment_matches(
+                                p,
+                                n,
+                                crate::srt::glob::Classes::Bash,
+                            ))
+                })
+        })
+    }
+
     /// What `path` also is through the aliases made so far (each at most
     /// once; an alias made from an alias was resolved when it was made).
     pub(super) fn through_aliases(&self, path: &str) -> Vec<Option<String>> {
