@@ -646,7 +646,10 @@ fn an_agent_without_its_double_dash_gets_a_tip() {
 /// included; `generate` without -v lists fewer of them.
 #[test]
 fn the_warnings_run_counts_are_the_ones_generate_verbose_lists() {
+    // A deny glob: Codex's glob walk is an agent limit, listed only with -v.
+    let srt = BASE_SRT.replace(r#"["~/.ssh"]"#, r#"["~/.ssh", "**/*.pem"]"#);
     let out = launch()
+        .file(SRT_FRAGMENT, srt)
         .args(&["run", "--", "codex", "exec", "hi"])
         .any_stdout()
         .any_stderr()

@@ -144,7 +144,7 @@ fn compared_config(
     for note in missing::keep_written(&mut profile, existing) {
         warnings.push(warning(codes::LIFTED_DIR_EXISTS, note));
     }
-    Ok(render::fragment(&profile))
+    Ok(feature::with_network_proxy(render::fragment(&profile)))
 }
 
 /// What `generate codex` renders for `ctx`'s mode, for `explain`: the
