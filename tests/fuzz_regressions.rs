@@ -180,7 +180,7 @@ fn copilot_diff_reads_back_values_with_line_breaks() {
 /// sub-tables, followed by a blank line and a foreign table, keeps the blank
 /// line, and the next merge changes nothing. (twsrt 1.0.0 and 3.3.3 dropped
 /// that blank line on the second run, so `generate -w` rewrote a file `diff`
-/// called clean: doc/compatibility.md, row "42b-1".)
+/// called clean: doc/compatibility.md, row 61.)
 #[test]
 fn codex_merge_is_stable_after_the_first_run() {
     let dir = tempfile::tempdir().unwrap();

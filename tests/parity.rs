@@ -705,7 +705,7 @@ fn as_the_port_writes(text: &str) -> String {
 
 /// A Codex profile with domain lists as the port writes it from what 3.3.3
 /// recorded: `[features] network_proxy = true` before `[permissions.twsrt]`
-/// (doc/compatibility.md row "42b-2": Codex enforces the lists only with
+/// (doc/compatibility.md row 62: Codex enforces the lists only with
 /// the feature). Only a text holding the domains table and no `[features]`
 /// or `network_proxy` of its own is touched (no recording has one).
 fn with_network_proxy_feature(text: String) -> String {

@@ -430,7 +430,7 @@ fn the_report_is_what_3_3_3_prints_for_the_same_policy() {
 }
 
 /// 3.3.3's table with its "path not present on host" SKIPs as twsrt
-/// reports them on purpose (doc/compatibility.md, row "41 (track 41)"):
+/// reports them on purpose (doc/compatibility.md, row "T12"):
 /// the absent write-denied path is probed with a create probe, and the
 /// absent allowWrite path's SKIP says why and what to do.
 fn absent_paths_probed(want: &str) -> String {

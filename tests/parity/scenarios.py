@@ -291,7 +291,7 @@ INIT_DIVERGENCE = [
     "file-parsed-equal .config/twsrt/config.toml",
     "file-parsed-equal .config/twsrt/srt/base.jsonc",
     "file-parsed-equal .config/twsrt/bash/base.jsonc",
-    "# The port's starter adds failIfUnavailable = true to the yolo overrides (doc/compatibility.md row 43b-1).",
+    "# The port's starter adds failIfUnavailable = true to the yolo overrides (doc/compatibility.md row 59).",
     "file-replace\t.config/twsrt/config.toml\tallowUnsandboxedCommands = false\tallowUnsandboxedCommands = false\\nfailIfUnavailable = true",
 ]
 add("config_init_fresh", ["config", "--init"], base=False, env={"EDITOR": "true"},

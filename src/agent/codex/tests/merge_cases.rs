@@ -91,7 +91,7 @@ pub const COMMENT_HEADS_TABLE: &[(&str, &str)] = &[
 /// The blank lines between an old `[permissions.twsrt]` tree and the table
 /// after it stay as they are (3.3.3 dropped them, or kept one, depending on
 /// the old tree's shape, so that `generate -w` rewrote a file `diff` called
-/// clean: doc/compatibility.md, row "42b-1"). (existing, merged) as above.
+/// clean: doc/compatibility.md, row 61). (existing, merged) as above.
 pub const GAP_AFTER_PROFILE: &[(&str, &str)] = &[
     (
         "# top\n[permissions.twsrt.filesystem]\n\"/a\" = \"deny\"\n\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n",
