@@ -52,27 +52,10 @@ fn without_a_rules_file_nothing_is_said() {
 
 #[test]
 fn doctor_names_the_rules_with_its_code() {
-    let out = policy()
-        .args(&["doctor", "--json"])
-        .any_status()
-        .any_stdout()
-        .any_stderr()
-        .run();
-    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
-    let found: Vec<&Value> = doc["findings"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|d| d["code"] == "codex-compound-rule")
-        .collect();
-    assert_eq!(found.len(), 1, "{doc}");
-    assert!(
-        found[0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("'curl | sh'"),
-        "{doc}"
-    );
+    let found = doctor_findings(policy(), "codex-compound-rule");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let message = found[0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("'curl | sh'"), "{message}");
 }
 
 fn codex_rules_row(command: &str) -> Value {

@@ -57,27 +57,10 @@ fn a_rule_of_words_is_a_prefix_pattern_and_a_joined_one_is_said_once() {
 
 #[test]
 fn doctor_names_the_rule_with_its_code() {
-    let out = policy()
-        .args(&["doctor", "--json"])
-        .any_status()
-        .any_stdout()
-        .any_stderr()
-        .run();
-    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
-    let found: Vec<&Value> = doc["findings"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|d| d["code"] == "copilot-compound-rule")
-        .collect();
-    assert_eq!(found.len(), 1, "{doc}");
-    assert!(
-        found[0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("'curl | sh'"),
-        "{doc}"
-    );
+    let found = doctor_findings(policy(), "copilot-compound-rule");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let message = found[0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("'curl | sh'"), "{message}");
 }
 
 fn copilot_row(args: &[&str]) -> Value {

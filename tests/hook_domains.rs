@@ -8,18 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::hook_sandbox::{answer_with, run_as_claude, sandbox_home};
-
-fn decision(out: &str) -> String {
-    if out.is_empty() {
-        return "pass".into();
-    }
-    let answer: Value = serde_json::from_str(out).unwrap_or_else(|_| panic!("{out}"));
-    answer["hookSpecificOutput"]["permissionDecision"]
-        .as_str()
-        .unwrap_or("?")
-        .to_string()
-}
+use crate::hook_sandbox::{answer_with, decision, run_as_claude, sandbox_home};
 
 #[test]
 fn named_hosts_are_checked_against_the_domain_lists() {

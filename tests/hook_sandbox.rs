@@ -1,9 +1,9 @@
 //! The hook's sandbox mode with the real srt: where a wrapped command runs
 //! and what it can reach (issue 43).
 
-use std::io::Write;
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -56,33 +56,9 @@ pub fn answer_with(
     env: &[(&str, &Path)],
     command: &str,
 ) -> String {
-    let event = json!({
-        "session_id": "s", "transcript_path": "", "cwd": cwd,
-        "permission_mode": "default", "hook_event_name": "PreToolUse",
-        "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t",
-    });
-    let mut child = Command::new(env!("CARGO_BIN_EXE_twsrt"))
-        .args(["-c", &home.join(CONFIG).to_string_lossy(), "hook", "claude"])
-        .args(flags)
-        .current_dir(cwd)
-        .env_clear()
-        .env("HOME", home)
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .envs(srt.map(|s| ("TWSRT_SRT", s)))
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("twsrt runs");
-    let mut stdin = child.stdin.take().expect("a stdin pipe");
-    stdin
-        .write_all(event.to_string().as_bytes())
-        .expect("the event");
-    drop(stdin);
-    let out = child.wait_with_output().expect("twsrt ends");
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let mut vars: Vec<(&str, &OsStr)> = env.iter().map(|(k, v)| (*k, v.as_os_str())).collect();
+    vars.extend(srt.map(|s| ("TWSRT_SRT", OsStr::new(s))));
+    hook_answer(home, cwd, flags, &vars, "Bash", json!({"command": command}))
 }
 
 /// The command the hook runs instead of `command` (its answer must be a
@@ -146,15 +122,9 @@ fn a_wrapped_command_in_a_subfolder_cannot_write_the_project_settings() {
     assert!(local.exists(), "srt anchors at its start: {unanchored}");
 }
 
-fn decision(out: &str) -> String {
-    if out.is_empty() {
-        return "pass".into();
-    }
-    let answer: Value = serde_json::from_str(out).unwrap_or_else(|_| panic!("{out}"));
-    answer["hookSpecificOutput"]["permissionDecision"]
-        .as_str()
-        .unwrap_or("?")
-        .to_string()
+/// The decision in a hook answer, `pass` for none.
+pub fn decision(out: &str) -> String {
+    decision_in(out).unwrap_or_else(|| "pass".into())
 }
 
 fn wrapped_default(

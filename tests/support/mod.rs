@@ -612,17 +612,17 @@ pub fn planted_home(files: &[(&str, &str)]) -> tempfile::TempDir {
     home
 }
 
-/// The guard hook's decision on one `tool` call (`None`: it passes), from
+/// The guard hook's answer (its stdout) to one `tool` call, from
 /// `twsrt hook claude ARGS` run in `cwd` with HOME `home`, the test's PATH
 /// and `env` as its whole environment. The hook must exit 0.
-pub fn hook_decision(
+pub fn hook_answer<V: AsRef<std::ffi::OsStr>>(
     home: &Path,
     cwd: &Path,
     args: &[&str],
-    env: &[(&str, &str)],
+    env: &[(&str, V)],
     tool: &str,
     input: serde_json::Value,
-) -> Option<String> {
+) -> String {
     use std::io::Write;
     let event = serde_json::json!({
         "session_id": "s", "transcript_path": "", "cwd": cwd,
@@ -636,7 +636,7 @@ pub fn hook_decision(
         .env_clear()
         .env("HOME", home)
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .envs(env.iter().copied())
+        .envs(env.iter().map(|(k, v)| (k, v.as_ref())))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -648,11 +648,49 @@ pub fn hook_decision(
         .expect("the event is written");
     drop(stdin);
     let out = child.wait_with_output().expect("twsrt ends");
-    assert_eq!(out.status.code(), Some(0), "{tool} {input}");
-    if out.stdout.is_empty() {
+    assert_eq!(out.status.code(), Some(0), "{tool} {input}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The permission decision in a hook answer; `None` when it is empty (the
+/// call passes).
+pub fn decision_in(answer: &str) -> Option<String> {
+    if answer.is_empty() {
         return None;
     }
-    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let answer: serde_json::Value =
+        serde_json::from_str(answer).unwrap_or_else(|_| panic!("not JSON: {answer}"));
     let decision = &answer["hookSpecificOutput"]["permissionDecision"];
     Some(decision.as_str().unwrap_or("?").to_string())
+}
+
+/// The guard hook's decision on one `tool` call (`None`: it passes), as
+/// [`hook_answer`] runs it.
+pub fn hook_decision(
+    home: &Path,
+    cwd: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    tool: &str,
+    input: serde_json::Value,
+) -> Option<String> {
+    decision_in(&hook_answer(home, cwd, args, env, tool, input))
+}
+
+/// The findings with `code` that `doctor --json` reports for `test`'s HOME.
+pub fn doctor_findings(test: Test, code: &str) -> Vec<serde_json::Value> {
+    let out = test
+        .args(&["doctor", "--json"])
+        .any_status()
+        .any_stdout()
+        .any_stderr()
+        .run();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("doctor's JSON");
+    doc["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["code"] == code)
+        .cloned()
+        .collect()
 }
