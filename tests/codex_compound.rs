@@ -59,21 +59,7 @@ fn doctor_names_the_rules_with_its_code() {
 }
 
 fn codex_rules_row(command: &str) -> Value {
-    let out = policy()
-        .args(&["explain", "--json", "--command", command])
-        .stdout_contains("\"rows\"")
-        .any_stderr()
-        .unchanged()
-        .run();
-    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
-    doc["rows"]
-        .as_array()
-        .and_then(|rows| {
-            rows.iter()
-                .find(|r| r["agent"] == "codex" && r["layer"] == "rules")
-        })
-        .cloned()
-        .unwrap_or_else(|| panic!("no codex rules row: {doc}"))
+    explain_row(policy(), &["--command", command], "codex", "rules")
 }
 
 #[test]

@@ -64,23 +64,7 @@ fn doctor_names_the_rule_with_its_code() {
 }
 
 fn copilot_row(args: &[&str]) -> Value {
-    let mut all = vec!["explain", "--json"];
-    all.extend_from_slice(args);
-    let out = policy()
-        .args(&all)
-        .stdout_contains("\"rows\"")
-        .any_stderr()
-        .unchanged()
-        .run();
-    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
-    doc["rows"]
-        .as_array()
-        .and_then(|rows| {
-            rows.iter()
-                .find(|r| r["agent"] == "copilot" && r["layer"] == "flags")
-        })
-        .cloned()
-        .unwrap_or_else(|| panic!("no copilot row: {doc}"))
+    explain_row(policy(), args, "copilot", "flags")
 }
 
 #[test]

@@ -694,3 +694,25 @@ pub fn doctor_findings(test: Test, code: &str) -> Vec<serde_json::Value> {
         .cloned()
         .collect()
 }
+
+/// The row of `explain --json ARGS` for `agent`'s `layer` in `test`'s HOME
+/// (the run must change nothing).
+pub fn explain_row(test: Test, args: &[&str], agent: &str, layer: &str) -> serde_json::Value {
+    let mut all = vec!["explain", "--json"];
+    all.extend_from_slice(args);
+    let out = test
+        .args(&all)
+        .stdout_contains("\"rows\"")
+        .any_stderr()
+        .unchanged()
+        .run();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("explain's JSON");
+    doc["rows"]
+        .as_array()
+        .and_then(|rows| {
+            rows.iter()
+                .find(|r| r["agent"] == agent && r["layer"] == layer)
+        })
+        .cloned()
+        .unwrap_or_else(|| panic!("no {agent} {layer} row: {doc}"))
+}
