@@ -314,7 +314,11 @@ def plant(world: World) -> None:
             target = target / "twsrt-secret"
         target.parent.mkdir(parents=True, exist_ok=True)
         if not target.exists():
-            target.write_text(content + "\n")
+            # A planted settings file must stay one its agent loads (Claude
+            # Code refuses every project setting beside a file that is not
+            # JSON): the marker goes into a key that changes nothing.
+            planted = json.dumps({"$schema": content}) if target.suffix == ".json" else content
+            target.write_text(planted + "\n")
         else:
             # An existing file (a policy file twsrt write-denies): the probe
             # reads its first 200 bytes, so a prefix of them identifies it.
@@ -1220,16 +1224,19 @@ def run_sandbox_checks(report: Report, scratch: Path, bin_dir: Path) -> None:
     run_check(report, "hook sandbox: control: unwrapped, the same read succeeds", control, world)
 
     start = time.monotonic()
-    with_hook(world, lambda h: h.__setitem__("command", h["command"].replace(" --sandbox", "")))
+    # Plain analysis (`claude_hook = "analysis"`): since the sandbox mode is
+    # the default wherever srt runs, only --analysis turns the wrap off.
+    with_hook(world, lambda h: h.__setitem__(
+        "command", h["command"].replace(" --sandbox", " --analysis")))
     try:
         failures = wrapped(world)
     except CheckFailed as e:
         failures = [str(e)]
     if failures:
         report.result("mutant hook sandbox", [], time.monotonic() - start,
-                      f"caught the entry without --sandbox: {failures[0][:120]}")
+                      f"caught the entry with --analysis: {failures[0][:120]}")
     else:
-        report.result("mutant hook sandbox: the entry without --sandbox",
+        report.result("mutant hook sandbox: the entry with --analysis",
                       ["the check passed on a broken output"], time.monotonic() - start)
 
 
