@@ -72,21 +72,12 @@ fn collapse_blanks(rule: &str) -> Cow<'_, str> {
         return Cow::Borrowed(trimmed);
     }
     let mut out = String::with_capacity(trimmed.len());
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
+    let mut quotes = Quotes::default();
     let mut blank = false;
     for c in trimmed.chars() {
-        if escaped {
-            escaped = false;
-        } else if quote.is_none() && is_blank(c) {
+        if quotes.plain(c) && is_blank(c) {
             blank = true;
             continue;
-        } else if c == '\\' && quote != Some('\'') {
-            escaped = true;
-        } else if quote == Some(c) {
-            quote = None;
-        } else if quote.is_none() && (c == '\'' || c == '"') {
-            quote = Some(c);
         }
         if blank {
             out.push(' ');
@@ -97,24 +88,43 @@ fn collapse_blanks(rule: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// How a shell reads quotes and backslashes, one character at a time.
+#[derive(Default)]
+struct Quotes {
+    quote: Option<char>,
+    escaped: bool,
+}
+
+impl Quotes {
+    /// Steps over `c`: true when it is an ordinary character outside
+    /// quotes (not a quote, a backslash, nor escaped by one).
+    fn plain(&mut self, c: char) -> bool {
+        if self.escaped {
+            self.escaped = false;
+        } else if c == '\\' && self.quote != Some('\'') {
+            self.escaped = true;
+        } else if self.quote == Some(c) {
+            self.quote = None;
+        } else if self.quote.is_none() && (c == '\'' || c == '"') {
+            self.quote = Some(c);
+        } else {
+            return self.quote.is_none();
+        }
+        false
+    }
+
+    /// Whether a quote or a backslash is still open.
+    fn open(&self) -> bool {
+        self.quote.is_some() || self.escaped
+    }
+}
+
 /// The byte offset of the first `*` outside quotes and not escaped.
 fn unquoted_star(text: &str) -> Option<usize> {
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for (at, c) in text.char_indices() {
-        if escaped {
-            escaped = false;
-        } else if c == '\\' && quote != Some('\'') {
-            escaped = true;
-        } else if quote == Some(c) {
-            quote = None;
-        } else if quote.is_none() && (c == '\'' || c == '"') {
-            quote = Some(c);
-        } else if quote.is_none() && c == '*' {
-            return Some(at);
-        }
-    }
-    None
+    let mut quotes = Quotes::default();
+    text.char_indices()
+        .find(|&(_, c)| quotes.plain(c) && c == '*')
+        .map(|(at, _)| at)
 }
 
 /// `text` with each unquoted, unescaped `*` quoted (`'*'`): the literal
@@ -133,20 +143,11 @@ fn quote_stars(text: &str) -> String {
 
 /// Whether a quote is still open at the end of `text`.
 fn ends_inside_quotes(text: &str) -> bool {
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for c in text.chars() {
-        if escaped {
-            escaped = false;
-        } else if c == '\\' && quote != Some('\'') {
-            escaped = true;
-        } else if quote == Some(c) {
-            quote = None;
-        } else if quote.is_none() && (c == '\'' || c == '"') {
-            quote = Some(c);
-        }
-    }
-    quote.is_some() || escaped
+    let mut quotes = Quotes::default();
+    text.chars().for_each(|c| {
+        quotes.plain(c);
+    });
+    quotes.open()
 }
 
 #[cfg(test)]
@@ -171,6 +172,11 @@ mod tests {
             ("echo \"x  *\"", "echo \"x  *\""),
             ("echo '*'", "echo '*'"),
             ("a\\ b", "a\\ b"),
+            // An escaped blank is a word's own; a backslash in single quotes
+            // escapes nothing, so the quote closes and the blanks collapse.
+            ("a\\  b", "a\\  b"),
+            ("echo 'a\\'  b", "echo 'a\\' b"),
+            ("echo \\*", "echo \\*"),
         ] {
             assert_eq!(c(rule), Ok(want.to_string()), "{rule:?}");
         }
