@@ -59,7 +59,14 @@ fn in_the_sandbox_mode_srt_refuses_a_host_not_allowed() {
         .as_str()
         .unwrap()
         .to_string();
-    assert_eq!(run_as_claude(h, &work, &line).1, "403", "{line}");
+    // srt's proxy refuses the host (403). Under load curl can start before
+    // the proxy listens and reach nothing (000): that run proves nothing
+    // either way, so it is repeated.
+    let code = (0..3)
+        .map(|_| run_as_claude(h, &work, &line).1)
+        .find(|code| code != "000")
+        .unwrap_or_default();
+    assert_eq!(code, "403", "{line}");
     let denied = answer_with(h, &work, &[], Some(&srt), &env, "curl http://evil.com/x");
     assert_eq!(decision(&denied), "deny", "{denied}");
 }
